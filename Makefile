@@ -1,0 +1,71 @@
+# mdqa: the two commands a newcomer runs are `make demo` and `make test`.
+# Both bootstrap everything they need: a .venv, the Python packages (pyproject.toml is the single
+# list), the offline LLM stack (llama-cpp-python compiled for this CPU) and the Debian packages the
+# browser tests need.
+
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+EXTRAS ?= dev,notebook,local
+PYTEST_ARGS ?=
+export CMAKE_BUILD_PARALLEL_LEVEL ?= $(shell nproc 2>/dev/null || echo 2)
+
+# llama.cpp: never -march=native. Some VMs advertise AMX but fault on AMX tile loads (SIGILL on the
+# first inference), so the build names the instruction sets this CPU really has and leaves AMX off.
+CPU_FLAGS := $(shell grep -m1 '^flags' /proc/cpuinfo 2>/dev/null)
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DLLAVA_BUILD=OFF -DGGML_AVX=ON \
+  $(if $(filter avx2,$(CPU_FLAGS)),-DGGML_AVX2=ON,-DGGML_AVX2=OFF) \
+  $(if $(filter fma,$(CPU_FLAGS)),-DGGML_FMA=ON,-DGGML_FMA=OFF) \
+  $(if $(filter f16c,$(CPU_FLAGS)),-DGGML_F16C=ON,-DGGML_F16C=OFF) \
+  $(if $(filter avx512f,$(CPU_FLAGS)),-DGGML_AVX512=ON,-DGGML_AVX512=OFF) \
+  $(if $(filter avx512_vnni,$(CPU_FLAGS)),-DGGML_AVX512_VNNI=ON,-DGGML_AVX512_VNNI=OFF) \
+  $(if $(filter avx512_bf16,$(CPU_FLAGS)),-DGGML_AVX512_BF16=ON,-DGGML_AVX512_BF16=OFF) \
+  $(if $(filter avx_vnni,$(CPU_FLAGS)),-DGGML_AVX_VNNI=ON,-DGGML_AVX_VNNI=OFF)
+
+.PHONY: install demo test lint format sysdeps clean-venv help
+
+help:
+	@echo "make demo   set everything up and run the example end to end"
+	@echo "make test   set everything up and run lint + the whole test suite"
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@$(BIN)/python -m pip install -q --upgrade pip
+	@if ! $(BIN)/python -c "import llama_cpp" 2>/dev/null; then \
+	  echo ">> building llama-cpp-python from source for this CPU (takes 5-12 minutes, once; pip caches the wheel)"; \
+	  echo ">> CMAKE_ARGS=$(strip $(LLAMA_CMAKE_ARGS))"; \
+	fi
+	CMAKE_ARGS="$(strip $(LLAMA_CMAKE_ARGS))" $(BIN)/python -m pip install -q -e ".[$(EXTRAS)]"
+	@touch $(STAMP)
+
+# Debian packages: Chromium for the browser tests. Installed only when missing (needs root or sudo).
+sysdeps:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+	  echo ">> installing Debian packages: chromium fonts-dejavu-core"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
+	fi
+
+lint: $(STAMP)
+	$(BIN)/ruff check mdqa_kernel tests
+	$(BIN)/ruff format --check mdqa_kernel tests
+
+format: $(STAMP)
+	$(BIN)/ruff format mdqa_kernel tests
+	$(BIN)/ruff check --fix mdqa_kernel tests
+
+# pytest exits 5 when it collected no test: that is a broken suite, never a pass.
+test: $(STAMP) lint
+	@set +e; $(BIN)/python -m pytest $(PYTEST_ARGS); rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests (exit 5); the suite is broken" >&2; exit 1; fi; \
+	exit $$rc
+
+demo: $(STAMP)
+	$(BIN)/mdqa demo --out demo-output
+
+clean-venv:
+	rm -rf $(VENV)

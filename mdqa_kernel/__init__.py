@@ -1,0 +1,6 @@
+"""mdqa_kernel: the kernel-side library of mdqa, a notebook environment for analytical questions
+over document collections (collection → plan → extract → rows → aggregate → answer)."""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
