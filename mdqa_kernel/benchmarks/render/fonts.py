@@ -1,0 +1,48 @@
+"""Fonts for rendering. Chinese text uses an embedded TrueType CJK font (WenQuanYi Micro Hei from
+the Debian package fonts-wqy-microhei): reportlab's built-in CID font STSong-Light is not embedded
+and some punctuation (·) did not come back from pdfplumber. Without the package we fall back to the
+CID font with a warning, so rendering still works, with slightly weaker text round trips."""
+
+from __future__ import annotations
+
+import warnings
+from functools import cache
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+from reportlab.pdfbase.ttfonts import TTFont
+
+CJK_FONT_CANDIDATES: tuple[tuple[str, int], ...] = (
+    ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", 0),
+    ("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", 0),
+    ("/usr/share/fonts/truetype/arphic/uming.ttc", 0),
+)
+CJK_FONT = "MdqaCJK"
+LATIN_FONT = "Times-Roman"
+LATIN_BOLD = "Times-Bold"
+SANS_BOLD = "Helvetica-Bold"
+
+
+@cache
+def cjk_font() -> str:
+    """Register and return the CJK font name (embedded TrueType when available)."""
+    for path, index in CJK_FONT_CANDIDATES:
+        if Path(path).exists():
+            pdfmetrics.registerFont(TTFont(CJK_FONT, path, subfontIndex=index))
+            return CJK_FONT
+    warnings.warn(
+        "no CJK TrueType font found (apt-get install fonts-wqy-microhei); using the non-embedded "
+        "CID font STSong-Light",
+        stacklevel=2,
+    )
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    return "STSong-Light"
+
+
+def fonts_for(language: str) -> tuple[str, str]:
+    """(body font, heading font) for a document language."""
+    if language == "zh":
+        font = cjk_font()
+        return font, font
+    return LATIN_FONT, LATIN_BOLD

@@ -1,0 +1,1 @@
+"""One module per document layout; each exposes ``build(ctx, writer) -> title``."""
