@@ -134,7 +134,7 @@ function render({ model, el: root }) {
         if (cursor.r === r && cursor.c === c) td.classList.add("mdqa-cursor");
         const conf = cell.confidence === null || cell.confidence === undefined ? "" : ` ${Math.round(cell.confidence * 100)}%`;
         td.append(el("span", { class: "mdqa-value" }, show(cell.value)), el("span", { class: `mdqa-badge badge-${cell.status}`, title: `confidence${conf}` }, cell.status.replace("_", " ")));
-        td.addEventListener("click", () => { cursor = { r, c }; drawGrid(); send("select", r, c); });
+        td.addEventListener("click", () => { moveCursor(r, c); send("select", r, c); });
         td.addEventListener("dblclick", () => { cursor = { r, c }; startEdit(td, r, c); });
         tr.append(td);
       });
@@ -146,6 +146,14 @@ function render({ model, el: root }) {
       const td = grid.querySelector(`td[data-row="${editing.r}"][data-col="${editing.c}"]`);
       if (td) startEdit(td, editing.r, editing.c);
     }
+  }
+
+  // Move the highlight without rebuilding the table, so a double click lands on the same cell.
+  function moveCursor(r, c) {
+    cursor = { r, c };
+    grid.querySelectorAll(".mdqa-cursor").forEach((n) => n.classList.remove("mdqa-cursor"));
+    const td = grid.querySelector(`td[data-row="${r}"][data-col="${c}"]`);
+    if (td) { td.classList.add("mdqa-cursor"); td.scrollIntoView({ block: "nearest" }); }
   }
 
   function drawEvidence() {
@@ -166,10 +174,10 @@ function render({ model, el: root }) {
     const rows = model.get("rows");
     const nf = fields().length;
     let handled = true;
-    if (e.key === "ArrowDown") cursor.r = Math.min(rows.length - 1, cursor.r + 1);
-    else if (e.key === "ArrowUp") cursor.r = Math.max(0, cursor.r - 1);
-    else if (e.key === "ArrowRight") cursor.c = Math.min(nf - 1, cursor.c + 1);
-    else if (e.key === "ArrowLeft") cursor.c = Math.max(0, cursor.c - 1);
+    if (e.key === "ArrowDown") cursor = { ...cursor, r: Math.min(rows.length - 1, cursor.r + 1) };
+    else if (e.key === "ArrowUp") cursor = { ...cursor, r: Math.max(0, cursor.r - 1) };
+    else if (e.key === "ArrowRight") cursor = { ...cursor, c: Math.min(nf - 1, cursor.c + 1) };
+    else if (e.key === "ArrowLeft") cursor = { ...cursor, c: Math.max(0, cursor.c - 1) };
     else if (e.key === "PageDown") { setAndSave("page", model.get("page") + 1); cursor.r = 0; }
     else if (e.key === "PageUp") { setAndSave("page", Math.max(0, model.get("page") - 1)); cursor.r = 0; }
     else if (e.key === "Enter") { const td = grid.querySelector(".mdqa-cursor"); if (td) startEdit(td, cursor.r, cursor.c); return e.preventDefault(); }
@@ -178,7 +186,7 @@ function render({ model, el: root }) {
     else handled = false;
     if (handled) {
       e.preventDefault();
-      if (e.key.startsWith("Arrow")) { drawGrid(); send("select", cursor.r, cursor.c); }
+      if (e.key.startsWith("Arrow")) { moveCursor(cursor.r, cursor.c); send("select", cursor.r, cursor.c); }
     }
   }
   grid.addEventListener("keydown", onKey);
