@@ -1,0 +1,64 @@
+"""The deterministic MuDABench judge."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from mdqa_kernel.benchmarks.judge import extract_numbers, extract_tickers, judge, numbers_match
+
+Q_TOP = "针对中国A股市场，请你给出你知识库中2021年资本充足率最高的三家公司股票代码"
+REF_TOP = "根据2021年数据分析，资本充足率最高的三家公司股票代码分别是：601398、002142、601166。"
+
+
+def test_codes_as_ordered_set_for_rankings() -> None:
+    assert judge("结果为：601398、002142、601166。", REF_TOP, question=Q_TOP)
+    assert not judge("结果为：002142、601398、601166。", REF_TOP, question=Q_TOP)  # order matters
+    assert judge("结果为：002142、601398、601166。", REF_TOP, question=Q_TOP, ordered=False)
+    assert not judge("结果为：601398、002142。", REF_TOP, question=Q_TOP)  # missing one
+    assert not judge("结果为：601398、002142、601166、600036。", REF_TOP, question=Q_TOP)  # an extra one
+
+
+def test_numbers_integer_digits_and_first_decimal() -> None:
+    ref = "营业总成本极差的变化量为-610825128.70元。"
+    assert judge("变化量为-610825128.71元", ref)
+    assert not judge("变化量为-610825128.61元", ref)
+    assert not judge("变化量为-61082512.87元", ref)
+
+
+def test_units_are_normalised() -> None:
+    pct = extract_numbers("比例为15.78%")[0]
+    assert numbers_match(pct, extract_numbers("0.1578")[0])
+    yi = extract_numbers("1.5亿元")[0]
+    assert numbers_match(yi, extract_numbers("150000000元")[0])
+    assert not numbers_match(yi, extract_numbers("1.4亿")[0])
+    assert yi.canonical == Decimal("150000000.0")
+
+
+def test_years_dates_ordinals_and_question_numbers_are_not_required() -> None:
+    ref = "根据2022年数据，达到第3名分数线及以上的公司共有11家：601288（1.00）"
+    assert judge("结果（共11家）为：601288（1.00）", ref, question="2022年…第3名分数线…")
+    assert not judge("结果为：601288（1.00）", ref, question="2022年…第3名分数线…")
+
+
+def test_us_tickers_and_extra_text() -> None:
+    ref = "Based on 2021 data, the top 3 companies by total assets are: [PLAY], [DY], [CMCO]"
+    assert extract_tickers(ref) == ["PLAY", "DY", "CMCO"]
+    assert judge("The result: PLAY, DY, CMCO. (US filers, ESG aside)", ref, question="top three ... highest")
+    assert not judge("The result: PLAY, DY, BBY.", ref)
+
+
+def test_names_and_dates() -> None:
+    ref = "审验客户数量最多的机构是普华永道中天会计师事务所(特殊普通合伙)"
+    assert judge("结果为：普华永道中天会计师事务所（特殊普通合伙）（3家）。", ref)
+    assert not judge("结果为：毕马威华振会计师事务所(特殊普通合伙)。", ref)
+    assert judge("601528（2022-05-09）", "最早的公司为：601528，对应日期为：2022-05-09")
+    assert not judge("601528（2022-05-10）", "最早的公司为：601528，对应日期为：2022-05-09")
+    assert judge(
+        "最常见的是现场投票、网络投票（12家）",
+        "最常见的召开方式组合是“现场投票、网络投票”，共有12家公司采用。",
+    )
+
+
+def test_count_answers() -> None:
+    assert judge("办公地址在深圳的公司共有0家。", "根据2021年数据分析，办公地址在深圳的公司共有0家。")
+    assert not judge("共有1家。", "根据2021年数据分析，办公地址在深圳的公司共有0家。")
