@@ -4,3 +4,10 @@ over document collections (collection → plan → extract → rows → aggregat
 from __future__ import annotations
 
 __version__ = "0.1.0"
+
+
+def load_ipython_extension(ipython: object) -> None:
+    """`%load_ext mdqa_kernel`: register the %%collection / %%plan / %%extract / %%aggregate magics."""
+    from mdqa_kernel.magics import load
+
+    load(ipython)
