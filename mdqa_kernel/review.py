@@ -68,6 +68,10 @@ class ReviewModel:
             if "path" in documents.columns
             else {}
         )
+        # ExtractionResult.cells shows values as text and keeps the typed value as JSON in value_json.
+        if "value_json" in cells.columns:
+            typed = [None if v is None else json.loads(v) for v in cells["value_json"].to_list()]
+            cells = cells.drop("value_json").with_columns(pl.Series("value", typed, dtype=pl.Object))
         # Keep what the reader said, so an undo can restore it after the overlay replaced it.
         self._cells = self._normalise(
             ledger.apply(

@@ -23,3 +23,17 @@ def realdocs() -> Path:
     if not (REALDOCS / "pdfs").is_dir():
         pytest.skip("../shared/realdocs is not beside the project")
     return REALDOCS
+
+
+CAR_2021 = "q_5f548113107a56e1"  # 2021 top-3 capital adequacy ratio (A股年报, 7 documents)
+US_ASSETS_2021 = "q_1c78a52e3db50bd6"  # 2021 top-3 US filers by total assets (5 documents)
+
+
+@pytest.fixture(scope="session")
+def rendered_small(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two MuDABench questions rendered once per test session (rendered from annotated values)."""
+    from mdqa_kernel.benchmarks.render import render_mudabench
+
+    out = tmp_path_factory.mktemp("rendered")
+    render_mudabench("simple", [CAR_2021, US_ASSETS_2021], out)
+    return out

@@ -1,0 +1,136 @@
+"""A real JupyterLab on 127.0.0.1 driven by Playwright in Debian's headless Chromium.
+
+Facts from ../shared/NOTES.md: never `playwright install` (use /usr/bin/chromium); as root the server
+needs --allow-root; a fresh workspaces dir and a settings dir that silences the news toast; click into
+the notebook before Run All; wait for the kernel's idle indicator.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def jupyterlab(root: Path, tmp: Path) -> Iterator[str]:
+    """Start JupyterLab serving `root`; yield its base URL with the token."""
+    token = secrets.token_hex(16)
+    port = free_port()
+    settings = tmp / "lab-settings"
+    (settings / "@jupyterlab" / "apputils-extension").mkdir(parents=True, exist_ok=True)
+    (settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings").write_text(
+        json.dumps({"fetchNews": "false", "checkForUpdates": False, "doNotDisturbMode": True})
+    )
+    env = dict(os.environ)
+    env["JUPYTERLAB_WORKSPACES_DIR"] = str(tmp / "lab-workspaces")
+    env["JUPYTERLAB_SETTINGS_DIR"] = str(settings)
+    log = (tmp / "jupyter.log").open("w")
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            "--allow-root",
+            f"--port={port}",
+            "--ServerApp.ip=127.0.0.1",
+            f"--IdentityProvider.token={token}",
+            f"--ServerApp.root_dir={root}",
+            "--LabApp.news_url=None",
+        ],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 90
+        while True:
+            try:
+                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+                break
+            except OSError:
+                if proc.poll() is not None or time.time() > deadline:
+                    raise RuntimeError(f"JupyterLab did not start; see {tmp / 'jupyter.log'}") from None
+                time.sleep(0.5)
+        yield f"{base}|{token}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@contextlib.contextmanager
+def browser_page() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-dev-shm-usage",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        page = browser.new_page(viewport={"width": 1500, "height": 1000})
+        try:
+            yield page
+        finally:
+            browser.close()
+
+
+def open_notebook(page: object, server: str, relpath: str) -> None:
+    base, token = server.split("|")
+    page.goto(f"{base}/lab/tree/{relpath}?token={token}")  # type: ignore[attr-defined]
+    page.wait_for_selector(".jp-Notebook", timeout=90_000)  # type: ignore[attr-defined]
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=120_000)  # type: ignore[attr-defined]
+
+
+def run_all(page: object, timeout_ms: int = 600_000) -> None:
+    """Run every cell and wait until the kernel is idle again."""
+    page.click(".jp-Notebook .jp-Cell >> nth=0")  # type: ignore[attr-defined]
+    page.click("div.lm-MenuBar-itemLabel:text-is('Run')")  # type: ignore[attr-defined]
+    page.click("li[data-command='runmenu:run-all']")  # type: ignore[attr-defined]
+    # The indicator goes busy, then idle; wait for the last cell's execution count to appear.
+    page.wait_for_timeout(1000)  # type: ignore[attr-defined]
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=timeout_ms)  # type: ignore[attr-defined]
+    page.wait_for_function(  # type: ignore[attr-defined]
+        """() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
+                 .every(p => /\\[\\d+\\]/.test(p.textContent))""",
+        timeout=timeout_ms,
+    )
+
+
+def restart_kernel(page: object) -> None:
+    page.click("div.lm-MenuBar-itemLabel:text-is('Kernel')")  # type: ignore[attr-defined]
+    page.click("li[data-command='kernelmenu:restart-and-clear']")  # type: ignore[attr-defined]
+    page.click(".jp-Dialog button.jp-mod-accept")  # type: ignore[attr-defined]
+    page.wait_for_timeout(1500)  # type: ignore[attr-defined]
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=120_000)  # type: ignore[attr-defined]
