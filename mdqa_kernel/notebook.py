@@ -224,3 +224,46 @@ def review(result: Any, *, plan: Plan | None = None, page_size: int = 50, review
     return RowsReview(
         model, recompute=recompute if plan.aggregation is not None else None, page_size=page_size
     )
+
+
+# -- the bundled example --------------------------------------------------------------------------
+def demo_collection(
+    out_dir: str | Path = "demo-output",
+    *,
+    workspace: str | Path | None = None,
+    questions: list[str] | None = None,
+    progress: bool = True,
+) -> Collection:
+    """The example corpus: MuDABench demo questions rendered from their annotated values (not the
+    original filings), built into a collection. Rendering happens once; later calls reuse the PDFs
+    and the parse cache."""
+    from mdqa_kernel.benchmarks.render import DEMO_QUESTION_IDS, render_mudabench
+
+    out = Path(out_dir)
+    corpus = out / "corpus"
+    wanted = list(questions or DEMO_QUESTION_IDS)
+    marker = corpus / "questions.json"
+    if not marker.exists() or not set(wanted) <= set(_rendered_questions(marker)):
+        render_mudabench("simple", wanted, corpus, progress=progress)
+    return Collection.build(
+        corpus / "pdfs", corpus / "metadata.csv", workspace=workspace or out / "workspace", progress=progress
+    )
+
+
+def _rendered_questions(path: Path) -> dict[str, Any]:
+    import json
+
+    return dict(json.loads(path.read_text("utf-8")))
+
+
+def question_collection(
+    coll: Collection, question_id: str, out_dir: str | Path = "demo-output"
+) -> Collection:
+    """The documents a rendered MuDABench question needs (its own collection, as in the benchmark)."""
+    questions = _rendered_questions(Path(out_dir) / "corpus" / "questions.json")
+    if question_id not in questions:
+        raise NotebookUsageError(
+            f"{question_id} was not rendered into {out_dir}; pass it to demo_collection(questions=[...])"
+        )
+    q = questions[question_id]
+    return coll.where(pl.col("doc_id").is_in(q["doc_ids"] + q.get("noise_doc_ids", [])))
