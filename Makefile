@@ -12,17 +12,20 @@ EXTRAS ?= dev,notebook,local
 PYTEST_ARGS ?=
 export CMAKE_BUILD_PARALLEL_LEVEL ?= $(shell nproc 2>/dev/null || echo 2)
 
-# llama.cpp: never -march=native. Some VMs advertise AMX but fault on AMX tile loads (SIGILL on the
-# first inference), so the build names the instruction sets this CPU really has and leaves AMX off.
-CPU_FLAGS := $(shell grep -m1 '^flags' /proc/cpuinfo 2>/dev/null)
-LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DLLAVA_BUILD=OFF -DGGML_AVX=ON \
-  $(if $(filter avx2,$(CPU_FLAGS)),-DGGML_AVX2=ON,-DGGML_AVX2=OFF) \
-  $(if $(filter fma,$(CPU_FLAGS)),-DGGML_FMA=ON,-DGGML_FMA=OFF) \
-  $(if $(filter f16c,$(CPU_FLAGS)),-DGGML_F16C=ON,-DGGML_F16C=OFF) \
-  $(if $(filter avx512f,$(CPU_FLAGS)),-DGGML_AVX512=ON,-DGGML_AVX512=OFF) \
-  $(if $(filter avx512_vnni,$(CPU_FLAGS)),-DGGML_AVX512_VNNI=ON,-DGGML_AVX512_VNNI=OFF) \
-  $(if $(filter avx512_bf16,$(CPU_FLAGS)),-DGGML_AVX512_BF16=ON,-DGGML_AVX512_BF16=OFF) \
-  $(if $(filter avx_vnni,$(CPU_FLAGS)),-DGGML_AVX_VNNI=ON,-DGGML_AVX_VNNI=OFF)
+# llama.cpp: on x86-64 Linux never -march=native. Some VMs advertise AMX but fault on AMX tile loads
+# (SIGILL on the first inference), so the build names the instruction sets this CPU really has and
+# leaves AMX off. Other platforms (arm64, macOS) keep llama.cpp's default build.
+CPU_FLAGS := $(shell grep -m1 '^flags' /proc/cpuinfo 2>/dev/null | cut -d: -f2)
+cpu_has = $(if $(strip $(foreach f,$(1),$(if $(filter $(f),$(CPU_FLAGS)),,missing))),OFF,ON)
+ifeq ($(shell uname -sm),Linux x86_64)
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DLLAVA_BUILD=OFF \
+  -DGGML_AVX=$(call cpu_has,avx) -DGGML_AVX2=$(call cpu_has,avx2) -DGGML_FMA=$(call cpu_has,fma) \
+  -DGGML_F16C=$(call cpu_has,f16c) -DGGML_AVX_VNNI=$(call cpu_has,avx_vnni) \
+  -DGGML_AVX512=$(call cpu_has,avx512f) -DGGML_AVX512_VNNI=$(call cpu_has,avx512_vnni) \
+  -DGGML_AVX512_BF16=$(call cpu_has,avx512_bf16)
+else
+LLAMA_CMAKE_ARGS := -DLLAVA_BUILD=OFF
+endif
 
 .PHONY: install demo test lint format sysdeps clean-venv help
 
