@@ -23,6 +23,26 @@ from mdqa_kernel.operations import Aggregation
 from mdqa_kernel.plan import Plan
 from mdqa_kernel.rows import corrected_rows
 
+# Collection bookkeeping columns that a result view does not need to show.
+_BOOKKEEPING = {
+    "sha256",
+    "n_pages",
+    "language",
+    "status",
+    "path",
+    "error_kind",
+    "message",
+    "question_ids",
+    "noise_for",
+    "pages",
+    "note",
+}
+
+
+def compact(df: pl.DataFrame) -> pl.DataFrame:
+    """The frame without the collection's bookkeeping columns (what a person wants to read)."""
+    return df.select([c for c in df.columns if c not in _BOOKKEEPING])
+
 
 class NotebookUsageError(ValueError):
     """A notebook cell was given something it cannot use; the message says what to change."""
@@ -114,7 +134,7 @@ def extraction_html(result: Any) -> str:
     summary = result.summary()
     counts = " · ".join(f"{k}: {v}" for k, v in summary.items() if isinstance(v, int | float))
     rows = corrected_rows(result)
-    head = rows.head(10)
+    head = compact(rows).head(10)
     return (
         f"<div><b>{html.escape(repr(result))}</b><br><small>{html.escape(counts)}</small></div>"
         + _frame_html(head)
@@ -161,7 +181,7 @@ class AggregateOutcome:
                 for item in self.answer.lineage[:20]
             )
             lineage = f"<details><summary>lineage ({len(self.answer.lineage)} cells)</summary><ul>{items}</ul></details>"
-        return f"<div class='mdqa-outcome'>{answer}{_frame_html(self.frame.head(20))}{lineage}</div>"
+        return f"<div class='mdqa-outcome'>{answer}{_frame_html(compact(self.frame).head(20))}{lineage}</div>"
 
 
 def parse_aggregation(body: str) -> Aggregation | str:
@@ -267,3 +287,11 @@ def question_collection(
         )
     q = questions[question_id]
     return coll.where(pl.col("doc_id").is_in(q["doc_ids"] + q.get("noise_doc_ids", [])))
+
+
+def example_path(relpath: str) -> Path:
+    """A file under the project's examples/ folder (example plans, the vendored MuDABench files)."""
+    path = Path(__file__).resolve().parent.parent / "examples" / relpath
+    if not path.exists():
+        raise NotebookUsageError(f"{path} is missing; run from an mdqa source checkout (pip install -e .)")
+    return path
