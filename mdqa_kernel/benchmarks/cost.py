@@ -1,0 +1,85 @@
+"""Cost model: what recorded LLM tokens would cost on a paid API, for a configurable price table.
+
+Prices are USD per million tokens, input and output. The defaults are examples to be checked
+against current pricing, not quotes; pass a YAML/JSON file to use your own:
+
+    gpt-4o-mini: {input: 0.15, output: 0.60}
+    my-server:   {input: 0.0,  output: 0.0}
+
+Tokens come from our runs (the local model's tokenizer), so a paid model's tokenizer will differ
+by a few tens of percent; the estimate uses every call a question made (the cost without a cache).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import yaml
+from pydantic import BaseModel, Field, ValidationError
+
+EXAMPLE_PRICES: dict[str, dict[str, float]] = {
+    "gpt-4o": {"input": 2.50, "output": 10.00},
+    "gpt-4.1-mini": {"input": 0.40, "output": 1.60},
+    "deepseek-chat": {"input": 0.27, "output": 1.10},
+    "local": {"input": 0.0, "output": 0.0},
+}
+
+
+class PriceError(ValueError):
+    """A price table that cannot be read or has a bad entry."""
+
+
+class Price(BaseModel):
+    input: float = Field(ge=0, description="USD per 1M prompt tokens")
+    output: float = Field(ge=0, description="USD per 1M completion tokens")
+
+    def cost(self, prompt_tokens: float, completion_tokens: float) -> float:
+        return (prompt_tokens * self.input + completion_tokens * self.output) / 1e6
+
+
+def load_prices(source: str | Path | dict[str, Any] | None = None) -> dict[str, Price]:
+    """The price table: a mapping, a YAML/JSON file, or the example prices."""
+    data: Any = EXAMPLE_PRICES if source is None else source
+    if isinstance(source, (str, Path)):
+        path = Path(source)
+        if not path.is_file():
+            raise PriceError(f"price table {path} does not exist")
+        text = path.read_text(encoding="utf-8")
+        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+    if not isinstance(data, dict):
+        raise PriceError("a price table maps model names to {input, output} USD per 1M tokens")
+    try:
+        return {str(k): Price.model_validate(v) for k, v in data.items()}
+    except ValidationError as e:
+        raise PriceError(f"bad price table entry: {e.errors()[0]['msg']}") from None
+
+
+def cost_columns(
+    summary: pl.DataFrame, prices: dict[str, Price], questions: int | None = None
+) -> pl.DataFrame:
+    """Add `cost_per_q_<model>` (USD per question) and, with `questions`, `cost_<model>` for that many."""
+    if summary.height == 0 or "prompt_tokens_per_q" not in summary.columns:
+        return summary
+    out = summary
+    for name, price in prices.items():
+        per_q = (pl.col("prompt_tokens_per_q").fill_null(0) * price.input
+                 + pl.col("completion_tokens_per_q").fill_null(0) * price.output) / 1e6  # fmt: skip
+        out = out.with_columns(per_q.round(5).alias(f"cost_per_q_{name}"))
+        if questions is not None:
+            out = out.with_columns((per_q * questions).round(2).alias(f"cost_{name}"))
+    return out
+
+
+def estimate_grid(summary: pl.DataFrame, prices: dict[str, Price], questions: int) -> pl.DataFrame:
+    """What running each config on `questions` questions would cost, from the tokens per question
+    measured so far (rows of split 'all', subset 'all')."""
+    rows = summary
+    if "split" in rows.columns:
+        rows = rows.filter(pl.col("split") == "all")
+    if "subset" in rows.columns:
+        rows = rows.filter(pl.col("subset") == "all")
+    base = rows.select("config", "questions", "prompt_tokens_per_q", "completion_tokens_per_q")
+    return cost_columns(base, prices, questions)

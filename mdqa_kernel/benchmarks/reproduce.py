@@ -1,0 +1,245 @@
+"""`mdqa reproduce`: run the benchmark notebooks with papermill and collect their figures.
+
+Every benchmark notebook in notebooks/benchmarks/ takes papermill parameters and displays its
+figures as a custom mime bundle (`application/vnd.mdqa.<what>+json`); this module executes a
+notebook into results/<name>/, reads the bundles back from the executed notebook (no scrapbook)
+and writes them to figures.json. A notebook whose executed copy is newer than its source and holds
+figures is not run again.
+
+`mudabench-table2` is a grid: one notebook execution per system config, each resuming from the
+results store (finished (config, question) pairs are never redone), a config whose executed
+notebook already reports a complete run is skipped without starting a kernel, and the figures of
+all configs become table2.csv / table2.md / table2.png / table2.svg.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[2]
+NOTEBOOK_DIR = REPO / "notebooks" / "benchmarks"
+NOTEBOOKS: dict[str, str] = {
+    "parse": "parse.ipynb",
+    "llm": "llm.ipynb",
+    "extraction": "extraction.ipynb",
+    "aggregate": "aggregate.ipynb",
+    "mudabench-table2": "mudabench.ipynb",
+}
+MIME_PREFIX = "application/vnd.mdqa."
+
+
+class ReproduceError(Exception):
+    """A benchmark could not be reproduced (unknown name, missing notebook, failed execution)."""
+
+
+class GridLockedError(ReproduceError):
+    """Another `mdqa reproduce` is running this grid."""
+
+
+def notebook_path(name: str) -> Path:
+    if name not in NOTEBOOKS:
+        raise ReproduceError(f"unknown benchmark {name!r}; choose one of {', '.join(NOTEBOOKS)}")
+    return NOTEBOOK_DIR / NOTEBOOKS[name]
+
+
+def listing() -> list[dict[str, Any]]:
+    return [{"name": n, "notebook": str(NOTEBOOK_DIR / f), "exists": (NOTEBOOK_DIR / f).is_file()}
+            for n, f in NOTEBOOKS.items()]  # fmt: skip
+
+
+def read_figures(executed: str | Path) -> list[dict[str, Any]]:
+    """Every `application/vnd.mdqa.*` bundle displayed in an executed notebook, in order."""
+    import nbformat
+
+    nb = nbformat.read(str(executed), as_version=4)
+    found = []
+    for cell in nb.cells:
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            for mime, value in (output.get("data") or {}).items():
+                if mime.startswith(MIME_PREFIX):
+                    data = json.loads(value) if isinstance(value, str) else value
+                    found.append({"mime": mime, **(data if isinstance(data, dict) else {"value": data})})
+    return found
+
+
+def execute(source: Path, output: Path, parameters: dict[str, Any], log: Path | None = None) -> None:
+    """papermill in a child process (isolated kernel, its own log); raises ReproduceError on failure."""
+    output.parent.mkdir(parents=True, exist_ok=True)
+    if log is not None:
+        log.parent.mkdir(parents=True, exist_ok=True)
+    cmd = [sys.executable, "-m", "papermill", str(source), str(output), "-y", yaml.safe_dump(parameters),
+           "--cwd", str(REPO), "--no-progress-bar", "-k", "python3"]  # fmt: skip
+    with open(log or os.devnull, "a", encoding="utf-8") as fh:
+        proc = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, check=False)
+    if proc.returncode != 0:
+        raise ReproduceError(f"{source.name} failed (exit {proc.returncode}); see {log or output}")
+
+
+def reproduce_notebook(name: str, results_dir: str | Path = "results", force: bool = False,
+                       parameters: dict[str, Any] | None = None) -> dict[str, Any]:  # fmt: skip
+    """Run one plain benchmark notebook (not the grid) unless its executed copy is up to date."""
+    source = notebook_path(name)
+    if not source.is_file():
+        raise ReproduceError(f"{source} does not exist yet (it is being written); nothing to run")
+    out_dir = Path(results_dir) / name
+    executed = out_dir / f"{name}.ipynb"
+    fresh = executed.is_file() and executed.stat().st_mtime >= source.stat().st_mtime
+    ran = False
+    if force or not fresh or not read_figures(executed):
+        execute(source, executed, parameters or {}, out_dir / "papermill.log")
+        ran = True
+    figs = read_figures(executed)
+    (out_dir / "figures.json").write_text(
+        json.dumps(figs, ensure_ascii=False, indent=1, default=str), encoding="utf-8"
+    )
+    return {"name": name, "ran": ran, "executed": str(executed), "figures": len(figs)}
+
+
+# -- the Table 2 grid -----------------------------------------------------------------------------
+
+
+@dataclass
+class GridOptions:
+    llm: str = "local"
+    sample: str = "10"
+    seed: int = 0
+    jobs: int = 1
+    systems: list[str] | None = None
+    noise: bool = True
+    max_minutes: float | None = None
+    results_dir: str = "results/mudabench-table2"
+    n_threads: int = 1
+    n_ctx: int = 8192
+    judge_llm: bool = True
+    retry_failed: bool = False
+
+
+def _lock(root: Path) -> Path:
+    lock = root / "reproduce.lock"
+    if lock.is_file():
+        try:
+            pid = int(lock.read_text().strip())
+            os.kill(pid, 0)
+            if pid != os.getpid():
+                raise GridLockedError(
+                    f"another mdqa reproduce (pid {pid}) is running this grid; wait or stop it"
+                )
+        except (ValueError, ProcessLookupError, PermissionError):
+            pass  # a stale lock from a killed run
+    root.mkdir(parents=True, exist_ok=True)
+    lock.write_text(str(os.getpid()))
+    return lock
+
+
+def _up_to_date(executed: Path, opts: GridOptions, llm: dict[str, Any]) -> list[dict[str, Any]] | None:
+    if not executed.is_file():
+        return None
+    figs = [f for f in read_figures(executed) if f.get("name") == "mudabench-table2"]
+    if figs and figs[-1].get("complete") and figs[-1].get("llm") == llm:
+        return figs
+    return None
+
+
+def _params(config: Any, opts: GridOptions, deadline: float) -> dict[str, Any]:
+    return {"system": config.system, "k": config.k, "metadata": config.metadata, "noise": config.noise,
+            "questions": opts.sample, "seed": opts.seed, "llm_backend": opts.llm, "n_threads": opts.n_threads,
+            "n_ctx": opts.n_ctx, "results_dir": str(Path(opts.results_dir).resolve()),
+            "judge_llm": opts.judge_llm, "deadline": deadline, "retry_failed": opts.retry_failed}  # fmt: skip
+
+
+def reproduce_table2(opts: GridOptions, log: Any = print) -> dict[str, Any]:
+    """Run (or resume) the grid; write table2.csv/.md/.png/.svg; return what was done."""
+    from mdqa_kernel.benchmarks.grid import parse_questions, prepare_corpus
+    from mdqa_kernel.benchmarks.runner import llm_identity
+    from mdqa_kernel.benchmarks.systems import table2_configs
+    from mdqa_kernel.benchmarks.table2 import grid_root
+    from mdqa_kernel.benchmarks.table2_report import write_table2
+    from mdqa_kernel.llm import LLMConfig
+
+    source = notebook_path("mudabench-table2")
+    root = grid_root(opts.results_dir, opts.sample, opts.seed)
+    lock = _lock(root)
+    try:
+        refs = parse_questions(opts.sample, opts.seed)
+        prepare_corpus(root, refs, seed=opts.seed)  # once, here, so parallel notebooks never race on it
+        llm = llm_identity(LLMConfig.from_env(backend=opts.llm, n_threads=opts.n_threads, n_ctx=opts.n_ctx))
+        configs = table2_configs(opts.systems, noise=opts.noise)
+        deadline = time.time() + opts.max_minutes * 60 if opts.max_minutes else 0.0
+        figures: dict[str, list[dict[str, Any]]] = {}
+        pending = []
+        for c in configs:
+            executed = root / "notebooks" / f"{c.slug}.ipynb"
+            done = _up_to_date(executed, opts, llm)
+            if done is not None:
+                figures[c.label] = done
+            else:
+                pending.append((c, executed))
+        log(
+            f"grid {root}: {len(configs)} configs, {len(configs) - len(pending)} complete, {len(pending)} to run"
+        )
+
+        def run_one(item: tuple[Any, Path]) -> tuple[str, list[dict[str, Any]] | None, str | None]:
+            c, executed = item
+            if deadline and time.time() > deadline:
+                return c.label, None, "not started (time budget)"
+            try:
+                execute(source, executed, _params(c, opts, deadline), root / "logs" / f"{c.slug}.log")
+            except ReproduceError as e:
+                return c.label, None, str(e)
+            return c.label, [f for f in read_figures(executed) if f.get("name") == "mudabench-table2"], None
+
+        errors: dict[str, str] = {}
+        with ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as pool:
+            for label, figs, err in pool.map(run_one, pending):
+                if figs:
+                    figures[label] = figs
+                if err:
+                    errors[label] = err
+                log(f"  {label}: {'error: ' + err if err else 'ok'}")
+        ordered = [figures[c.label][-1] for c in configs if c.label in figures]
+        meta = {"date": time.strftime("%Y-%m-%d"), "model": f"{llm['backend']} ({llm.get('model') or 'default'})",
+                "sample": (f"{opts.sample} questions (seed {opts.seed}, stratified by split × doctype)"
+                           if opts.sample.isdigit() else f"questions {opts.sample}")}  # fmt: skip
+        paths = write_table2(ordered, root, meta) if ordered else {}
+        return {"root": str(root), "ran": len(pending), "skipped": len(configs) - len(pending),
+                "errors": errors, "outputs": paths,
+                "complete": sum(1 for f in ordered if f.get("complete"))}  # fmt: skip
+    finally:
+        lock.unlink(missing_ok=True)
+
+
+def snapshot_table2(opts: GridOptions) -> dict[str, Any]:
+    """Table 2 from what the results store holds now (no notebook, no LLM), into <grid>/snapshot/:
+    for looking at a grid that is still running. Configs not finished are marked partial."""
+    from mdqa_kernel.benchmarks.grid import ResultStore, parse_questions
+    from mdqa_kernel.benchmarks.runner import config_records, llm_identity
+    from mdqa_kernel.benchmarks.systems import table2_configs
+    from mdqa_kernel.benchmarks.table2 import RESULTS_FILE, figures, grid_root
+    from mdqa_kernel.benchmarks.table2_report import write_table2
+    from mdqa_kernel.llm import LLMConfig
+
+    root = grid_root(opts.results_dir, opts.sample, opts.seed)
+    refs = parse_questions(opts.sample, opts.seed)
+    llm_config = LLMConfig.from_env(backend=opts.llm, n_threads=opts.n_threads, n_ctx=opts.n_ctx)
+    store = ResultStore(root / RESULTS_FILE)
+    figs = []
+    for c in table2_configs(opts.systems, noise=opts.noise):
+        records = config_records(store, c, refs, llm_identity(llm_config))
+        final = [r for r in records if r.get("status") != "unavailable"]
+        if final:
+            progress = {"complete": len(final) == len(refs), "ran": 0, "skipped": len(final)}
+            figs.append(figures(c, refs, records, progress, llm_config, opts.seed, opts.sample, 0.0))
+    meta = {"date": time.strftime("%Y-%m-%d"), "model": f"{opts.llm} (default)",
+            "sample": f"{opts.sample} questions (seed {opts.seed}); SNAPSHOT of a running grid"}  # fmt: skip
+    paths = write_table2(figs, root / "snapshot", meta) if figs else {}
+    return {"root": str(root), "configs_with_results": len(figs), "outputs": paths}

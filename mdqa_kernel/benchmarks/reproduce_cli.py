@@ -1,0 +1,164 @@
+"""`mdqa reproduce NAME`: the click command (registered on the main group in mdqa_kernel/cli.py).
+
+    mdqa reproduce --list
+    mdqa reproduce parse|llm|extraction|aggregate
+    mdqa reproduce mudabench-table2 [--llm local] [--sample N] [--jobs J] [--systems a,b]
+                                    [--max-minutes M] [--no-noise] [--background] [--estimate-cost]
+
+Heavy imports happen inside the command so that `mdqa --help` stays instant.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+
+
+def _fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+def _background(argv: list[str], log: Path) -> None:
+    """Re-run this command detached (own session, output to `log`), print its pid and exit."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    args = [a for a in argv if a != "--background"]
+    with open(log, "a", encoding="utf-8") as fh:
+        proc = subprocess.Popen(
+            [str(Path(sys.executable).with_name("mdqa")), *args], stdout=fh, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, start_new_session=True,
+        )  # fmt: skip
+    click.echo(f"started in the background: pid {proc.pid}; log {log}")
+
+
+def _estimate(root: Path, prices: str | None, questions: int) -> None:
+    from mdqa_kernel.benchmarks.cost import estimate_grid, load_prices
+    from mdqa_kernel.benchmarks.grid import ResultStore
+    from mdqa_kernel.benchmarks.table2 import RESULTS_FILE, summarize
+
+    records = [
+        r for r in ResultStore(root / RESULTS_FILE).latest().values() if r.get("status") != "unavailable"
+    ]
+    if not records:
+        _fail(f"no recorded runs under {root} to estimate from; run a few questions first (e.g. --sample 1)")
+    table = estimate_grid(summarize(records), load_prices(prices), questions)
+    click.echo(f"estimated cost of {questions} questions per config (USD; tokens measured on our runs):")
+    import polars as pl
+
+    with pl.Config(tbl_cols=-1, tbl_width_chars=250, fmt_str_lengths=40, tbl_hide_dataframe_shape=True):
+        click.echo(str(table))
+    totals = {
+        c: round(float(table[c].sum()), 2)
+        for c in table.columns
+        if c.startswith("cost_") and "_per_q_" not in c
+    }
+    click.echo(f"whole grid ({table.height} configs measured so far): {totals}")
+
+
+@click.command("reproduce")
+@click.argument("name", required=False)
+@click.option("--list", "list_", is_flag=True, help="list the benchmarks that can be reproduced")
+@click.option(
+    "--llm", default="local", show_default=True, help="backend: local | local-tiny | openai | ollama"
+)
+@click.option(
+    "--sample",
+    default="10",
+    show_default=True,
+    help="questions: a count (stratified), 'all', or split:qid,...",
+)
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--jobs", default=1, show_default=True, type=int, help="notebooks run in parallel")
+@click.option(
+    "--systems", default=None, help="comma-separated subset: flat-rag,paper-workflow,mdqa,mdqa-oracle-rows"
+)
+@click.option("--no-noise", is_flag=True, help="leave out the noise variants")
+@click.option("--max-minutes", type=float, default=None, help="start no new question after this many minutes")
+@click.option("--threads", default=1, show_default=True, type=int, help="llama.cpp threads per notebook")
+@click.option(
+    "--n-ctx",
+    default=8192,
+    show_default=True,
+    type=int,
+    help="model context (flat-RAG prompts are cut to it)",
+)
+@click.option("--no-llm-judge", is_flag=True, help="only the deterministic judge")
+@click.option("--retry-failed", is_flag=True, help="run failed questions again")
+@click.option("--out", default="results", show_default=True, help="results folder")
+@click.option("--force", is_flag=True, help="re-execute a plain benchmark notebook even if up to date")
+@click.option("--background", is_flag=True, help="run detached; print the pid and the log path")
+@click.option(
+    "--estimate-cost", is_flag=True, help="print what the grid would cost on paid APIs, run nothing"
+)
+@click.option(
+    "--prices", default=None, help="price table (YAML/JSON: model: {input, output} USD per 1M tokens)"
+)
+@click.option(
+    "--snapshot", is_flag=True, help="write the table from the results so far (no runs) to <grid>/snapshot"
+)
+@click.option("--json", "as_json", is_flag=True, help="print the outcome as JSON")
+def reproduce_cmd(name: str | None, list_: bool, llm: str, sample: str, seed: int, jobs: int,
+                  systems: str | None, no_noise: bool, max_minutes: float | None, threads: int, n_ctx: int,
+                  no_llm_judge: bool, retry_failed: bool, out: str, force: bool, background: bool,
+                  estimate_cost: bool, prices: str | None, snapshot: bool, as_json: bool) -> None:  # fmt: skip
+    """Re-run a benchmark notebook through papermill and collect its figures."""
+    from mdqa_kernel.benchmarks.reproduce import (
+        NOTEBOOKS,
+        GridOptions,
+        ReproduceError,
+        listing,
+        reproduce_notebook,
+        reproduce_table2,
+        snapshot_table2,
+    )
+
+    if list_ or not name:
+        for item in listing():
+            click.echo(
+                f"{item['name']:<18} {item['notebook']}{'' if item['exists'] else '  (not written yet)'}"
+            )
+        return
+    if name not in NOTEBOOKS:
+        _fail(f"unknown benchmark {name!r}; run `mdqa reproduce --list`")
+    results = Path(out) / name
+    if background:
+        _background(sys.argv[1:], results / "reproduce.log")
+        return
+    try:
+        if name != "mudabench-table2":
+            outcome = reproduce_notebook(name, out, force=force)
+        else:
+            from mdqa_kernel.benchmarks.table2 import grid_root
+
+            if estimate_cost:
+                n = (
+                    164 * 2
+                    if sample == "all"
+                    else int(sample)
+                    if sample.isdigit()
+                    else len(sample.split(","))
+                )
+                _estimate(grid_root(results, sample, seed), prices, n)
+                return
+            opts = GridOptions(llm=llm, sample=sample, seed=seed, jobs=jobs, noise=not no_noise,
+                               systems=[s.strip() for s in systems.split(",")] if systems else None,
+                               max_minutes=max_minutes, results_dir=str(results), n_threads=threads,
+                               n_ctx=n_ctx, judge_llm=not no_llm_judge, retry_failed=retry_failed)  # fmt: skip
+            if snapshot:
+                outcome = snapshot_table2(opts)
+            else:
+                outcome = reproduce_table2(opts, log=lambda m: click.echo(m, err=as_json))
+    except ReproduceError as e:
+        _fail(str(e))
+        return
+    except (KeyError, ValueError) as e:  # an unknown system or question reference
+        _fail(str(e).strip("'\""))
+        return
+    click.echo(json.dumps(outcome, ensure_ascii=False, indent=None if as_json else 1, default=str))
+    if os.environ.get("MDQA_REPRODUCE_STRICT") and outcome.get("errors"):
+        sys.exit(1)

@@ -1,0 +1,246 @@
+"""Run systems on MuDABench questions and record one result per (system config, question).
+
+    run_config(config, refs, corpus, llm_config, store)   # skips keys already in the store
+
+A record holds the answer, both judges' verdicts, the cell/row/column counts, LLM calls and
+tokens per stage (every call, and the ones that reached the model), wall time, and the stage of
+a failure. All calls go through one LLMClient per question (run id = the result key), sharing one
+loaded backend, with its cache in the grid's workspace: an interrupted question re-runs for free up
+to where it stopped.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Any
+
+import polars as pl
+
+from mdqa_kernel.benchmarks.grid import Corpus, QuestionRef, ResultStore, result_key
+from mdqa_kernel.benchmarks.judge import judge
+from mdqa_kernel.benchmarks.llm_judge import LLMJudgeError, llm_judge
+from mdqa_kernel.benchmarks.metrics import process_scores, question_gold
+from mdqa_kernel.benchmarks.mudabench import KNOWN_DEFECTS, classify_family, load_split, question_language
+from mdqa_kernel.benchmarks.systems import (
+    QuestionInput,
+    StageError,
+    SystemConfig,
+    SystemUnavailableError,
+    get_system,
+)
+from mdqa_kernel.benchmarks.systems.base import empty_cells
+
+DOC_COLUMNS = ("doc_id", "symbol", "year", "doctype")
+# Systems that extract per-document cells (process metrics apply); flat RAG has none.
+DOCUMENT_GROUNDED = frozenset({"paper-workflow", "mdqa", "mdqa-oracle-rows"})
+
+
+def llm_identity(llm_config: Any) -> dict[str, Any]:
+    """What of the LLM configuration decides answers (so a different model gets different keys)."""
+    return {
+        "backend": llm_config.backend,
+        "model": llm_config.model,
+        "n_ctx": llm_config.n_ctx,
+        "temperature": llm_config.temperature,
+        "max_tokens": llm_config.max_tokens,
+    }
+
+
+def question_input(corpus: Corpus, ref: QuestionRef, config: SystemConfig, llm_config: Any) -> QuestionInput:
+    item = load_split(ref.split).item(ref.question_id)
+    doc_ids = corpus.docs(ref).for_run(config.noise)
+    coll = corpus.collection(ref.split).where(doc_id=doc_ids)
+    docs = coll.documents.select(
+        pl.col("doc_id"), pl.col("symbol").cast(pl.String), pl.col("year").cast(pl.Int64), pl.col("doctype")
+    )
+    return QuestionInput(
+        question_id=ref.question_id,
+        split=ref.split,
+        question=item["question"],
+        language=question_language(item["question"]),
+        documents=docs,
+        chunks=coll.chunks,
+        collection=coll,
+        gold_source=f"mudabench:{ref.split}",
+        schema=load_split(ref.split).schema(ref.question_id),
+        n_ctx=llm_config.n_ctx,
+        max_tokens=llm_config.max_tokens,
+    )
+
+
+def stage_stats(calls: pl.DataFrame) -> dict[str, dict[str, Any]]:
+    """{stage: calls, paid_calls, prompt_tokens, completion_tokens, paid tokens, seconds, errors}."""
+    out: dict[str, dict[str, Any]] = {}
+    if calls.height == 0:
+        return out
+    ok = pl.col("error").is_null()
+    paid = ok & ~pl.col("cache_hit")
+    frame = calls.group_by("stage", maintain_order=True).agg(
+        pl.len().alias("calls"),
+        paid.sum().alias("paid_calls"),
+        pl.col("prompt_tokens").filter(ok).sum().alias("prompt_tokens"),
+        pl.col("completion_tokens").filter(ok).sum().alias("completion_tokens"),
+        pl.col("prompt_tokens").filter(paid).sum().alias("paid_prompt_tokens"),
+        pl.col("completion_tokens").filter(paid).sum().alias("paid_completion_tokens"),
+        pl.col("seconds").sum().round(2).alias("seconds"),
+        (~ok).sum().alias("errors"),
+    )
+    for row in frame.iter_rows(named=True):
+        stage = row.pop("stage")
+        out[stage] = {k: (int(v) if isinstance(v, int) else v) for k, v in row.items()}
+    return out
+
+
+def _totals(stats: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    keys = (
+        "calls",
+        "paid_calls",
+        "prompt_tokens",
+        "completion_tokens",
+        "paid_prompt_tokens",
+        "paid_completion_tokens",
+    )
+    return {f"llm_{k}": sum(int(s.get(k) or 0) for s in stats.values()) for k in keys}
+
+
+@dataclass
+class LLMPool:
+    """One loaded backend shared by the per-question clients of a process."""
+
+    config: Any
+    workspace: str
+    backend: Any = None
+    judge_llm: bool = True
+    _judge: Any = field(default=None, repr=False)
+
+    def client(self, run_id: str) -> Any:
+        from mdqa_kernel.llm import LLMClient, make_backend
+
+        if self.backend is None:
+            self.backend = make_backend(self.config)
+        return LLMClient(self.config, self.workspace, backend=self.backend, run_id=run_id)
+
+    def judge_client(self) -> Any:
+        if self._judge is None:
+            self._judge = self.client(f"judge-{int(time.time())}")
+        return self._judge
+
+
+def base_record(config: SystemConfig, ref: QuestionRef, key: str, llm: dict[str, Any]) -> dict[str, Any]:
+    data = load_split(ref.split)
+    item = data.item(ref.question_id)
+    return {
+        "key": key,
+        "config": config.key(),
+        "config_label": config.label,
+        "split": ref.split,
+        "question_id": ref.question_id,
+        "family": classify_family(item["question"]),
+        "known_defect": ref.question_id in KNOWN_DEFECTS,
+        "n_docs": len(item["metadata"]),
+        "llm": llm,
+    }
+
+
+def judge_record(record: dict[str, Any], ref: QuestionRef, answer: str | None, pool: LLMPool) -> None:
+    data = load_split(ref.split)
+    reference = data.reference_answer(ref.question_id)
+    question = data.item(ref.question_id)["question"]
+    verdict = judge(answer or "", reference, question=question)
+    record.update(reference=reference, correct=bool(verdict.correct), judge_reason=verdict.reason)
+    record["correct_llm"] = None
+    if pool.judge_llm:
+        try:
+            ok, reason = llm_judge(answer, reference, question, pool.judge_client())
+            record.update(correct_llm=ok, llm_judge_reason=reason)
+        except LLMJudgeError as e:
+            record["llm_judge_error"] = str(e)[:300]
+
+
+def run_one(config: SystemConfig, ref: QuestionRef, corpus: Corpus, pool: LLMPool) -> dict[str, Any]:
+    """Run one system config on one question; never raises for a system failure (it is recorded)."""
+    key = result_key(config.key(), ref, llm_identity(pool.config))
+    record = base_record(config, ref, key, llm_identity(pool.config))
+    client = pool.client(f"bench-{key}-{int(time.time())}")
+    t0 = time.perf_counter()
+    output = None
+    try:
+        q = question_input(corpus, ref, config, pool.config)
+        output = get_system(config.system)(config, q, client)
+        record.update(status="ok", failed_stage=None, error=None)
+    except SystemUnavailableError as e:
+        record.update(status="unavailable", failed_stage=e.stage, error=str(e))
+    except StageError as e:
+        record.update(status="failed", failed_stage=e.stage, error=str(e)[:1000])
+    except Exception as e:  # a bug or a backend failure in an unnamed stage: keep the grid going
+        stage = "llm" if type(e).__module__.startswith("mdqa_kernel.llm") else "system"
+        record.update(status="failed", failed_stage=stage, error=f"{type(e).__name__}: {e}"[:1000],
+                      traceback=traceback.format_exc()[-2000:])  # fmt: skip
+    record["wall_s"] = round(time.perf_counter() - t0, 2)
+    stats = stage_stats(client.calls())
+    client.flush()
+    record.update(llm_stages=stats, **_totals(stats))
+    if output is not None and output.fatal and output.failures:
+        last = output.failures[-1]
+        record.update(status="failed", failed_stage=last["stage"], error=last["error"])
+    answer = output.answer if output else None
+    record.update(
+        answer=answer, failures=output.failures if output else [], notes=output.notes if output else {}
+    )
+    cells = output.cells if output is not None else None
+    if cells is None and config.system in DOCUMENT_GROUNDED:
+        cells = empty_cells()  # a grounded system that failed before extracting scored 0 cells, not "n/a"
+    record.update(process_scores(cells, question_gold(ref.split, ref.question_id)))
+    if record["status"] != "unavailable":
+        judge_record(record, ref, answer, pool)
+    record["finished_at"] = time.strftime("%Y-%m-%dT%H:%M:%S")
+    return record
+
+
+def run_config(
+    config: SystemConfig,
+    refs: list[QuestionRef],
+    corpus: Corpus,
+    pool: LLMPool,
+    store: ResultStore,
+    *,
+    deadline: float | None = None,
+    retry_failed: bool = False,
+    log: Any = print,
+) -> dict[str, Any]:
+    """Run the pending questions of one config (stopping before a new question past `deadline`)."""
+    ran = skipped = 0
+    stopped = False
+    for ref in refs:
+        key = result_key(config.key(), ref, llm_identity(pool.config))
+        if store.done(key, retry_failed=retry_failed):
+            skipped += 1
+            continue
+        if deadline is not None and time.time() > deadline:
+            stopped = True
+            break
+        rec = run_one(config, ref, corpus, pool)
+        store.add(rec)
+        ran += 1
+        log(f"[{config.label}] {ref.label}: {rec['status']} correct={rec.get('correct')} "
+            f"calls={rec['llm_calls']} wall={rec['wall_s']}s")  # fmt: skip
+    keys = {result_key(config.key(), r, llm_identity(pool.config)) for r in refs}
+    latest = store.latest()
+    final = [k for k in keys if k in latest and latest[k].get("status") != "unavailable"]
+    return {
+        "ran": ran,
+        "skipped": skipped,
+        "stopped_by_deadline": stopped,
+        "complete": len(final) == len(keys),
+    }
+
+
+def config_records(
+    store: ResultStore, config: SystemConfig, refs: list[QuestionRef], llm: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The latest record of each question of `refs` for `config` (missing questions left out)."""
+    latest = store.latest()
+    keys = [result_key(config.key(), r, llm) for r in refs]
+    return [latest[k] for k in keys if k in latest]

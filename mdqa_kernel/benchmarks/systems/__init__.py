@@ -1,0 +1,94 @@
+"""Benchmark systems as configurations, all on the same LLM layer (any backend):
+
+- flat-rag: BM25 over all chunks of the question's collection, top k·|D| chunks, ± metadata, one call;
+- paper-workflow: the MuDABench paper's Algorithm 1 (plan → per-document RAG → schema + batch
+  normalisation → sandboxed analysis code → final answer), chunk budget k;
+- mdqa: our pipeline through `mdqa_kernel.ask`; mdqa-oracle-rows: the same with the oracle reader.
+
+`SYSTEMS` maps a name to its run function; `table2_configs()` is the grid of the paper's Table 2
+plus ours, each also with noise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from mdqa_kernel.benchmarks.systems import flat_rag, mdqa_pipeline, paper_workflow
+from mdqa_kernel.benchmarks.systems.base import (
+    LLM,
+    QuestionInput,
+    StageError,
+    SystemConfig,
+    SystemOutput,
+    SystemUnavailableError,
+    UnknownSystemError,
+)
+
+RunFn = Callable[[SystemConfig, QuestionInput, LLM], SystemOutput]
+
+SYSTEMS: dict[str, RunFn] = {
+    "flat-rag": flat_rag.run,
+    "paper-workflow": paper_workflow.run,
+    "mdqa": mdqa_pipeline.run,
+    "mdqa-oracle-rows": mdqa_pipeline.run_oracle,
+}
+
+FLAT_RAG_K = (1.0, 1.5, 2.0, 2.5)
+WORKFLOW_K = (1.0, 3.0, 5.0)
+MDQA_K = (3.0,)
+
+
+def get_system(name: str) -> RunFn:
+    try:
+        return SYSTEMS[name]
+    except KeyError:
+        raise UnknownSystemError(f"unknown system {name!r}; choose one of {sorted(SYSTEMS)}") from None
+
+
+def _matches(config: SystemConfig, spec: str) -> bool:
+    """`name`, `name@k` or `name@k+meta` (flat-rag with metadata) selects configs of the grid."""
+    name, _, rest = spec.strip().partition("@")
+    if name not in SYSTEMS:
+        raise UnknownSystemError(f"unknown system {name!r} in {spec!r}; choose from {sorted(SYSTEMS)}")
+    if config.system != name:
+        return False
+    if not rest:
+        return True
+    k_text, _, flag = rest.partition("+")
+    return config.k == float(k_text) and config.metadata == (flag == "meta")
+
+
+def table2_configs(systems: list[str] | None = None, noise: bool = True) -> list[SystemConfig]:
+    """The grid in priority order (what gives the most information per CPU-hour first, so a time
+    budget finishes the useful columns): each config clean, then (with `noise`) with 0.5·|D|
+    irrelevant documents. `systems`: names or `name@k[+meta]` specs to keep."""
+    clean: list[SystemConfig] = [
+        SystemConfig("mdqa-oracle-rows", k=1.0),
+        *(SystemConfig("mdqa", k=k) for k in MDQA_K),
+        SystemConfig("flat-rag", k=1.0),
+        SystemConfig("flat-rag", k=1.0, metadata=True),
+        SystemConfig("paper-workflow", k=1.0),
+    ]
+    clean += [SystemConfig("flat-rag", k=k, metadata=m) for k in FLAT_RAG_K[1:] for m in (False, True)]
+    clean += [SystemConfig("paper-workflow", k=k) for k in WORKFLOW_K[1:]]
+    if systems:
+        clean = [c for c in clean if any(_matches(c, s) for s in systems)]
+    noisy = [SystemConfig(c.system, c.k, c.metadata, noise=True) for c in clean] if noise else []
+    return clean + noisy
+
+
+__all__ = [
+    "FLAT_RAG_K",
+    "LLM",
+    "MDQA_K",
+    "SYSTEMS",
+    "WORKFLOW_K",
+    "QuestionInput",
+    "StageError",
+    "SystemConfig",
+    "SystemOutput",
+    "SystemUnavailableError",
+    "UnknownSystemError",
+    "get_system",
+    "table2_configs",
+]

@@ -1,0 +1,166 @@
+"""What every benchmark system shares: its configuration, its input, its output, its failures.
+
+A system is a function `run(config, question, llm) -> SystemOutput`. It gets the question, the
+documents of its collection (metadata + chunks), and an LLM client (anything with `complete` and
+`structured` taking `stage=`), so every system runs on every configured backend through the same
+cached, accounted LLM layer. A stage that fails raises `StageError(stage, ...)`; the grid records
+the stage, so failures can be counted by stage.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+import polars as pl
+
+CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "value_json": pl.String}
+# Bump a system's version when its behaviour changes, so the grid re-runs it instead of reusing results.
+SYSTEM_VERSIONS: dict[str, int] = {"mdqa-oracle-rows": 2}  # v2: the planner is given the gold field names
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
+_DIGIT = re.compile(r"\d")
+
+
+class SystemError_(Exception):
+    """Base of the benchmark systems' errors (the trailing underscore avoids the builtin name)."""
+
+
+class StageError(SystemError_):
+    """A stage of a system failed; `stage` names it (plan, retrieve, extract, normalize, code, answer)."""
+
+    def __init__(self, stage: str, message: str) -> None:
+        self.stage = stage
+        super().__init__(f"{stage}: {message}")
+
+
+class SystemUnavailableError(StageError):
+    """A stage the system needs does not exist (yet) in this checkout; the result is not final."""
+
+
+class UnknownSystemError(SystemError_, KeyError):
+    """No system of that name."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class LLM(Protocol):
+    """The part of LLMClient the systems use."""
+
+    def complete(self, prompt: str, *, stage: str = ..., system: str | None = ..., **params: Any) -> str: ...
+
+    def structured(self, prompt: Any, schema: Any, *, stage: str = ..., **params: Any) -> Any: ...
+
+
+@dataclass(frozen=True)
+class SystemConfig:
+    """One column of the grid: a system and its knobs. `key()` feeds the results-store hash."""
+
+    system: str
+    k: float = 1.0
+    metadata: bool = False  # flat-rag: the documents' metadata in the prompt
+    noise: bool = False  # 0.5·|D| irrelevant documents added to the question's collection
+
+    def key(self) -> dict[str, Any]:
+        key = asdict(self)
+        version = SYSTEM_VERSIONS.get(self.system, 1)
+        if version > 1:  # only then, so that results of unchanged systems keep their keys
+            key["v"] = version
+        return key
+
+    @property
+    def label(self) -> str:
+        k = f"{self.k:g}"
+        parts = [self.system, f"k={k}·|D|" if self.system == "flat-rag" else f"k={k}"]
+        if self.metadata:
+            parts.append("+metadata")
+        if self.noise:
+            parts.insert(0, "noise")
+        return " ".join(parts)
+
+    @property
+    def slug(self) -> str:
+        return re.sub(r"[^a-z0-9.]+", "-", self.label.lower().replace("·|d|", "d")).strip("-")
+
+
+@dataclass
+class QuestionInput:
+    """What a system may look at for one question."""
+
+    question_id: str
+    split: str
+    question: str
+    language: str
+    documents: pl.DataFrame  # doc_id, symbol, year, doctype (the run's documents, noise included)
+    chunks: Callable[[str], pl.DataFrame]  # doc_id → chunk_id, page, text, …
+    collection: Any = None  # a Collection restricted to `documents` (for the mdqa pipeline)
+    gold_source: str = "mudabench:simple"  # for the oracle reader only
+    schema: dict[str, str] = field(default_factory=dict)  # gold fields {value_x: description}: oracle only
+    n_ctx: int = 8192
+    max_tokens: int = 512
+
+    @property
+    def n_docs(self) -> int:
+        return self.documents.height
+
+
+@dataclass
+class SystemOutput:
+    """The answer, plus the per-document cells when the system has them (for cell/row/column accuracy)."""
+
+    answer: str | None
+    cells: pl.DataFrame | None = None  # doc_id, field, status, value_json (field names as the system chose)
+    notes: dict[str, Any] = field(default_factory=dict)
+    failures: list[dict[str, str]] = field(default_factory=list)  # {stage, error}
+    fatal: bool = False  # the last failure cost the answer (the output is kept for its cells)
+
+    def fail(self, stage: str, error: BaseException | str) -> None:
+        self.failures.append({"stage": stage, "error": str(error)[:500]})
+
+
+def empty_cells() -> pl.DataFrame:
+    return pl.DataFrame(schema=CELL_COLUMNS)
+
+
+def approx_tokens(text: str) -> int:
+    """A conservative token count that needs no tokenizer (Qwen-like: a CJK character or digit is
+    about one token, other text about 3.5 characters per token). Used to fit prompts into n_ctx
+    identically on every backend, so cache keys do not depend on which tokenizer was at hand."""
+    cjk = len(_CJK.findall(text))
+    digits = len(_DIGIT.findall(text))
+    rest = len(text) - cjk - digits
+    return cjk + digits + math.ceil(rest / 3.5)
+
+
+def fit_blocks(blocks: Sequence[str], budget_tokens: int) -> tuple[list[str], int]:
+    """The longest prefix of `blocks` within the token budget, and how many blocks were dropped.
+
+    A single block larger than the whole budget is cut (by characters) rather than dropped, so the
+    best-ranked evidence always reaches the model."""
+    kept: list[str] = []
+    used = 0
+    for i, block in enumerate(blocks):
+        cost = approx_tokens(block) + 2
+        if used + cost > budget_tokens:
+            if not kept and budget_tokens > 0:
+                ratio = budget_tokens / max(cost, 1)
+                kept.append(block[: max(1, int(len(block) * ratio * 0.95))])
+                return kept, len(blocks) - 1
+            return kept, len(blocks) - i
+        kept.append(block)
+        used += cost
+    return kept, 0
+
+
+def doc_label(row: dict[str, Any]) -> str:
+    return f"{row.get('symbol')} {row.get('year')} {row.get('doctype')}"
+
+
+def metadata_table(documents: pl.DataFrame) -> str:
+    lines = ["doc_id | symbol | year | doctype"]
+    for r in documents.iter_rows(named=True):
+        lines.append(f"{r['doc_id']} | {r['symbol']} | {r['year']} | {r['doctype']}")
+    return "\n".join(lines)

@@ -1,0 +1,238 @@
+"""Benchmark systems' orchestration with a fake LLM (scripted answers): call counts per stage,
+prompt truncation, failures by stage, the results store and the grid's resume logic."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from typing import Any
+
+import polars as pl
+import pytest
+
+from mdqa_kernel.benchmarks import runner
+from mdqa_kernel.benchmarks.grid import QuestionRef, ResultStore, stratified_sample
+from mdqa_kernel.benchmarks.systems import (
+    QuestionInput,
+    SystemConfig,
+    flat_rag,
+    get_system,
+    paper_workflow,
+    table2_configs,
+)
+from mdqa_kernel.benchmarks.systems.base import UnknownSystemError, approx_tokens, fit_blocks
+from mdqa_kernel.llm import LLMClient, LLMConfig
+from mdqa_kernel.llm.backends import Backend, Generation
+
+REF = QuestionRef("simple", "q_b37fd557824179c9")  # 5 US annual reports, top-3 net profit
+
+
+class FakeBackend(Backend):
+    """Answers by a function of (prompt text, JSON schema or None); counts nothing itself."""
+
+    name = "fake"
+
+    def __init__(self, answer: Callable[[str, dict[str, Any] | None], str]) -> None:
+        super().__init__(LLMConfig(backend="local", n_ctx=2048))
+        self.answer = answer
+        self.prompts: list[str] = []
+
+    @property
+    def model_id(self) -> str:
+        return "fake-model"
+
+    @property
+    def llm(self) -> Any:
+        return None
+
+    def generate(self, messages: Any, *, schema: Any, params: dict[str, Any]) -> Generation:
+        prompt = messages[-1]["content"]
+        self.prompts.append(prompt)
+        text = self.answer(prompt, schema.json_schema if schema else None)
+        return Generation(text, prompt_tokens=approx_tokens(prompt), completion_tokens=len(text) // 4)
+
+
+def scripted(prompt: str, schema: dict[str, Any] | None) -> str:
+    props = (schema or {}).get("properties", {})
+    if "templates" in props:
+        return json.dumps({"templates": [{"name": "net_profit", "question": "What was {symbol}'s net profit in {year}?",
+                                          "doctype": None, "years": []}]})  # fmt: skip
+    if "fields" in props:
+        return json.dumps({"fields": [{"name": "net_profit", "type": "number", "description": "net profit"}]})
+    if "records" in props:
+        n = props["records"]["minItems"]
+        return json.dumps({"records": [{"net_profit": 100.0 + i} for i in range(n)]})
+    if "correct" in props:
+        return json.dumps({"reason": "same symbols", "correct": True})
+    if "polars" in prompt:
+        return "```python\nresult = rows.sort('net_profit', descending=True).head(3)\n```"
+    return "FLEX, HAIN, TG"
+
+
+def make_llm(tmp_path, answer=scripted) -> tuple[LLMClient, FakeBackend]:
+    backend = FakeBackend(answer)
+    return LLMClient(backend.config, tmp_path / "ws", backend=backend, run_id="t"), backend
+
+
+def question(n_docs: int = 5, n_ctx: int = 8192) -> QuestionInput:
+    docs = pl.DataFrame({"doc_id": [f"d{i}" for i in range(n_docs)], "symbol": [f"S{i}" for i in range(n_docs)],
+                         "year": [2021] * n_docs, "doctype": ["US Stock Annual Report"] * n_docs})  # fmt: skip
+
+    def chunks(doc_id: str) -> pl.DataFrame:
+        texts = [f"{doc_id} net profit was {i}00 million dollars in 2021. " * 20 for i in range(1, 5)]
+        return pl.DataFrame(
+            {"chunk_id": list(range(4)), "page": [1, 1, 2, 2], "kind": ["text"] * 4, "text": texts}
+        )
+
+    return QuestionInput("q", "simple", "Which three companies had the highest net profit in 2021?", "en",
+                         docs, chunks, n_ctx=n_ctx, max_tokens=256)  # fmt: skip
+
+
+def test_flat_rag_one_call_with_k_times_d_chunks(tmp_path) -> None:
+    llm, backend = make_llm(tmp_path)
+    out = flat_rag.run(SystemConfig("flat-rag", k=1.5), question(), llm)
+    assert out.answer == "FLEX, HAIN, TG"
+    assert len(backend.prompts) == 1 and out.notes["chunks_wanted"] == math.ceil(1.5 * 5)
+    assert out.notes["truncated"] is False and "Documents (metadata)" not in backend.prompts[0]
+    assert out.cells is None  # flat RAG has no per-document cells
+
+
+def test_flat_rag_metadata_and_truncation_to_context(tmp_path) -> None:
+    llm, backend = make_llm(tmp_path)
+    out = flat_rag.run(SystemConfig("flat-rag", k=2.5, metadata=True), question(n_ctx=1200), llm)
+    assert (
+        "Documents (metadata)" in backend.prompts[0]
+        and "[S0 2021 US Stock Annual Report]" in backend.prompts[0]
+    )
+    assert out.notes["truncated"] is True and out.notes["chunks_in_prompt"] < out.notes["chunks_wanted"]
+    assert approx_tokens(backend.prompts[0]) <= 1200
+
+
+def test_fit_blocks_cuts_a_single_oversized_block() -> None:
+    kept, dropped = fit_blocks(["x" * 10_000, "y"], 100)
+    assert len(kept) == 1 and dropped == 1 and approx_tokens(kept[0]) <= 100
+
+
+def test_paper_workflow_calls_per_stage_and_cells(tmp_path) -> None:
+    llm, _ = make_llm(tmp_path)
+    out = paper_workflow.run(SystemConfig("paper-workflow", k=3), question(n_docs=7), llm)
+    stages = dict(llm.summary().select("stage", "calls").iter_rows())
+    assert stages["plan"] == 1 and stages["extract"] == 7 and stages["schema"] == 1
+    assert stages["normalize"] == math.ceil(7 / paper_workflow.BATCH_SIZE)
+    assert stages["code"] == 1 and stages["answer"] == 1
+    assert out.cells is not None and out.cells.height == 7 and set(out.cells["field"]) == {"net_profit"}
+    assert out.failures == [] and out.answer
+
+
+def test_paper_workflow_records_a_failed_program_by_stage(tmp_path) -> None:
+    def broken_code(prompt: str, schema: dict[str, Any] | None) -> str:
+        return (
+            "result = rows.no_such_method()"
+            if schema is None and "polars" in prompt
+            else scripted(prompt, schema)
+        )
+
+    llm, _ = make_llm(tmp_path, broken_code)
+    out = paper_workflow.run(SystemConfig("paper-workflow", k=1), question(n_docs=3), llm)
+    assert [f["stage"] for f in out.failures] == ["code"]
+    assert out.notes["code_attempts"] == 2 and out.answer  # the final agent still answers
+
+
+def test_registry_and_grid_configs() -> None:
+    with pytest.raises(UnknownSystemError):
+        get_system("nope")
+    configs = table2_configs()
+    labels = [c.label for c in configs]
+    assert "flat-rag k=2.5·|D| +metadata" in labels and "noise paper-workflow k=5" in labels
+    assert len(configs) == 2 * (1 + 8 + 1 + 3)
+    assert {c.system for c in table2_configs(["flat-rag"], noise=False)} == {"flat-rag"}
+
+
+def test_stratified_sample_is_fixed_and_balanced() -> None:
+    refs = stratified_sample(10, seed=0)
+    assert refs == stratified_sample(10, seed=0) and len(set(refs)) == 10
+    assert sum(r.split == "simple" for r in refs) == 5
+
+
+def test_run_config_records_and_skips_finished_questions(tmp_path, monkeypatch) -> None:
+    _llm, backend = make_llm(tmp_path)
+    monkeypatch.setattr(runner, "question_input", lambda corpus, ref, config, cfg: question())
+    pool = runner.LLMPool(backend.config, str(tmp_path / "ws"), backend=backend)
+    store = ResultStore(tmp_path / "results.jsonl")
+    config = SystemConfig("flat-rag", k=1.0)
+    first = runner.run_config(config, [REF], corpus=None, pool=pool, store=store, log=lambda m: None)
+    assert first == {"ran": 1, "skipped": 0, "stopped_by_deadline": False, "complete": True}
+    rec = next(iter(store.latest().values()))
+    assert rec["status"] == "ok" and rec["llm_calls"] == 1 and rec["llm_stages"]["answer"]["calls"] == 1
+    assert rec["correct"] is True and rec["correct_llm"] is True  # symbols FLEX, HAIN, TG in the answer
+    calls_before = len(backend.prompts)
+    again = runner.run_config(config, [REF], corpus=None, pool=pool, store=store, log=lambda m: None)
+    assert again["ran"] == 0 and again["skipped"] == 1 and len(backend.prompts) == calls_before
+
+
+def test_unavailable_stage_is_not_final(tmp_path, monkeypatch) -> None:
+    _llm, backend = make_llm(tmp_path)
+    monkeypatch.setattr(runner, "question_input", lambda corpus, ref, config, cfg: question())
+    monkeypatch.setattr("mdqa_kernel.benchmarks.systems.mdqa_pipeline.find_ask", _unavailable)
+    pool = runner.LLMPool(backend.config, str(tmp_path / "ws"), backend=backend)
+    store = ResultStore(tmp_path / "results.jsonl")
+    out = runner.run_config(SystemConfig("mdqa", k=3), [REF], None, pool, store, log=lambda m: None)
+    assert out["ran"] == 1 and out["complete"] is False
+    rec = next(iter(store.latest().values()))
+    assert rec["status"] == "unavailable" and rec["failed_stage"] == "plan"
+    assert not store.done(rec["key"])
+
+
+def _unavailable() -> Any:
+    from mdqa_kernel.benchmarks.systems import SystemUnavailableError
+
+    raise SystemUnavailableError("plan", "not yet")
+
+
+def test_system_specs_select_single_configs() -> None:
+    picked = table2_configs(["flat-rag@1", "mdqa-oracle-rows", "flat-rag@2.5+meta"], noise=False)
+    assert [c.label for c in picked] == [
+        "mdqa-oracle-rows k=1",
+        "flat-rag k=1·|D|",
+        "flat-rag k=2.5·|D| +metadata",
+    ]
+    with pytest.raises(UnknownSystemError):
+        table2_configs(["nope@1"])
+
+
+def test_cost_model_prices_tokens_per_question(tmp_path) -> None:
+    from mdqa_kernel.benchmarks.cost import PriceError, cost_columns, estimate_grid, load_prices
+
+    summary = pl.DataFrame({"config": ["a", "a"], "split": ["all", "simple"], "subset": ["all", "all"],
+                            "questions": [10, 5], "prompt_tokens_per_q": [2_000_000.0, 1.0],
+                            "completion_tokens_per_q": [500_000.0, 1.0]})  # fmt: skip
+    prices = load_prices({"m": {"input": 1.0, "output": 4.0}})
+    out = cost_columns(summary, prices, questions=3)
+    assert out["cost_per_q_m"][0] == pytest.approx(4.0) and out["cost_m"][0] == pytest.approx(12.0)
+    est = estimate_grid(summary, prices, 100)
+    assert est.height == 1 and est["cost_m"][0] == pytest.approx(400.0)
+    table = tmp_path / "prices.yaml"
+    table.write_text("x: {input: 0.5, output: 1}\n", encoding="utf-8")
+    assert load_prices(table)["x"].cost(1e6, 1e6) == pytest.approx(1.5)
+    with pytest.raises(PriceError):
+        load_prices({"bad": {"input": -1, "output": 0}})
+    assert "gpt-4o" in load_prices()
+
+
+def test_figures_are_read_back_from_an_executed_notebook(tmp_path) -> None:
+    import nbformat
+
+    from mdqa_kernel.benchmarks.reproduce import GridOptions, _up_to_date, read_figures
+
+    fig = {"name": "mudabench-table2", "complete": True, "llm": {"backend": "x"}, "summary": []}
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("display(...)")
+    cell.outputs = [nbformat.v4.new_output("display_data", data={"application/vnd.mdqa.figures+json": fig,
+                                                                  "text/plain": "figures"})]  # fmt: skip
+    nb.cells = [cell]
+    path = tmp_path / "run.ipynb"
+    nbformat.write(nb, str(path))
+    assert read_figures(path)[0]["complete"] is True
+    assert _up_to_date(path, GridOptions(), {"backend": "x"}) is not None
+    assert _up_to_date(path, GridOptions(), {"backend": "other"}) is None  # another model: run again
