@@ -420,6 +420,7 @@ def extract_cmd(
 @main.command("cells")
 @_extract_options
 @click.option("--gold", required=True, help="mudabench:<split> or a realdocs-style gold.jsonl")
+@click.option("--limit", default=None, type=int, help="only the first N documents (as given to mdqa extract)")
 @click.option(
     "--manifests", default=None, type=click.Path(), help="render output (manifests/) for evidence pages"
 )
@@ -434,6 +435,7 @@ def cells_cmd(
     threshold: float,
     oracle_source: str,
     gold: str,
+    limit: int | None,
     manifests: str | None,
     as_json: bool,
 ) -> None:
@@ -445,12 +447,13 @@ def cells_cmd(
 
     coll, plan = _open_for_extract(workspace, plan_path, collection_name)
     options = _reader_options(reader, k, backend, threshold, oracle_source, workspace)
-    result = ExtractionResult.open(workspace, plan, collection_name, reader, **options)
+    options.pop("workspace", None)  # the reader's workspace is the one opened here
+    result = ExtractionResult.open(workspace, plan, collection_name, reader, limit, **options)
     if manifests is None and gold.startswith("mudabench:"):
         guess = Path(coll.spec.get("pdf_dir", ".")).parent / "manifests"
         manifests = str(guess) if guess.is_dir() else None
     cells = result.cells
-    gold_frame = load_gold(gold, manifests, doc_ids=coll.doc_ids)
+    gold_frame = load_gold(gold, manifests, doc_ids=list(result.docs))
     if gold.startswith("mudabench:"):  # score the cells this plan has, not every gold value of the split
         gold_frame = gold_frame.join(cells.select("doc_id", "field"), on=["doc_id", "field"], how="semi")
     table = cell_accuracy(cells, gold_frame)
@@ -464,3 +467,23 @@ def cells_cmd(
     for row in table.iter_rows(named=True):
         ev = "" if row["evidence_n"] == 0 else f"  evidence {row['evidence_correct']}/{row['evidence_n']}"
         click.echo(f"{row['field']:<48} {row['correct']:>4}/{row['n']:<4} {row['accuracy']:.3f}{ev}")
+
+
+# -- reproduce ---------------------------------------------------------------------------------
+def _register_reproduce() -> None:
+    from mdqa_kernel.benchmarks.reproduce_cli import reproduce_cmd  # click only: stays instant
+
+    main.add_command(reproduce_cmd)
+
+
+_register_reproduce()
+
+
+# -- ask ---------------------------------------------------------------------------------------
+def _register_ask() -> None:
+    from mdqa_kernel.ask_cli import ask_cmd  # click only: stays instant
+
+    main.add_command(ask_cmd)
+
+
+_register_ask()

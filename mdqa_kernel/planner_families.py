@@ -1,0 +1,442 @@
+"""Aggregation families: per family, a small JSON schema the model fills, and a compiler to operations.
+
+A small model cannot write a whole `Aggregation`, but it can pick a field from an enum and say
+"highest" or "lowest". So each family (topk, growth, change, ...) has its own schema of a few
+parameters whose field names are enums of the plan's fields, and `compile_family` turns the filled
+parameters plus the facts read by rules (`QuestionFacts`) into typed operations. Where the question
+states a value (k, years, direction, a threshold) the rule value wins; every parameter records its
+source ("model", "rule", "rule>model" when the rule overruled the model, "default") for the report.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from mdqa_kernel.expr import ExpressionError, fields_of, parse_expr
+from mdqa_kernel.operations import (
+    Aggregation,
+    ChangeOp,
+    CompareGroupsOp,
+    CountOp,
+    DeriveOp,
+    FilterOp,
+    GrowthOp,
+    OutliersOp,
+    Output,
+    PivotYearsOp,
+    RankOp,
+    StatOp,
+)
+from mdqa_kernel.plan import FieldSpec
+from mdqa_kernel.planner_rules import QuestionFacts, flags_named, formula_in, load_hints, weights_in
+
+FAMILIES: tuple[str, ...] = (
+    "topk", "threshold_filter", "count", "groupby_mode", "growth", "change",
+    "range_std", "outlier", "weighted_score", "group_compare",
+)  # fmt: skip
+CONDITIONS = ("is_true", "is_false", "greater_than", "less_than", "equals", "contains")
+CHANGE_KINDS = ("value_changed", "date_moved", "gap_between_dates", "flags_improved", "largest_shift")
+NUMERIC = ("number", "integer", "percent")
+
+
+class FamilyError(ValueError):
+    """Parameters that cannot be compiled into operations; the message is shown to the model on retry."""
+
+
+@dataclass
+class Compiled:
+    aggregation: Aggregation
+    sources: dict[str, str] = field(default_factory=dict)
+
+
+def _names(fields: list[FieldSpec], types: tuple[str, ...] | None = None) -> list[str]:
+    names = [f.name for f in fields if types is None or f.type in types]
+    return names or [f.name for f in fields]  # never an empty enum: the compiler reports the type error
+
+
+def _enum(values: list[str]) -> dict[str, Any]:
+    return {"type": "string", "enum": values}
+
+
+def _array(values: list[str]) -> dict[str, Any]:
+    return {"type": "array", "items": _enum(values), "minItems": 1, "maxItems": max(1, min(8, len(values)))}
+
+
+def param_schema(family: str, fields: list[FieldSpec]) -> dict[str, Any]:
+    """The JSON schema of one family's parameters, field names restricted to the plan's fields."""
+    num = _names(fields, NUMERIC)
+    ordered = _names(fields, (*NUMERIC, "date"))
+    every = _names(fields)
+    nominal = _names(
+        fields, ("text", "list_text", "date", "integer")
+    )  # the mode of a yes/no flag says little
+    direction = _enum(["highest", "lowest"])
+    props: dict[str, dict[str, Any]] = {
+        "topk": {"field": _enum(ordered), "direction": direction, "k": {"type": "integer"}},
+        "threshold_filter": {
+            "fields": _array(every), "condition": _enum(list(CONDITIONS)), "value": {"type": "string"},
+            "combine": _enum(["all", "any"]), "on": _enum(["value", "growth"]),
+        },
+        "groupby_mode": {"field": _enum(nominal)},
+        "growth": {"fields": _array(num), "weights": {"type": "array", "items": {"type": "number"}},
+                   "direction": direction, "k": {"type": "integer"}},
+        "change": {"kind": _enum(list(CHANGE_KINDS)), "fields": _array(every), "threshold": {"type": "number"},
+                   "k": {"type": "integer"}},
+        "range_std": {"field": _enum(ordered), "stat": _enum(["range", "std"]),
+                      "between_years": {"type": "boolean"}},
+        "outlier": {"fields": _array(num), "method": _enum(["k_times_mean", "mean_k_sigma"]),
+                    "k": {"type": "number"}, "on": _enum(["value", "growth"])},
+        "weighted_score": {"formula": {"type": "string", "maxLength": 400}, "direction": direction,
+                           "k": {"type": "integer"}},
+        "group_compare": {"field": _enum(num), "by": _enum(every), "stat": _enum(["mean", "median", "sum", "count"])},
+    }  # fmt: skip
+    props["count"] = props["threshold_filter"]
+    if family not in props:
+        raise FamilyError(f"unknown family {family!r}; expected one of {', '.join(FAMILIES)}")
+    p = props[family]
+    return {"title": f"{family}_parameters", "type": "object", "properties": p, "required": list(p)}
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+
+class _Ctx:
+    """Parameters + facts + provenance while compiling one family."""
+
+    def __init__(
+        self, params: dict[str, Any], facts: QuestionFacts, fields: list[FieldSpec], columns: set[str]
+    ):
+        self.p, self.facts, self.columns = params, facts, columns
+        self.fields = {f.name: f for f in fields}
+        self.described = [(f.name, f.description) for f in fields]
+        self.sources: dict[str, str] = {}
+
+    def pick(self, key: str, rule: Any, default: Any = None) -> Any:
+        """The rule's value when the question states one, else the model's, else the default."""
+        model = self.p.get(key)
+        if rule is not None:
+            self.sources[key] = "rule" if model in (None, rule) else f"rule>model({model!r})"
+            return rule
+        if model is not None and model != "":
+            self.sources[key] = "model"
+            return model
+        self.sources[key] = "default"
+        return default
+
+    def field(self, key: str = "field") -> str:
+        name = self.p.get(key)
+        if name not in self.fields:
+            raise FamilyError(f"{key} {name!r} is not a plan field; choose one of {sorted(self.fields)}")
+        self.sources[key] = "model"
+        return name
+
+    def field_list(self, key: str = "fields", types: tuple[str, ...] | None = None) -> list[str]:
+        names = [n for n in dict.fromkeys(self.p.get(key) or [])]
+        bad = [n for n in names if n not in self.fields]
+        if not names or bad:
+            raise FamilyError(f"{key} {bad or names!r} must be plan fields: {sorted(self.fields)}")
+        if types:
+            wrong = [n for n in names if self.fields[n].type not in types]
+            if wrong:
+                raise FamilyError(f"fields {wrong} are not {'/'.join(types)}")
+        self.sources[key] = "model"
+        return names
+
+    def year_filter(self) -> list[FilterOp]:
+        """A one-year question keeps that year's rows, so the plan stays right over a wider collection."""
+        if len(self.facts.years) == 1 and "year" in self.columns:
+            self.sources["year"] = "rule"
+            return [FilterOp(field="year", cmp="eq", value=self.facts.years[0])]
+        return []
+
+    def two_years(self) -> tuple[int, int]:
+        ys = sorted(self.facts.years)
+        if len(ys) < 2:
+            raise FamilyError("this family compares two years but the question names fewer than two")
+        self.sources["years"] = "rule"
+        return ys[0], ys[-1]
+
+    def direction(self) -> str:
+        return self.pick("direction", self.facts.direction, "highest")
+
+    def k(self, default: int = 3) -> int:
+        k = self.pick("k", self.facts.k, default)
+        try:
+            return max(1, int(k))
+        except (TypeError, ValueError):
+            raise FamilyError(f"k must be a positive integer, got {k!r}") from None
+
+    def rank(self, name: str, k: int, direction: str) -> RankOp:
+        method = "dense" if self.facts.dense else "min"  # "min" keeps ties at the cut-off (含并列)
+        self.sources["rank_method"] = "rule" if self.facts.dense or self.facts.ties else "default"
+        return RankOp(
+            op="top_k" if direction == "highest" else "bottom_k", field=name, k=k, rank_method=method
+        )
+
+    def entities(
+        self, value: str | None = None, unit: str | None = None, decimals: int | None = None
+    ) -> Output:
+        if value is not None and self.facts.wants_value:
+            self.sources["output"] = "rule"
+            return Output(form="entity_values", value=value, unit=unit, decimals=decimals)
+        return Output(form="entities")
+
+    def unit(self, name: str) -> str | None:
+        unit = self.fields[name].unit if name in self.fields else None
+        if unit == "CNY" and self.facts.language == "zh":
+            return "元"
+        return unit
+
+
+# -- one compiler per family -----------------------------------------------------------------------
+
+
+def _topk(c: _Ctx) -> Aggregation:
+    f = c.field()
+    steps = [*c.year_filter(), c.rank(f, c.k(), c.direction())]
+    if c.fields[f].type == "date":  # "which company was earliest" is answered with its date
+        c.sources["output"] = "rule(date)"
+        return Aggregation(steps=steps, output=Output(form="entity_values", value=f))
+    return Aggregation(steps=steps, output=c.entities(f, c.unit(f)))
+
+
+def _condition(c: _Ctx, name: str, cond: str, value: str) -> tuple[str | None, FilterOp | None]:
+    """(expression, or a FilterOp when the condition cannot be an expression: substring tests)."""
+    if cond == "is_true":
+        return name, None
+    if cond == "is_false":
+        return f"not {name}", None
+    if cond == "contains":
+        if not value:
+            raise FamilyError("condition 'contains' needs a value (the word to look for)")
+        return None, FilterOp(field=name, cmp="contains", value=value)
+    try:
+        num = float(value)
+    except (TypeError, ValueError):
+        if cond == "equals":
+            return None, FilterOp(field=name, cmp="eq", value=value)
+        raise FamilyError(f"condition {cond!r} needs a number value, got {value!r}") from None
+    op = {"greater_than": ">", "less_than": "<", "equals": "=="}[cond]
+    return f"{name} {op} {num:g}", None
+
+
+def _filter_steps(c: _Ctx) -> list[Any]:
+    names = c.field_list()
+    flags = [(n, d) for n, d in c.described if c.fields[n].type == "boolean"]
+    named = [n for n in flags_named(c.facts.question, flags, load_hints()) if n not in names]
+    if named and all(c.fields[n].type == "boolean" for n in names):
+        names += named  # "股东、债权人、职工…五个方面": every flag the question names is a condition
+        c.sources["fields"] = f"model+rule({len(named)} named flags)"
+    cond = c.pick("condition", "contains" if c.facts.effect("filter_cmp") == "contains" else None, "is_true")
+    grew = len(c.facts.years) >= 2 and c.facts.growth_words
+    on = c.pick("on", "growth" if grew else None, "value")
+    value = str(c.p.get("value") or "")
+    steps: list[Any] = []
+    if on == "growth":
+        y1, y2 = c.two_years()
+        steps.append(GrowthOp(fields=names, from_year=y1, to_year=y2))
+        names = [f"{n}_growth" for n in names]
+        if cond in ("is_true", "is_false", "contains"):
+            cond, value = "greater_than", "0"  # "grew" on a growth column means a positive growth
+            c.sources["condition"] = "rule(growth>0)"
+    else:
+        steps += c.year_filter()
+    if cond in ("greater_than", "less_than") and c.facts.threshold is not None:
+        value = f"{c.facts.threshold:g}"
+        c.sources["value"] = "rule"
+    combine = c.pick("combine", c.facts.combine, "all")
+    exprs, ops_ = [], []
+    for n in names:
+        e, op = _condition(c, n, cond, value)
+        exprs += [e] if e else []
+        ops_ += [op] if op else []
+    if exprs:
+        steps.append(FilterOp(expr=f" {'or' if combine == 'any' else 'and'} ".join(f"({e})" for e in exprs)))
+    return steps + ops_
+
+
+# A list of unknown length says how many it holds ("共3家"): the count is part of such an answer.
+LISTED = Output(form="entities", show_count=True)
+
+
+def _threshold_filter(c: _Ctx) -> Aggregation:
+    return Aggregation(steps=_filter_steps(c), output=LISTED)
+
+
+def _count(c: _Ctx) -> Aggregation:
+    unit = "家" if c.facts.language == "zh" else None
+    return Aggregation(steps=[*_filter_steps(c), CountOp()], output=Output(form="count", unit=unit))
+
+
+def _groupby_mode(c: _Ctx) -> Aggregation:
+    f = c.field()
+    unit = "家" if c.facts.language == "zh" else "companies"
+    steps = [*c.year_filter(), StatOp(field=f, stat="mode")]
+    return Aggregation(steps=steps, output=Output(form="entity_values", entity=f, value="count", unit=unit))
+
+
+def _growth(c: _Ctx) -> Aggregation:
+    rule_weights = weights_in(c.facts.question, c.described)
+    if len(rule_weights) >= 2:  # "A增长率权重40%，B增长率权重30%…": the question fixes fields and weights
+        names, weights = list(rule_weights), list(rule_weights.values())
+        c.sources["fields"] = c.sources["weights"] = "rule"
+    else:
+        names = c.field_list(types=NUMERIC)
+        weights = [float(w) for w in (c.p.get("weights") or [])]
+        c.sources["weights"] = "model"
+    y1, y2 = c.two_years()
+    steps: list[Any] = [GrowthOp(fields=names, from_year=y1, to_year=y2)]
+    target = f"{names[0]}_growth"
+    if len(names) > 1:
+        if len(weights) != len(names):
+            raise FamilyError(f"give one weight per field: {len(names)} fields, {len(weights)} weights")
+        weights = [w / 100 if w > 1 else w for w in weights]  # "40%" written as 40
+        formula = " + ".join(f"{w:g}*{n}_growth" for w, n in zip(weights, names, strict=True))
+        steps.append(DeriveOp(name="score", expr=formula))
+        target = "score"
+    steps.append(c.rank(target, c.k(), c.direction()))
+    return Aggregation(steps=steps, output=c.entities(target, None))
+
+
+def _change_kind(c: _Ctx, names: list[str]) -> str | None:
+    """The kind the field types and the question force (None: any kind fits, the model decides)."""
+    types = {c.fields[n].type for n in names}
+    if types == {"date"}:
+        if len(names) >= 2 and len(c.facts.years) < 2:
+            return "gap_between_dates"
+        return "date_moved" if c.facts.threshold is not None else "largest_shift"
+    if types == {"boolean"}:
+        return "flags_improved"
+    if types <= {"text", "list_text"}:
+        return "value_changed"
+    return None
+
+
+def _change(c: _Ctx) -> Aggregation:
+    names = c.field_list()
+    kind = c.pick("kind", _change_kind(c, names), "value_changed")
+    if kind == "gap_between_dates":
+        if len(names) != 2 or any(c.fields[n].type != "date" for n in names):
+            raise FamilyError("gap_between_dates needs exactly two date fields")
+        steps: list[Any] = [*c.year_filter(), DeriveOp(name="gap_days", expr=f"abs({names[1]} - {names[0]})")]
+        steps.append(c.rank("gap_days", c.k(1), c.pick("direction", c.facts.direction, "lowest")))
+        unit = "天" if c.facts.language == "zh" else "days"
+        return Aggregation(
+            steps=steps, output=Output(form="entity_values", value="gap_days", unit=unit, decimals=0)
+        )
+    y1, y2 = c.two_years()
+    f = names[0]
+    if kind == "value_changed":
+        norm = c.pick("normalize", c.facts.effect("normalize"), "text")
+        return Aggregation(steps=[ChangeOp(field=f, from_year=y1, to_year=y2, normalize=norm)], output=LISTED)
+    if kind in ("date_moved", "largest_shift"):
+        shift = f"day_of_year({f}_{y1}) - day_of_year({f}_{y2})"  # > 0: earlier in the later year
+        if c.facts.later:
+            shift = f"day_of_year({f}_{y2}) - day_of_year({f}_{y1})"
+        steps = [PivotYearsOp(fields=[f], years=[y1, y2])]
+        if kind == "largest_shift":
+            steps += [
+                DeriveOp(name="shift_days", expr=f"abs({shift})"),
+                c.rank("shift_days", c.k(), "highest"),
+            ]
+        else:
+            threshold = c.pick("threshold", c.facts.threshold, 0)
+            steps += [
+                DeriveOp(name="shift_days", expr=shift),
+                FilterOp(field="shift_days", cmp="gt", value=float(threshold)),
+            ]
+        return Aggregation(steps=steps, output=LISTED if kind == "date_moved" else Output(form="entities"))
+    if kind == "flags_improved":
+        steps = [PivotYearsOp(fields=names, years=[y1, y2])]
+        score = " + ".join(f"({n}_{y2} and not {n}_{y1})" for n in names)
+        steps += [
+            DeriveOp(name="improvement", expr=score),
+            FilterOp(field="improvement", cmp="gt", value=0),
+            c.rank("improvement", c.k(), "highest"),
+        ]
+        return Aggregation(steps=steps, output=LISTED)
+    raise FamilyError(f"unknown change kind {kind!r}; expected one of {', '.join(CHANGE_KINDS)}")
+
+
+def _range_std(c: _Ctx) -> Aggregation:
+    f = c.field()
+    stat = c.pick("stat", c.facts.stat, "range")
+    op_stat = "range" if stat == "range" else "std_sample"  # MuDABench: dispersion is the sample std
+    between = c.pick("between_years", True if c.facts.between_years else None, False)
+    unit = c.unit(f)
+    if between:
+        y1, y2 = c.two_years()
+        steps: list[Any] = [
+            StatOp(op="group_by", field=f, stat=op_stat, by=["year"], name="v"),
+            PivotYearsOp(fields=["v"], key=[], years=[y1, y2]),
+            DeriveOp(name="delta", expr=f"v_{y2} - v_{y1}"),
+        ]
+        return Aggregation(steps=steps, output=Output(form="number", value="delta", unit=unit))
+    steps = [*c.year_filter(), StatOp(field=f, stat=op_stat, name="v")]
+    return Aggregation(steps=steps, output=Output(form="number", value="v", unit=unit))
+
+
+def _outlier(c: _Ctx) -> Aggregation:
+    names = c.field_list(types=NUMERIC)
+    method = c.pick("method", "mean_k_sigma" if c.facts.stat == "std" else None, "mean_k_sigma")
+    k = float(c.pick("k", c.facts.multiplier, 2.0))
+    on = c.pick("on", "growth" if len(c.facts.years) >= 2 else None, "value")
+    steps: list[Any] = []
+    if on == "growth":
+        y1, y2 = c.two_years()
+        steps.append(GrowthOp(fields=names, from_year=y1, to_year=y2))
+        names = [f"{n}_growth" for n in names]
+    else:
+        steps += c.year_filter()
+    side = "above" if method == "k_times_mean" else "both"
+    steps.append(OutliersOp(fields=names, method=method, k=k, side=side, combine=c.facts.combine or "any"))
+    return Aggregation(steps=steps, output=Output(form="entities"))
+
+
+def _weighted_score(c: _Ctx) -> Aggregation:
+    formula = str(c.pick("formula", formula_in(c.facts.question, c.described), "")).strip()
+    formula = formula.replace("×", "*").replace("÷", "/")
+    try:
+        used = fields_of(parse_expr(formula))
+    except ExpressionError as e:
+        raise FamilyError(f"formula {formula!r} does not parse: {e}") from None
+    unknown = [u for u in used if u not in c.fields and u not in c.columns]
+    if unknown or not used:
+        raise FamilyError(
+            f"formula uses {unknown or 'no fields'}; use only these field names: {sorted(c.fields)}"
+        )
+    steps = [*c.year_filter(), DeriveOp(name="score", expr=formula), c.rank("score", c.k(), c.direction())]
+    return Aggregation(steps=steps, output=c.entities("score"))
+
+
+def _group_compare(c: _Ctx) -> Aggregation:
+    f, by = c.field(), c.field("by")
+    if by == f or c.fields[by].type in NUMERIC:
+        raise FamilyError("group_compare needs a second, non-numeric field that names the groups")
+    stat = c.pick("stat", None, "mean")
+    steps = [*c.year_filter(), CompareGroupsOp(field=f, by=by, stat=stat)]
+    return Aggregation(steps=steps, output=Output(form="table"))
+
+
+_COMPILERS = {
+    "topk": _topk, "threshold_filter": _threshold_filter, "count": _count, "groupby_mode": _groupby_mode,
+    "growth": _growth, "change": _change, "range_std": _range_std, "outlier": _outlier,
+    "weighted_score": _weighted_score, "group_compare": _group_compare,
+}  # fmt: skip
+
+
+def compile_family(
+    family: str, params: dict[str, Any], facts: QuestionFacts, fields: list[FieldSpec], columns: set[str]
+) -> Compiled:
+    """Typed operations for one family's parameters; FamilyError says what to fix."""
+    if family not in _COMPILERS:
+        raise FamilyError(f"unknown family {family!r}; expected one of {', '.join(FAMILIES)}")
+    ctx = _Ctx(params, facts, fields, columns)
+    try:
+        agg = _COMPILERS[family](ctx)
+    except FamilyError:
+        raise
+    except (ValueError, TypeError) as e:  # pydantic rejects an operation: same retry path
+        raise FamilyError(f"{family}: {e}") from None
+    return Compiled(agg, ctx.sources)

@@ -1,0 +1,73 @@
+"""Plan fields: FieldSpecs from a caller's schema, and repairs of the fields a small model proposes.
+
+A caller (an analyst, a benchmark's gold schema) may give fields as FieldSpecs, dicts or a plain
+{name: description} mapping (types guessed from the name); a model's proposal gets snake_case names,
+placeholders limited to metadata columns, and a template in the question's language when it left
+one out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from mdqa_kernel.plan import FIELD_TYPES, FieldSpec
+
+_NAME_TYPES = (("_pct", "percent"), ("_ratio", "number"), ("_date", "date"), ("_mmdd", "text"),
+               ("_disclosed", "boolean"), ("_count", "integer"), ("_name", "text"), ("_address", "text"))  # fmt: skip
+
+
+def fields_from_schema(schema: Any) -> list[FieldSpec]:
+    """FieldSpecs from FieldSpec objects, dicts, or {name: description} (types guessed from names)."""
+    if isinstance(schema, Mapping):
+        out = []
+        for name, desc in schema.items():
+            ftype = next((t for suffix, t in _NAME_TYPES if name.endswith(suffix)), "number")
+            if name.startswith(("is_", "has_")) or name.endswith(("_assured", "_standard")):
+                ftype = "boolean"
+            d = str(desc).strip() or name
+            out.append(FieldSpec(name=name, type=ftype, description=d, question="{symbol} {year}: " + d))
+        return out
+    return [s if isinstance(s, FieldSpec) else FieldSpec.model_validate(dict(s)) for s in schema]
+
+
+def _slug(name: str, index: int) -> str:
+    s = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+    return s if s and s[0].isalpha() else f"field_{index + 1}"
+
+
+# Words that name the company rather than a value read from its document.
+IDENTITY_WORDS = ("symbol", "ticker", "stock code", "company", "股票代码", "证券代码", "公司", "代码")
+_TEMPLATES = {
+    "zh": {"number": "{{symbol}}在{{year}}年的{p}是多少？", "date": "{{symbol}}在{{year}}年的{p}是哪一天？",
+           "boolean": "{{symbol}}的{{year}}年度文件是否{p}？", "text": "{{symbol}}在{{year}}年的{p}是什么？"},
+    "en": {"number": "What was the {p} of {{symbol}} in fiscal year {{year}}?",
+           "date": "What was the date of the {p} of {{symbol}} for fiscal year {{year}}?",
+           "boolean": "For {{symbol}}, fiscal year {{year}}: {p}? (yes or no)",
+           "text": "What was the {p} of {{symbol}} in fiscal year {{year}}?"},
+}  # fmt: skip
+
+
+def field_from_phrase(
+    index: int, raw: Mapping[str, Any], columns: list[str], language: str, forced_type: str | None
+) -> FieldSpec | None:
+    """A FieldSpec from a model's {phrase, name, type}; None when it names the company or a column.
+
+    The template is written here, not by the model: small models echo template syntax back.
+    """
+    phrase = " ".join(str(raw.get("phrase") or "").split()).strip("？?。.，, ")
+    name = _slug(str(raw.get("name") or ""), index)
+    low = phrase.lower()
+    if (
+        not phrase
+        or name in columns
+        or low in columns
+        or any(low.rstrip("s").endswith(w) for w in IDENTITY_WORDS)
+    ):
+        return None
+    ftype = forced_type if forced_type in FIELD_TYPES else str(raw.get("type") or "text")
+    ftype = ftype if ftype in FIELD_TYPES else "text"
+    kind = {"integer": "number", "percent": "number", "list_text": "text"}.get(ftype, ftype)
+    template = _TEMPLATES["zh" if language == "zh" else "en"][kind].format(p=phrase)
+    return FieldSpec(name=name, type=ftype, description=phrase, question=template)

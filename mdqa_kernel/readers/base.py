@@ -1,0 +1,215 @@
+"""What every reader returns, and what every reader is given.
+
+A reader turns (one document, one field) into a `ReadResult`: a typed value in the field's unit and
+scale, a status (found / explicitly absent / not found / error), a confidence, and the evidence
+(page, bbox or character span, verbatim snippet). All of it is plain, picklable data so that results
+travel between processes (a local pool now, Ray later) and land in the store as JSON.
+
+`DocumentView` is the reader's window on one document: metadata plus the parsed pages, words and
+chunks (polars frames), and an on-demand table extractor. Readers never open the workspace
+themselves; the run builds the view.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol
+
+import polars as pl
+from pydantic import BaseModel, Field
+
+from mdqa_kernel.readers.values import to_json_value
+
+
+class ReaderError(Exception):
+    """A reader could not run at all (bad configuration, missing model); the task becomes an error row."""
+
+
+class UnknownReaderError(ReaderError):
+    """No reader is registered under the requested name."""
+
+
+class Status(StrEnum):
+    FOUND = "found"
+    ABSENT = "absent"  # the document says explicitly that the fact does not exist / does not apply
+    NOT_FOUND = "not_found"
+    ERROR = "error"
+
+
+class Evidence(BaseModel):
+    """Where a value was read: page (1-based), box in PDF points (x0, top, x1, bottom, origin top-left)
+    or character span in the page text, and the verbatim snippet."""
+
+    doc_id: str
+    page: int | None = None
+    bbox: tuple[float, float, float, float] | None = None
+    char_span: tuple[int, int] | None = None
+    snippet: str = ""
+    reader: str = ""
+
+
+class ReadResult(BaseModel):
+    """One cell: the value of one field in one document, with its provenance."""
+
+    doc_id: str
+    field: str
+    reader: str
+    status: Status
+    value: Any = None
+    unit: str | None = None
+    scale: float | None = None  # the printed scale that was applied (1e4 for a 万元 table)
+    confidence: float = 0.0
+    evidence: Evidence | None = None
+    message: str = ""
+    supported: bool | None = None  # LLM reader: did the quote occur in the retrieved text?
+    llm_calls: int = 0
+    cache_hits: int = 0
+    trail: list[str] = Field(default_factory=list)  # cascade: the readers tried, in order
+
+    @property
+    def found(self) -> bool:
+        return self.status == Status.FOUND
+
+    def to_json_dict(self) -> dict[str, Any]:
+        data = self.model_dump(mode="json")
+        data["value"] = to_json_value(self.value) if not isinstance(self.value, list) else self.value
+        return data
+
+    @classmethod
+    def from_json_dict(cls, data: dict[str, Any]) -> ReadResult:
+        return cls.model_validate(data)
+
+
+def not_found(doc_id: str, field_name: str, reader: str, message: str, confidence: float = 0.0) -> ReadResult:
+    return ReadResult(
+        doc_id=doc_id,
+        field=field_name,
+        reader=reader,
+        status=Status.NOT_FOUND,
+        message=message,
+        confidence=confidence,
+    )
+
+
+def error_result(doc_id: str, field_name: str, reader: str, exc: BaseException) -> ReadResult:
+    return ReadResult(
+        doc_id=doc_id,
+        field=field_name,
+        reader=reader,
+        status=Status.ERROR,
+        message=f"{type(exc).__name__}: {exc}",
+    )
+
+
+_EMPTY_CHUNKS = {
+    "chunk_id": pl.Int32,
+    "page": pl.Int32,
+    "kind": pl.String,
+    "text": pl.String,
+    "x0": pl.Float64,
+    "top": pl.Float64,
+    "x1": pl.Float64,
+    "bottom": pl.Float64,
+    "char_start": pl.Int32,
+    "char_end": pl.Int32,
+}
+
+
+@dataclass
+class DocumentView:
+    """One parsed document as readers see it. `metadata` holds symbol, year, doctype, language…"""
+
+    doc_id: str
+    sha256: str = ""
+    path: str = ""
+    metadata: dict[str, Any] = field(default_factory=dict)
+    pages: pl.DataFrame = field(
+        default_factory=lambda: pl.DataFrame(schema={"page": pl.Int32, "text": pl.String})
+    )
+    words: pl.DataFrame | None = None
+    chunks: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=_EMPTY_CHUNKS))
+    tables: Callable[[int], list[list[list[str | None]]]] | None = None
+    status: str = "ok"
+    message: str = ""
+    _cache: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def language(self) -> str:
+        lang = self.metadata.get("language")
+        if lang:
+            return str(lang)
+        text = "".join(self.pages["text"].head(3).to_list()) if self.pages.height else ""
+        cjk = sum(1 for ch in text if "\u4e00" <= ch <= "\u9fff")
+        return "zh" if cjk > 0.1 * max(len(text), 1) else "en"
+
+    @property
+    def year(self) -> int | None:
+        # "2021", 2021, "FY2016" and "2025Q3" all name their fiscal year by four digits.
+        match = re.search(r"(?<!\d)(19|20)\d\d(?!\d)", str(self.metadata.get("year") or ""))
+        return int(match.group(0)) if match else None
+
+    def page_text(self, page: int) -> str:
+        rows = self.pages.filter(pl.col("page") == page)
+        return rows["text"][0] if rows.height else ""
+
+    def memo(self, key: str, build: Callable[[], Any]) -> Any:
+        """Per-document cache for derived structures (line index, BM25 index) shared by all fields."""
+        if key not in self._cache:
+            self._cache[key] = build()
+        return self._cache[key]
+
+
+class FieldLike(Protocol):
+    """What readers need from a plan field (mdqa_kernel.plan.FieldSpec satisfies it)."""
+
+    name: str
+    type: str
+    description: str
+    question: str
+    unit: str | None
+    scale: float
+
+
+class Reader(Protocol):
+    """A reader: `read(doc, field, question)` → ReadResult. `name` and `config()` enter the task key."""
+
+    name: str
+
+    def config(self) -> dict[str, Any]: ...
+
+    def read(self, doc: DocumentView, field: FieldLike, question: str) -> ReadResult: ...
+
+
+def timed_read(
+    reader: Reader, doc: DocumentView, field_spec: FieldLike, question: str
+) -> tuple[ReadResult, float]:
+    """Run one reader on one cell; any exception becomes an error result (a run never stops on one cell)."""
+    t0 = time.perf_counter()
+    try:
+        result = reader.read(doc, field_spec, question)
+    except Exception as exc:  # one bad cell must not stop the run: it becomes a row with the message
+        result = error_result(doc.doc_id, field_spec.name, reader.name, exc)
+    return result, time.perf_counter() - t0
+
+
+def view_from_parse(
+    parsed: Any, doc_id: str, metadata: dict[str, Any] | None = None, sha256: str = ""
+) -> DocumentView:
+    """A DocumentView from a parsing.ParseResult (used when no collection is at hand: tests, scripts)."""
+    meta = dict(metadata or {})
+    meta.setdefault("language", getattr(parsed, "language", None))
+    return DocumentView(
+        doc_id=doc_id,
+        sha256=sha256,
+        path=str(getattr(parsed, "path", "")),
+        metadata=meta,
+        pages=parsed.pages,
+        words=parsed.words,
+        chunks=parsed.chunks,
+        status=getattr(parsed, "status", "ok"),
+        message=getattr(parsed, "message", ""),
+    )

@@ -1,0 +1,87 @@
+"""The cascade: the cheap deterministic reader first, the LLM only where it is not confident.
+
+Per field, a threshold (and optionally the reader order) can be set: `CascadeReader(table, llm,
+threshold=0.8, fields={"office_address": {"readers": ["llm"]}, "net_profit": {"threshold": 0.9}})`.
+The result says which readers were tried (`trail`) and how many LLM calls were made.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mdqa_kernel.readers.base import DocumentView, FieldLike, Reader, ReadResult, Status, timed_read
+
+DEFAULT_THRESHOLD = 0.8
+
+
+class CascadeReader:
+    name = "cascade"
+
+    def __init__(
+        self,
+        first: Reader,
+        second: Reader,
+        threshold: float = DEFAULT_THRESHOLD,
+        fields: dict[str, dict[str, Any]] | None = None,
+    ) -> None:
+        self.first = first
+        self.second = second
+        self.threshold = threshold
+        self.fields = fields or {}
+
+    def config(self) -> dict[str, Any]:
+        return {
+            "threshold": self.threshold,
+            "fields": self.fields,
+            "readers": [
+                {"name": self.first.name, **self.first.config()},
+                {"name": self.second.name, **self.second.config()},
+            ],
+        }
+
+    def field_config(self, name: str) -> dict[str, Any]:
+        """The part of the configuration that concerns one field (enters that field's task key only)."""
+        return {k: v for k, v in self.config().items() if k != "fields"} | {
+            "field": self.fields.get(name, {})
+        }
+
+    def read(self, doc: DocumentView, field: FieldLike, question: str) -> ReadResult:
+        cfg = self.fields.get(field.name, {})
+        threshold = float(cfg.get("threshold", self.threshold))
+        order = cfg.get("readers") or [self.first.name, self.second.name]
+        readers = {self.first.name: self.first, self.second.name: self.second}
+        chain = [readers[n] for n in order if n in readers]
+        trail: list[str] = []
+        results: list[ReadResult] = []
+        for reader in chain:
+            result, _seconds = timed_read(reader, doc, field, question)
+            trail.append(f"{reader.name}:{result.status.value}:{result.confidence:.2f}")
+            results.append(result)
+            if result.found and result.confidence >= threshold:
+                break
+        best = _choose(results, threshold)
+        return best.model_copy(
+            update={
+                "trail": trail,
+                "llm_calls": sum(r.llm_calls for r in results),
+                "cache_hits": sum(r.cache_hits for r in results),
+            }
+        )
+
+
+def _choose(results: list[ReadResult], threshold: float) -> ReadResult:
+    """The confident answer if any; else agreement raises confidence; else the most confident found."""
+    confident = [r for r in results if r.found and r.confidence >= threshold]
+    if confident:
+        return confident[0]
+    found = [r for r in results if r.found]
+    if len(found) >= 2 and found[0].value == found[1].value:
+        return found[-1].model_copy(update={"confidence": max(r.confidence for r in found) + 0.1})
+    supported = [r for r in found if r.supported is not False]
+    if supported:
+        return max(supported, key=lambda r: r.confidence)
+    if found:
+        return max(found, key=lambda r: r.confidence)
+    errors = [r for r in results if r.status == Status.ERROR]
+    absent = [r for r in results if r.status == Status.ABSENT]
+    return (absent or errors or results)[-1]

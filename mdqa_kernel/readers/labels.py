@@ -1,0 +1,246 @@
+"""Row labels: what a field is called on the page, in Chinese and English, and how well a label matches.
+
+A field names itself three ways: its description ("营业总成本。", "total assets."), its snake_case name
+(value_total_operating_cost_cny → "total operating cost") and the synonyms of a small bilingual
+glossary of financial line items. A description may also list alternatives explicitly:
+"Net income (also: net earnings / 净利润)". Labels on the page are normalised the same way (NFKC,
+lower case, no spaces, numbering, units or punctuation) before they are compared.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+# Bilingual synonyms of common line items. Keys and values are compared after `normalize_label`.
+# A group lists names of the SAME concept only: "净利润" is not "归属于母公司股东的净利润".
+SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
+    (
+        "营业收入",
+        "营业总收入",
+        "operating revenue",
+        "total revenue",
+        "total revenues",
+        "revenue",
+        "revenues",
+        "net sales",
+        "total net sales",
+        "net revenue",
+        "net revenues",
+    ),
+    (
+        "营业总成本",
+        "total operating cost",
+        "total operating costs",
+        "total costs and expenses",
+        "total operating costs and expenses",
+    ),
+    (
+        "营业成本",
+        "operating cost",
+        "operating costs",
+        "cost of revenue",
+        "cost of revenues",
+        "cost of sales",
+        "cost of goods sold",
+    ),
+    ("净利润", "net profit", "net income", "net earnings", "net income (loss)"),
+    (
+        "归属于上市公司股东的净利润",
+        "归属于母公司股东的净利润",
+        "归属于母公司所有者的净利润",
+        "net profit attributable to shareholders of the listed company",
+        "net income attributable to parent",
+        "net profit attributable",
+    ),
+    ("营业利润", "operating profit", "operating income", "income from operations", "operating income (loss)"),
+    ("资产总计", "总资产", "资产总额", "total assets"),
+    ("负债合计", "总负债", "负债总额", "total liabilities"),
+    (
+        "所有者权益合计",
+        "股东权益合计",
+        "股东权益",
+        "所有者权益",
+        "shareholders equity",
+        "stockholders equity",
+        "total shareholders equity",
+        "total stockholders equity",
+        "total equity",
+    ),
+    ("资本充足率", "capital adequacy ratio"),
+    ("纳税总额", "tax total", "total tax", "total taxes paid", "taxes paid"),
+    (
+        "社会捐赠额",
+        "社会捐赠",
+        "对外捐赠",
+        "公益捐赠",
+        "social donation",
+        "donations",
+        "charitable donations",
+    ),
+    ("每股社会贡献值", "social contribution per share"),
+    ("第一大股东持股比例", "largest shareholder holding ratio"),
+    ("女性高管人数", "female executive count", "female executives"),
+    (
+        "会计师事务所名称",
+        "会计师事务所",
+        "境内会计师事务所名称",
+        "accounting firm name",
+        "accounting firm",
+        "auditor",
+        "independent registered public accounting firm",
+    ),
+    ("办公地址", "公司办公地址", "office address", "principal executive offices"),
+    ("股权登记日", "record date"),
+    ("除权除息日", "除权(息)日", "除息日", "ex dividend date", "ex-dividend date"),
+    ("税前每股股利", "每股派息(税前)", "每股现金红利", "pre tax dividend per share", "dividend per share"),
+    ("第三方审验机构名称", "审验机构", "鉴证机构", "assurance org name", "assurance provider"),
+    (
+        "年度股东大会出席股份比例",
+        "出席股份比例",
+        "attendance share ratio",
+        "出席会议的股东所持有表决权股份数占公司有表决权股份总数的比例",
+    ),
+    (
+        "年度股东大会出席股份总数",
+        "出席股份总数",
+        "attending shares count",
+        "出席会议的股东所持有表决权的股份总数",
+    ),
+    (
+        "年度股东大会出席股东及股东代表人数",
+        "出席股东及股东代表人数",
+        "出席会议的股东和代理人人数",
+        "attending shareholders and proxies count",
+    ),
+    ("临时股东大会次数", "extraordinary shareholder meeting count"),
+    ("年度股东大会召开方式", "会议召开方式", "召开方式", "meeting methods"),
+    ("年度股东大会表决方式", "表决方式", "voting methods"),
+    ("出席会议的股东和代理人人数", "出席会议的股东及股东代理人人数"),
+    ("出席会议的股东所持有表决权的股份总数", "出席会议的股东所持表决权股份总数"),
+    (
+        "出席会议的股东所持有表决权股份数占公司有表决权股份总数的比例",
+        "出席会议的股东所持有表决权股份数占公司有表决权股份总数的比例(%)",
+    ),
+    ("gross profit margin", "gross margin"),
+    ("debt to assets ratio", "debt-to-assets ratio", "total liabilities to total assets"),
+    (
+        "intangible assets to total assets ratio",
+        "intangible to total assets ratio",
+        "intangible assets to total assets",
+    ),
+    ("inventory to current assets ratio", "inventories to current assets"),
+    (
+        "other business revenue ratio",
+        "other revenue as a share of total revenues",
+        "other revenues as a share of total revenues",
+    ),
+    ("inventory", "inventories", "存货"),
+    ("total current assets", "current assets", "流动资产合计"),
+    ("intangible assets", "intangible assets, net", "无形资产"),
+)
+
+# Suffixes of snake_case field names that name a unit, not the concept.
+_NAME_UNIT_SUFFIXES = ("_10k_cny", "_cny", "_usd", "_pct", "_count", "_ratio_pct", "_mmdd")
+_UNIT_TAIL = re.compile(
+    r"[（(]\s*(?:人民币|美元)?\s*(?:%|％|元|千元|万元|亿元|百万元|股|人|次|in\s+\w+|\$|usd|rmb)\s*[)）]$",
+    re.IGNORECASE,
+)
+_NUMBERING = re.compile(
+    r"^(?:[一二三四五六七八九十]+[、.．]|[(（][一二三四五六七八九十\d]+[)）]|\d+[.、．)]|[a-z][.)])\s*"
+)
+_LEAD_WORDS = re.compile(r"^(?:其中[:：]?|加[:：]|减[:：]|:|：)")
+_PUNCT_SPACE = re.compile(r"[\s\W_]+", re.UNICODE)
+_PERIOD_WORDS = re.compile(
+    r"\b(?:fy|q[1-4])?\s*20\d\d(?:q[1-4])?\b|20\d\d\s*年(?:度|末|底)?|\bat\s+20\d\d-\d\d-\d\d\b|"
+    r"\b(?:at|as of|for|in)\s+(?:end|fiscal|the)\b.*$",
+    re.IGNORECASE,
+)
+
+
+def normalize_label(text: str) -> str:
+    """NFKC, lower case, no numbering ('一、', '(1)'), no unit tail ('（元）'), no spaces or punctuation."""
+    s = unicodedata.normalize("NFKC", text).strip().lower()
+    s = _NUMBERING.sub("", s)
+    s = _LEAD_WORDS.sub("", s)
+    s = _UNIT_TAIL.sub("", s.strip())
+    s = s.replace("’", "'").replace("'s", "s").replace("'", "")
+    return _PUNCT_SPACE.sub("", s)
+
+
+def _description_core(description: str) -> list[str]:
+    """The label-like parts of a description: text before a parenthesis or 'at/for <period>', plus
+    explicit alternatives written as 'also: a / b' or inside quotes."""
+    desc = unicodedata.normalize("NFKC", description).strip().rstrip("。.")
+    out: list[str] = []
+    also = re.search(r"(?:also|aka|又称|或称|即)\s*[:：]\s*([^)）]+)", desc, re.IGNORECASE)
+    if also:
+        out.extend(p.strip() for p in re.split(r"[/|、,，;；]", also.group(1)) if p.strip())
+    out.extend(re.findall(r"[“\"「『]([^”\"」』]+)[”\"」』]", desc))
+    core = re.split(r"[(（]", desc, maxsplit=1)[0]
+    core = re.sub(r"(?:列表|清单|\s+list)$", "", core.strip())
+    core = _PERIOD_WORDS.sub("", core).strip()
+    core = re.sub(r"^(?:是否|whether)\s*", "", core, flags=re.IGNORECASE)
+    core = re.sub(r"\b(?:quarterly|annual|declared|reported)\b", "", core, flags=re.IGNORECASE).strip()
+    if core:
+        out.insert(0, core)
+    for part in re.split(r"\s*/\s*", core):
+        if part and part != core:
+            out.append(part)
+    return out
+
+
+def _name_words(name: str) -> str:
+    n = name.removeprefix("value_")
+    for suffix in _NAME_UNIT_SUFFIXES:
+        if n.endswith(suffix):
+            n = n[: -len(suffix)]
+            break
+    return n.replace("_", " ")
+
+
+@dataclass(frozen=True)
+class LabelSet:
+    """The normalised names of one field: primary (from description/name) and synonyms (glossary)."""
+
+    primary: tuple[str, ...]
+    synonyms: tuple[str, ...]
+
+    @property
+    def all(self) -> tuple[str, ...]:
+        return self.primary + self.synonyms
+
+
+def field_labels(name: str, description: str) -> LabelSet:
+    """All names under which a field's row may be printed, normalised."""
+    primary: list[str] = []
+    for text in [*_description_core(description), _name_words(name)]:
+        norm = normalize_label(text)
+        if len(norm) >= 2 and norm not in primary:
+            primary.append(norm)
+    synonyms: list[str] = []
+    for group in SYNONYM_GROUPS:
+        normed = [normalize_label(g) for g in group]
+        if any(p in normed for p in primary):
+            synonyms.extend(n for n in normed if n not in primary and n not in synonyms)
+    return LabelSet(tuple(primary), tuple(synonyms))
+
+
+def label_score(label: str, labels: LabelSet) -> float:
+    """How well a printed row label names the field: 1.0 exact primary, 0.95 exact synonym, lower for
+    a label that merely starts with or contains a name (a different line item may contain it)."""
+    norm = normalize_label(label)
+    if not norm:
+        return 0.0
+    best = 0.0
+    for candidates, exact in ((labels.primary, 1.0), (labels.synonyms, 0.95)):
+        for cand in candidates:
+            if norm == cand:
+                best = max(best, exact)
+            elif norm.startswith(cand) and len(norm) - len(cand) <= 2:
+                best = max(best, exact - 0.1)
+            elif cand in norm:
+                # "归属于上市公司股东的净利润" contains "净利润" but is another line item.
+                best = max(best, 0.5 * len(cand) / len(norm) + 0.2)
+    return round(best, 4)

@@ -1,0 +1,273 @@
+"""The LLM reader: the top-k chunks of one document + the field's question → a schema-constrained answer.
+
+Lessons from a naive extractor on real filings (shared/NOTES.md) shape the prompt and schema:
+- the value is typed as a number for numeric fields (a string-typed value made the small model drop
+  the first digit);
+- the prompt is plain prose: no template syntax for the model to echo back;
+- the fiscal year, and that the prior-year column is not the answer, are said explicitly;
+- the quote must occur in the retrieved text (whitespace-normalised), or the answer is marked
+  unsupported and gets a low confidence.
+The scale is taken from the page where the page declares one ("单位：万元", "in millions"): the
+model's own reading of the scale is used only when the page says nothing.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any, Literal
+
+import polars as pl
+from pydantic import BaseModel, Field, create_model
+
+from mdqa_kernel.readers.base import DocumentView, Evidence, FieldLike, ReaderError, ReadResult, Status
+from mdqa_kernel.readers.values import (
+    coerce_value,
+    find_numbers,
+    last_declared_scale,
+    scale_factor,
+    to_field_scale,
+)
+from mdqa_kernel.retrieval import ChunkIndex, field_query
+
+LLM_READER_VERSION = "llm-1"
+STAGE = "extract"
+_PER_SHARE = re.compile(r"每股|per\s+share|/share", re.IGNORECASE)
+MAX_CHUNK_CHARS = 900
+
+_VALUE_TYPES: dict[str, Any] = {
+    "number": float | None,
+    "percent": float | None,
+    "integer": float | None,  # a float keeps "1,234.0" answers valid; coerced to int afterwards
+    "boolean": bool | None,
+    "date": str | None,
+    "text": str | None,
+    "list_text": list[str] | None,
+}
+
+_TYPE_HINTS = {
+    "number": "Give the number as printed (digits only, no thousands separators).",
+    "integer": "Give the whole number as printed.",
+    "percent": "Give the percentage as a number of percent points (12.5 for 12.5%).",
+    "boolean": "Answer true if the document states it, false if it states the opposite or clearly lacks it.",
+    "date": "Give the date as YYYY-MM-DD.",
+    "text": "Copy the text value exactly as printed.",
+    "list_text": "List each item as printed.",
+}
+
+
+class LLMReaderError(ReaderError):
+    """The LLM reader has no client (no backend configured)."""
+
+
+def answer_schema(field_type: str) -> type[BaseModel]:
+    """The JSON schema the model must fill. Every key is required (a small model skips optional ones),
+    the quote comes first (copy, then read), the status last (decided after reading, not before)."""
+    return create_model(
+        "Answer",
+        quote=(str, Field(description="words copied exactly from the excerpt, containing the answer")),
+        value=(_VALUE_TYPES.get(field_type, str | None), ...),
+        page=(int | None, ...),
+        status=(Literal["found", "not_found", "absent"], Field(description="found, not_found, or absent")),
+    )
+
+
+def _squash(text: str) -> str:
+    """Whitespace-free NFKC form used to check that a quote occurs in the retrieved text."""
+    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text))
+
+
+def build_prompt(doc: DocumentView, field: FieldLike, question: str, hits: pl.DataFrame) -> str:
+    year = doc.year
+    meta = doc.metadata
+    who = " ".join(str(meta[k]) for k in ("symbol", "doctype") if meta.get(k))
+    lines = [
+        f"Document: {who or doc.doc_id}" + (f", fiscal year {year}." if year else "."),
+        f"Question: {question or field.description}",
+        f"What to find: {field.description}",
+    ]
+    if year and field.type in ("number", "integer", "percent"):
+        lines.append(
+            f"Use the value for fiscal year {year}, the current-period column. Tables often print the "
+            f"prior year ({year - 1}) beside it: do not take that number."
+        )
+    lines.append(_TYPE_HINTS.get(field.type, ""))
+    lines.append(
+        "In quote, copy a few words exactly as they are written in the excerpt, including the number or "
+        "name you answer with; do not rephrase. Then give the value and the page. "
+        "If the excerpts do not contain the answer, set status to not_found."
+    )
+    lines.append("")
+    lines.append("Excerpts:")
+    for page, text in hits.select("page", "text").iter_rows():
+        lines.append(f"[page {page}] {text[:MAX_CHUNK_CHARS]}")
+    return "\n".join(lines)
+
+
+class LLMReader:
+    """Retrieval (k chunks) + one structured LLM call per cell."""
+
+    name = "llm"
+
+    def __init__(
+        self,
+        client: Any = None,
+        k: int = 5,
+        llm_config: Any = None,
+        workspace: Any = None,
+        embedder: Any = None,
+        embedding_model: str | None = None,
+    ) -> None:
+        self.k = k
+        self._client = client
+        self.llm_config = llm_config
+        self.workspace = workspace
+        self.embedder = embedder
+        self.embedding_model = embedding_model
+
+    def config(self) -> dict[str, Any]:
+        cfg = self.llm_config.model_dump(mode="json") if hasattr(self.llm_config, "model_dump") else None
+        if cfg is None and self._client is not None and hasattr(self._client, "config"):
+            c = self._client.config
+            cfg = c.model_dump(mode="json") if hasattr(c, "model_dump") else repr(c)
+        for volatile in ("n_threads", "timeout", "max_retries", "backoff_base", "backoff_max"):
+            if isinstance(cfg, dict):
+                cfg.pop(volatile, None)  # how fast or how patiently we ask does not change the answer
+        return {
+            "version": LLM_READER_VERSION,
+            "k": self.k,
+            "llm": cfg,
+            "embedding_model": self.embedding_model if self.embedder else None,
+        }
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        client = state.get("_client")
+        if not _picklable_client(client):
+            # Each worker process opens its own client (and model) from the same configuration.
+            state["_client"] = None
+            if state.get("llm_config") is None:
+                state["llm_config"] = getattr(client, "config", None)
+            if state.get("workspace") is None and getattr(client, "workspace", None) is not None:
+                state["workspace"] = str(client.workspace.path)
+        return state
+
+    @property
+    def client(self) -> Any:
+        if self._client is None:
+            if self.llm_config is None:
+                raise LLMReaderError(
+                    "the llm reader needs an LLM client or an LLMConfig (backend local|openai|ollama)"
+                )
+            from mdqa_kernel.llm import LLMClient
+
+            self._client = LLMClient(self.llm_config, self.workspace)
+        return self._client
+
+    def retrieve(self, doc: DocumentView, field: FieldLike, question: str) -> pl.DataFrame:
+        index = doc.memo("chunk_index", lambda: ChunkIndex(doc.chunks, self.embedder))
+        return index.search(field_query(field.description, question), self.k)
+
+    def read(self, doc: DocumentView, field: FieldLike, question: str) -> ReadResult:
+        hits = self.retrieve(doc, field, question)
+        base = {"doc_id": doc.doc_id, "field": field.name, "reader": self.name}
+        if hits.height == 0:
+            return ReadResult(
+                **base, status=Status.NOT_FOUND, message="the document has no text to retrieve from"
+            )
+        prompt = build_prompt(doc, field, question, hits)
+        answer = self.client.structured(prompt, answer_schema(field.type), stage=STAGE)
+        return self._result(doc, field, hits, answer, base)
+
+    def _result(
+        self, doc: DocumentView, field: FieldLike, hits: pl.DataFrame, answer: Any, base: dict[str, Any]
+    ) -> ReadResult:
+        data = answer.model_dump() if hasattr(answer, "model_dump") else dict(answer)
+        status = data.get("status") or "not_found"
+        quote = (data.get("quote") or "").strip()
+        where = _locate(quote, hits)
+        supported = where is not None
+        # A value with a quote found in the text is an answer, whatever status word came with it.
+        if data.get("value") is None or (status != "found" and not supported):
+            st = Status.ABSENT if status == "absent" else Status.NOT_FOUND
+            return ReadResult(**base, status=st, confidence=0.5, llm_calls=1, message=f"model: {status}")
+        page = int(where["page"]) if where else data.get("page")
+        try:
+            before = doc.page_text(int(where["page"]))[: int(where["char_end"])] if where else ""
+            value, applied = self._typed(field, data, before, (where or {}).get("text") or "")
+        except ValueError as exc:
+            return ReadResult(
+                **base, status=Status.NOT_FOUND, llm_calls=1, message=f"model answer not usable: {exc}"
+            )
+        evidence = Evidence(
+            doc_id=doc.doc_id,
+            page=page,
+            bbox=(where["x0"], where["top"], where["x1"], where["bottom"]) if where else None,
+            char_span=(where["char_start"], where["char_end"]) if where else None,
+            snippet=quote,
+            reader=self.name,
+        )
+        return ReadResult(
+            **base,
+            status=Status.FOUND,
+            value=value,
+            unit=field.unit,
+            scale=applied,
+            confidence=0.75 if supported else 0.1,
+            evidence=evidence,
+            supported=supported,
+            llm_calls=1,
+            message="" if supported else "unsupported: the quote does not occur in the retrieved text",
+        )
+
+    def _typed(
+        self, field: FieldLike, data: dict[str, Any], page_before: str, chunk_text: str = ""
+    ) -> tuple[Any, float | None]:
+        value = coerce_value(data["value"], field.type)
+        if field.type not in ("number", "integer"):
+            return value, None
+        scale = 1.0
+        if not _PER_SHARE.search(field.description):
+            # The page's own declaration in force at the quote beats the model's reading of the scale.
+            declared = last_declared_scale(page_before)
+            if declared is not None:
+                scale = declared[0]
+            elif data.get("scale"):
+                try:
+                    scale = scale_factor(data["scale"])
+                except ValueError:
+                    scale = 1.0
+        if (
+            scale != 1.0
+            and _printed(float(value) / scale, chunk_text)
+            and not _printed(float(value), chunk_text)
+        ):
+            scale = 1.0  # the model already multiplied the printed number out; do not apply the scale twice
+        converted = to_field_scale(float(value), scale, field.scale or 1.0)
+        return coerce_value(converted, field.type), scale
+
+
+def _printed(number: float, text: str) -> bool:
+    """Whether a number is printed in the text (as its digits, any thousands separators)."""
+    return any(abs(v - number) <= 1e-9 * max(1.0, abs(number)) for v, *_ in find_numbers(text))
+
+
+def _picklable_client(client: Any) -> bool:
+    import pickle
+
+    try:
+        pickle.dumps(client)
+        return True
+    except Exception:
+        return False
+
+
+def _locate(quote: str, hits: pl.DataFrame) -> dict[str, Any] | None:
+    """The retrieved chunk containing the quote (whitespace-normalised), or None: unsupported."""
+    q = _squash(quote)
+    if len(q) < 2:
+        return None
+    for row in hits.iter_rows(named=True):
+        if q in _squash(row["text"] or ""):
+            return row
+    return None

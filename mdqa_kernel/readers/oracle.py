@@ -1,0 +1,106 @@
+"""The oracle reader: gold values from a benchmark, for upper-bound runs.
+
+It reads nothing from the PDF. Sources: a MuDABench split ("mudabench:simple" — every document's
+value_<field> keys merged over the questions that list it) or a realdocs-style gold.jsonl
+(doc, field, value_base_units). With an oracle the rest of the pipeline (rows, aggregation, answer)
+can be measured on its own.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from mdqa_kernel.readers.base import (
+    DocumentView,
+    Evidence,
+    FieldLike,
+    ReaderError,
+    ReadResult,
+    Status,
+    not_found,
+)
+from mdqa_kernel.readers.values import coerce_value
+
+
+class OracleSourceError(ReaderError):
+    """The gold source of the oracle reader could not be read."""
+
+
+def load_gold(source: str) -> dict[tuple[str, str], Any]:
+    """{(doc_id, field): value in base units (or as typed in the benchmark)} from a gold source."""
+    if source.startswith("mudabench:"):
+        from mdqa_kernel.benchmarks.mudabench import all_document_records
+
+        split = source.split(":", 1)[1] or "simple"
+        return {
+            (doc_id, key): value
+            for doc_id, rec in all_document_records(split).items()
+            for key, value in rec.values.items()
+        }
+    path = Path(source)
+    if not path.is_file():
+        raise OracleSourceError(
+            f"gold source {source!r} is neither 'mudabench:<split>' nor a gold.jsonl file"
+        )
+    out: dict[tuple[str, str], Any] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        rec = json.loads(line)
+        value = rec.get("value_base_units")
+        if value is None:
+            value = rec.get("value") if rec.get("value") is not None else rec.get("value_text")
+        out[(rec["doc"], rec["field"])] = value
+    return out
+
+
+class OracleReader:
+    name = "oracle"
+
+    def __init__(self, source: str = "mudabench:simple") -> None:
+        self.source = source
+        self._gold: dict[tuple[str, str], Any] | None = None
+
+    def config(self) -> dict[str, Any]:
+        return {"source": self.source}
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"source": self.source, "_gold": None}  # workers reload the gold rather than pickling it
+
+    def read(self, doc: DocumentView, field: FieldLike, question: str) -> ReadResult:
+        if self._gold is None:
+            self._gold = load_gold(self.source)
+        key = (doc.doc_id, field.name)
+        if key not in self._gold:
+            return not_found(doc.doc_id, field.name, self.name, f"no gold value in {self.source}")
+        raw = self._gold[key]
+        if raw is None:
+            return ReadResult(
+                doc_id=doc.doc_id,
+                field=field.name,
+                reader=self.name,
+                status=Status.ABSENT,
+                confidence=1.0,
+                message="gold says the fact is absent",
+            )
+        value = raw
+        if (
+            field.type in ("number", "percent")
+            and isinstance(raw, (int, float))
+            and not isinstance(raw, bool)
+        ):
+            value = float(raw) / (field.scale or 1.0) if self.source.endswith(".jsonl") else float(raw)
+        value = coerce_value(value, field.type) if not isinstance(value, (list, dict)) else value
+        return ReadResult(
+            doc_id=doc.doc_id,
+            field=field.name,
+            reader=self.name,
+            status=Status.FOUND,
+            value=value,
+            unit=field.unit,
+            scale=1.0,
+            confidence=1.0,
+            evidence=Evidence(doc_id=doc.doc_id, snippet=f"gold: {raw!r}", reader=self.name),
+        )

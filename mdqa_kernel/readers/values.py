@@ -1,0 +1,275 @@
+"""Printed values → typed values: numbers, scales, percentages, dates, booleans.
+
+Every reader turns what a page prints ("(1,234.5)", "７，１７６", "12.6%", "2023年2月3日",
+"in millions") into the field's type and unit through these functions, so that the table reader,
+the LLM reader and the metrics agree on what a value means.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+import unicodedata
+from typing import Any
+
+# -- scales ------------------------------------------------------------------------------------
+
+# Multipliers of printed scale words. Longest first so that "千万元" wins over "万元".
+SCALE_WORDS: tuple[tuple[str, float], ...] = (
+    ("百万元", 1e6),
+    ("千万元", 1e7),
+    ("万亿元", 1e12),
+    ("亿元", 1e8),
+    ("万元", 1e4),
+    ("千元", 1e3),
+    ("百万", 1e6),
+    ("千万", 1e7),
+    ("亿", 1e8),
+    ("万", 1e4),
+    ("千", 1e3),
+    ("元", 1.0),
+    ("billions", 1e9),
+    ("billion", 1e9),
+    ("millions", 1e6),
+    ("million", 1e6),
+    ("thousands", 1e3),
+    ("thousand", 1e3),
+    ("bn", 1e9),
+    ("mn", 1e6),
+    ("units", 1.0),
+    ("dollars", 1.0),
+    ("u.s. dollars", 1.0),
+    ("unit", 1.0),
+    ("1", 1.0),
+)
+_SCALE_BY_WORD = dict(SCALE_WORDS)
+
+# Unit declarations printed above or in a table: "单位：万元", "（单位：人民币千元）", "(in millions, except
+# per share amounts)", "In thousands of U.S. dollars", "$ in millions".
+_UNIT_DECL_ZH = re.compile(
+    r"单位\s*[:：]?\s*(?:人民币|美元|港币|港元)?\s*(百万元|千万元|万亿元|亿元|万元|千元|元)"
+)
+_UNIT_DECL_EN = re.compile(
+    r"\(?\b(?:\$|usd|dollars)?\s*in\s+(thousands|millions|billions|dollars|u\.s\.\s+dollars|units)\b",
+    re.IGNORECASE,
+)
+_UNIT_SUFFIX_ZH = re.compile(r"[（(]\s*(?:人民币)?\s*(百万元|千万元|亿元|万元|千元|元)\s*[)）]")
+
+
+def scale_factor(scale: Any) -> float:
+    """A field's or a page's scale as a multiplier: 1, 1000, "万元", "thousands", "10,000 (万千瓦)"."""
+    if scale is None or scale == "":
+        return 1.0
+    if isinstance(scale, (int, float)) and not isinstance(scale, bool):
+        return float(scale) or 1.0
+    text = str(scale).strip().lower()
+    number = parse_number(text.split("(")[0])
+    if number is not None and number > 0:
+        return number
+    for word, factor in SCALE_WORDS:
+        if word in text:
+            return factor
+    raise ValueError(
+        f"unknown scale {scale!r}; use a number (1000) or a word (千元, 万元, thousands, millions)"
+    )
+
+
+def _word_factor(word: str) -> float:
+    w = re.sub(r"\s+", " ", word.strip().lower())
+    return _SCALE_BY_WORD.get(w, 1.0 if "dollar" in w else _SCALE_BY_WORD.get(w.rstrip("s"), 1.0))
+
+
+def declared_scale(text: str) -> tuple[float, str] | None:
+    """The scale a text declares ("单位：万元" → (1e4, "万元")), or None when it declares none."""
+    for pattern in (_UNIT_DECL_ZH, _UNIT_SUFFIX_ZH, _UNIT_DECL_EN):
+        m = pattern.search(text)
+        if m:
+            return _word_factor(m.group(1)), m.group(1)
+    return None
+
+
+def last_declared_scale(text: str) -> tuple[float, str] | None:
+    """The scale declared last in a text (the one in force at its end), or None."""
+    best: tuple[int, float, str] | None = None
+    for pattern in (_UNIT_DECL_ZH, _UNIT_DECL_EN):
+        for m in pattern.finditer(text):
+            if best is None or m.start() > best[0]:
+                best = (m.start(), _word_factor(m.group(1)), m.group(1))
+    return (best[1], best[2]) if best else None
+
+
+# -- numbers -----------------------------------------------------------------------------------
+
+_NUMBER = re.compile(
+    r"(?P<neg>[(（\-−–﹣－])?\s*[$¥￥€£]?\s*(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s*"
+    r"(?P<close>[)）])?\s*(?P<pct>%|％)?"
+)
+_GROUPED = re.compile(r"^\d{1,3}(?:,\d{3})*(?:\.\d+)?$|^\d+(?:\.\d+)?$")
+
+
+def normalize_text(text: str) -> str:
+    """NFKC (full-width digits, commas and letters become ASCII), with whitespace collapsed."""
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip()
+
+
+def parse_number(text: str) -> float | None:
+    """The number a printed cell holds: '1,234.5' '(1,234)' '-12%' '$3.00' '７，１７６' → float.
+
+    Parentheses and a leading minus make it negative; a percent sign is kept as percent points
+    (12% → 12.0). Returns None for text that is not one number (dashes, words, two numbers).
+    """
+    s = normalize_text(text)
+    if not s or s in {"-", "—", "–", "--", "——", "/", "N/A", "n/a", "不适用"}:
+        return None
+    m = _NUMBER.fullmatch(s)
+    if not m:
+        return None
+    value = float(m.group("num").replace(",", ""))
+    negative = bool(m.group("neg")) and (m.group("neg") not in "(（" or bool(m.group("close")))
+    return -value if negative else value
+
+
+def is_valid_grouping(token: str) -> bool:
+    """True when the digits of a token are grouped correctly ('5,634,274,230.28' yes, '5,634,27' no)."""
+    core = normalize_text(token).strip("()（）$¥￥%-−–")
+    return bool(_GROUPED.match(core))
+
+
+def find_numbers(text: str) -> list[tuple[float, int, int, bool]]:
+    """All numbers in a text as (value, start, end, is_percent), left to right."""
+    out = []
+    norm = unicodedata.normalize("NFKC", text)
+    for m in _NUMBER.finditer(norm):
+        num = m.group("num")
+        if not num:
+            continue
+        value = float(num.replace(",", ""))
+        if m.group("neg") and (m.group("neg") not in "(（" or m.group("close")):
+            value = -value
+        out.append((value, m.start(), m.end(), bool(m.group("pct"))))
+    return out
+
+
+def to_field_scale(value: float, printed_scale: float, field_scale: float) -> float:
+    """Convert a printed number to the field's scale (printed in 万元, field in 元 → ×10,000)."""
+    converted = value * printed_scale / (field_scale or 1.0)
+    # Undo binary noise from the multiplication (12.3 * 1e4 = 123000.00000000001).
+    return float(f"{converted:.12g}")
+
+
+# -- dates -------------------------------------------------------------------------------------
+
+_MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        [
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ]
+    )
+    for m in names
+}
+_DATE_PATTERNS = (
+    re.compile(r"(?P<y>\d{4})\s*年\s*(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*日"),
+    re.compile(r"(?P<y>\d{4})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})"),
+    re.compile(r"(?P<mn>[A-Za-z]{3,9})\.?\s+(?P<d>\d{1,2}),?\s+(?P<y>\d{4})"),
+    re.compile(r"(?P<d>\d{1,2})\s+(?P<mn>[A-Za-z]{3,9})\.?,?\s+(?P<y>\d{4})"),
+)
+
+
+def find_dates(text: str) -> list[tuple[dt.date, int, int]]:
+    """All dates in a text as (date, start, end): 2023年2月3日, 2023-02-03, February 3, 2023."""
+    norm = unicodedata.normalize("NFKC", text)
+    found: list[tuple[dt.date, int, int]] = []
+    for pattern in _DATE_PATTERNS:
+        for m in pattern.finditer(norm):
+            parts = m.groupdict()
+            month = int(parts["m"]) if parts.get("m") else _MONTHS.get(parts["mn"].lower())
+            if month is None:
+                continue
+            try:
+                day = dt.date(int(parts["y"]), month, int(parts["d"]))
+            except ValueError:
+                continue
+            if not any(s <= m.start() < e for _, s, e in found):
+                found.append((day, m.start(), m.end()))
+    return sorted(found, key=lambda t: t[1])
+
+
+def parse_date(value: Any) -> dt.date | None:
+    """A date from a date, an ISO string or any printed form find_dates knows; None otherwise."""
+    if value is None:
+        return None
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    text = str(value).strip()
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        pass
+    dates = find_dates(text)
+    return dates[0][0] if dates else None
+
+
+# -- typing a value for a field -----------------------------------------------------------------
+
+_TRUE = {"true", "yes", "y", "1", "是", "有", "已", "披露", "t"}
+_FALSE = {"false", "no", "n", "0", "否", "无", "未", "没有", "f"}
+
+
+def coerce_value(value: Any, field_type: str) -> Any:
+    """A raw value (from a reader or an LLM) as the Python value of a field type; raises ValueError."""
+    if value is None:
+        return None
+    if field_type in {"number", "percent"}:
+        if isinstance(value, bool):
+            raise ValueError(f"{value!r} is a boolean, not a number")
+        number = float(value) if isinstance(value, (int, float)) else parse_number(str(value))
+        if number is None or math.isnan(number):
+            raise ValueError(f"{value!r} is not a number")
+        return number
+    if field_type == "integer":
+        number = coerce_value(value, "number")
+        if abs(number - round(number)) > 1e-6:
+            raise ValueError(f"{value!r} is not a whole number")
+        return round(number)
+    if field_type == "boolean":
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        raise ValueError(f"{value!r} is not a yes/no answer")
+    if field_type == "date":
+        day = parse_date(value)
+        if day is None:
+            raise ValueError(f"{value!r} is not a date")
+        return day
+    if field_type == "list_text":
+        if isinstance(value, (list, tuple)):
+            return [str(v).strip() for v in value if str(v).strip()]
+        return [p.strip() for p in re.split(r"[、,，;；]", str(value)) if p.strip()]
+    text = normalize_text(str(value))
+    return text or None
+
+
+def to_json_value(value: Any) -> Any:
+    """A typed value as JSON (dates as ISO strings) for the store."""
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return value

@@ -1,0 +1,101 @@
+"""Small PDFs for the extraction tests: financial tables drawn cell by cell with reportlab."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+from reportlab.pdfgen import canvas
+
+Row = tuple[str, ...]
+
+
+def _font(cjk: bool) -> str:
+    if not cjk:
+        return "Helvetica"
+    if "STSong-Light" not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    return "STSong-Light"
+
+
+def table_pdf(
+    path: Path,
+    pages: list[list[Row]],
+    *,
+    cjk: bool = False,
+    columns: tuple[float, ...] = (72, 300, 430),
+    encrypt: str | None = None,
+) -> Path:
+    """Each page is a list of rows; each row's cells are drawn at `columns` x positions (numbers
+    right-aligned at the column's right edge, like a real statement). A row of one cell is prose."""
+    c = canvas.Canvas(str(path), pagesize=A4, encrypt=encrypt)
+    font = _font(cjk)
+    for rows in pages:
+        c.setFont(font, 10)
+        y = 780.0
+        for row in rows:
+            if not row:  # an empty row: an image-only page
+                c.rect(72, 400, 300, 200, fill=1)
+                continue
+            for k, cell in enumerate(row):
+                if k == 0:
+                    c.drawString(columns[0], y, cell)
+                else:
+                    right = columns[k] + 100
+                    c.drawRightString(right, y, cell)
+            y -= 16
+        c.showPage()
+    c.save()
+    return path
+
+
+def annual_cn(path: Path, current_left: bool = True, scale: str = "万元") -> Path:
+    """A Chinese income-statement page: fiscal 2022, prior 2021, in `scale`."""
+    head = ("项目", "2022年度", "2021年度") if current_left else ("项目", "2021年度", "2022年度")
+
+    def row(label: str, cur: str, prior: str) -> Row:
+        return (label, cur, prior) if current_left else (label, prior, cur)
+
+    return table_pdf(
+        path,
+        [
+            [
+                ("样本公司2022年年度报告",),
+                ("第一节 主要会计数据",),
+                (f"单位：{scale}",),
+                head,
+                row("营业总收入", "1,234,567.89", "1,100,000.00"),
+                row("营业总成本", "(987,654.32)", "900,000.00"),
+                row("归属于上市公司股东的净利润", "222,222.22", "111,111.11"),
+                row("净利润", "246,913.57", "200,000.00"),
+                row("资本充足率（%）", "14.30%", "13.90%"),
+            ],
+            [
+                ("第二节 公司信息",),
+                ("会计师事务所：毕马威华振会计师事务所(特殊普通合伙)",),
+                ("公司利润分配方案：每10股派发现金红利3.50元（含税）。",),
+                ("本公司持续加强职工权益保护，依法签订劳动合同。",),
+            ],
+        ],
+        cjk=True,
+    )
+
+
+def annual_us(path: Path) -> Path:
+    """An English balance sheet: current year LEFT, in thousands."""
+    return table_pdf(
+        path,
+        [
+            [
+                ("CONSOLIDATED BALANCE SHEETS",),
+                ("(in thousands, except per share data)",),
+                ("", "2022", "2021"),
+                ("Total assets", "542,093", "498,120"),
+                ("Total liabilities", "(12,345)", "10,000"),
+                ("Total stockholders' equity", "530,149", "488,120"),
+                ("Auditor: Deloitte & Touche LLP",),
+            ]
+        ],
+    )

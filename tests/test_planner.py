@@ -1,0 +1,304 @@
+"""The planner's deterministic parts and its orchestration (fake LLM callables; no model is loaded)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+import pytest
+
+from mdqa_kernel.operations import ChangeOp, DeriveOp, FilterOp, GrowthOp, RankOp
+from mdqa_kernel.plan import FieldSpec
+from mdqa_kernel.planner import MetadataSchema, Planner, PlannerError, fields_from_schema
+from mdqa_kernel.planner_families import FamilyError, param_schema
+from mdqa_kernel.planner_rules import (
+    cue_families,
+    doctypes_in,
+    formula_in,
+    k_in,
+    load_hints,
+    read_question,
+    threshold_in,
+    weights_in,
+    years_in,
+)
+
+HINTS = load_hints()
+DOCTYPES = ["A股年报", "A股ESG报告", "A股利润分配权益类公告", "A股股东大会类公告", "US Stock Annual Report"]
+META = MetadataSchema(
+    ["doc_id", "symbol", "year", "doctype"], {"year": [2020, 2021, 2022], "doctype": DOCTYPES}
+)
+CAR = FieldSpec(
+    name="car_pct", type="percent", description="资本充足率", question="{symbol} {year}年资本充足率"
+)
+AUDITOR = FieldSpec(
+    name="auditor", type="text", description="会计师事务所名称", question="{symbol} {year}年审计机构"
+)
+
+
+class FakeLLM:
+    """Answers each planning step from a queue per step (family / params / fields); records prompts."""
+
+    def __init__(self, **answers: list[dict[str, Any]]) -> None:
+        self.answers = {k: list(v) for k, v in answers.items()}
+        self.calls: list[tuple[str, list[dict[str, str]]]] = []
+
+    def __call__(self, messages: list[dict[str, str]], schema: dict[str, Any]) -> dict[str, Any]:
+        title = schema["title"]
+        step = "family" if title == "family_choice" else "fields" if title == "fields" else "params"
+        self.calls.append((step, messages))
+        queue = self.answers[step]
+        return queue.pop(0) if len(queue) > 1 else queue[0]
+
+
+# -- rules -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "k"),
+    [
+        ("2021年资本充足率最高的三家公司", 3),
+        ("2021年第一大股东持股比率前三的公司", 3),  # 第一大 is not k
+        ("不低于第3名次数线的全部公司", 3),
+        ("Which three companies had the highest margins?", 3),
+        ("the top 5 issuers by revenue", 5),
+        ("哪家公司的股权登记日最早", None),
+    ],
+)
+def test_k_in(question: str, k: int | None) -> None:
+    assert k_in(question) == k
+
+
+def test_years_thresholds_and_doctypes() -> None:
+    assert years_in("从2021年到2023年极差的变化量", [2021, 2022, 2023]) == [2021, 2023]
+    assert years_in("2022年股权登记日相较于2021年提前超过7天", None) == [2022, 2021]
+    assert years_in("in 2019", [2021]) == []  # a year the collection does not have is not a filter
+    assert threshold_in("提前超过7天的公司", HINTS) == 7
+    assert threshold_in("提前超过两周的公司", HINTS) == 14
+    assert threshold_in("revenue growth over 2021-2022", HINTS) is None  # a year is not a threshold
+    assert doctypes_in("2021年ESG报告经第三方机构审验的公司", DOCTYPES, HINTS) == ["A股ESG报告"]
+    assert doctypes_in("Based on US stock market, which ...", DOCTYPES, HINTS) == ["US Stock Annual Report"]
+
+
+def test_read_question_facts() -> None:
+    f = read_question("2023年女性高管人数最多的前三档（含并列）公司", years=[2023], doctypes=DOCTYPES)
+    assert (f.years, f.k, f.direction, f.dense, f.ties) == ([2023], 3, "highest", True, True)
+    f = read_question("2021年股权登记日最早的公司证券代码是什么？", years=[2021])
+    assert f.direction == "lowest"
+    f = read_question("Which companies achieved the highest total liabilities growth?")
+    assert not f.ties  # "liabilities" contains "ties": only whole phrases count
+
+
+def test_domain_hint_auditor_is_data() -> None:
+    f = read_question("2021-2022年更换了会计事务所的公司", years=[2021, 2022])
+    (hint,) = [h for h in f.hints if h.id == "auditor_change"]
+    assert "only the auditor" in hint.note
+    assert f.effect("normalize") == "entity"
+
+
+def test_cue_families_and_formula_rules() -> None:
+    assert cue_families("2021年有多少家公司的ESG报告披露了环境信息？", HINTS)[0] == "count"
+    assert cue_families("哪些公司变化率超出均值±两倍标准差", HINTS)[0] == "outlier"
+    fields = [("tax_total", "纳税总额。"), ("contribution_per_share", "每股社会贡献值。")]
+    assert formula_in("计算纳税效率（纳税效率=纳税总额÷每股社会贡献值）", fields) == (
+        "tax_total / contribution_per_share"
+    )
+    fields = [("car", "资本充足率"), ("profit", "净利润"), ("cost", "营业总成本")]
+    weights = weights_in("（资本充足率增长率权重40%，净利润增长率权重30%，营业成本增长率权重30%）", fields)
+    assert weights == {"car": 0.4, "profit": 0.3, "cost": 0.3}
+
+
+def test_param_schema_enums_are_plan_fields() -> None:
+    schema = param_schema("topk", [CAR, AUDITOR])
+    assert schema["properties"]["field"]["enum"] == ["car_pct"]  # only orderable fields can be ranked
+    with pytest.raises(FamilyError):
+        param_schema("pivot", [CAR])
+
+
+def test_metadata_schema_skips_file_columns() -> None:
+    docs = pl.DataFrame({"doc_id": ["a", "b"], "path": ["x", "y"], "sha256": ["1", "2"], "year": [2021, 2022],
+                         "doctype": ["A股年报", "A股年报"]})  # fmt: skip
+    meta = MetadataSchema.of(docs)
+    assert meta.columns == ["doc_id", "year", "doctype"]
+    assert meta.values == {"year": [2021, 2022], "doctype": ["A股年报"]}
+
+
+# -- orchestration with a fake model -------------------------------------------------------------
+
+
+def test_topk_plan_rules_fill_and_overrule() -> None:
+    llm = FakeLLM(family=[{"phrase": "最高的三家", "family": "topk"}],
+                  params=[{"field": "car_pct", "direction": "highest", "k": 5}])  # fmt: skip
+    result = Planner(llm).propose(
+        "2021年资本充足率最高的三家公司股票代码", metadata=META, schema_fields=[CAR]
+    )
+    assert result.valid, result.error
+    plan = result.plan
+    assert plan.to_dict()["filters"] == {"year": 2021}
+    steps = plan.aggregation.steps
+    assert isinstance(steps[0], FilterOp) and isinstance(steps[1], RankOp)
+    assert steps[1].k == 3  # the question says three; the model said five
+    assert result.trace.sources["k"] == "rule>model(5)"
+    assert result.trace.family_source == "model"
+
+
+def test_rule_family_overrides_model_and_is_recorded() -> None:
+    llm = FakeLLM(family=[{"phrase": "", "family": "topk"}],
+                  params=[{"kind": "value_changed", "fields": ["auditor"], "threshold": 0, "k": 3}])  # fmt: skip
+    result = Planner(llm).propose(
+        "2021-2022年更换了会计事务所的公司股票代码", metadata=META, schema_fields=[AUDITOR]
+    )
+    assert result.valid, result.error
+    assert (result.trace.model_family, result.trace.family, result.trace.family_source) == (
+        "topk", "change", "rule>model",
+    )  # fmt: skip
+    (change,) = result.plan.aggregation.steps
+    assert isinstance(change, ChangeOp)
+    assert (change.from_year, change.to_year, change.normalize) == (2021, 2022, "entity")
+    assert result.plan.to_dict()["filters"] == {"year": [2021, 2022]}
+    family_prompt = llm.calls[0][1][0]["content"]
+    assert "names only the auditor" in family_prompt  # the domain hint reached the model
+
+
+def test_retry_sends_the_error_back() -> None:
+    fields = [FieldSpec(name="tax", type="number", description="tax paid", question="{symbol} {year} tax"),
+              FieldSpec(name="shares", type="number", description="share count", question="{symbol} {year} shares")]  # fmt: skip
+    llm = FakeLLM(family=[{"phrase": "score", "family": "weighted_score"}],
+                  params=[{"formula": "tax / nonsense", "direction": "highest", "k": 3},
+                          {"formula": "tax / shares", "direction": "highest", "k": 3}])  # fmt: skip
+    result = Planner(llm).propose(
+        "Rank by the tax score in 2021, top three", metadata=META, schema_fields=fields
+    )
+    assert result.valid, result.error
+    derive = next(s for s in result.plan.aggregation.steps if isinstance(s, DeriveOp))
+    assert derive.expr == "tax / shares"
+    retry = [m for step, m in llm.calls if step == "params"][1]
+    assert "nonsense" in retry[-1]["content"] and retry[-2]["role"] == "assistant"
+
+
+def test_bounded_failure_gives_invalid_result_and_plan_raises() -> None:
+    llm = FakeLLM(family=[{"phrase": "", "family": "growth"}, {"phrase": "", "family": "topk"}],
+                  params=[{"fields": ["car_pct"], "weights": [1], "direction": "highest", "k": 3}])  # fmt: skip
+    planner = Planner(llm, max_retries=1)
+    result = planner.propose("Which banks grew capital fastest in 2021?", metadata=META, schema_fields=[CAR])
+    assert not result.valid and "not a plan field" in result.error
+    assert "two years" in result.trace.attempts[1]["error"]  # the first family's error, kept in the trace
+    params_calls = [s for s, _ in llm.calls if s == "params"]
+    assert len(params_calls) == 4  # 2 tries per family, then one other family (2 tries)
+    with pytest.raises(PlannerError):
+        Planner(FakeLLM(family=[{"phrase": "", "family": "growth"}], params=llm.answers["params"])).plan(
+            "Which banks grew capital fastest in 2021?", metadata=META, schema_fields=[CAR]
+        )
+
+
+def test_growth_with_weights_from_the_question() -> None:
+    fields = [FieldSpec(name=n, type="number", description=d, question="{symbol} {year} " + d)
+              for n, d in (("car", "资本充足率"), ("profit", "净利润"), ("cost", "营业总成本"))]  # fmt: skip
+    llm = FakeLLM(family=[{"phrase": "", "family": "growth"}],
+                  params=[{"fields": ["car"], "weights": [1], "direction": "highest", "k": 3}])  # fmt: skip
+    q = "2021-2022年综合表现最优的三家公司（资本充足率增长率权重40%，净利润增长率权重30%，营业成本增长率权重30%）"
+    result = Planner(llm).propose(q, metadata=META, schema_fields=fields)
+    assert result.valid, result.error
+    growth, derive, _rank = result.plan.aggregation.steps
+    assert isinstance(growth, GrowthOp) and growth.fields == ["car", "profit", "cost"]
+    assert derive.expr == "0.4*car_growth + 0.3*profit_growth + 0.3*cost_growth"
+    assert result.trace.sources["weights"] == "rule"
+
+
+def test_model_proposes_values_and_rules_write_templates() -> None:
+    llm = FakeLLM(
+        fields=[{"values": [{"phrase": "capital adequacy ratio", "name": "Capital Adequacy Ratio!", "type": "percent"}]}],
+        family=[{"phrase": "top three", "family": "topk"}],
+        params=[{"field": "capital_adequacy_ratio", "direction": "highest", "k": 3}],
+    )  # fmt: skip
+    result = Planner(llm).propose("Top three banks by capital adequacy ratio in 2021", metadata=META)
+    assert result.valid, result.error
+    (spec,) = result.plan.fields
+    assert spec.name == "capital_adequacy_ratio" and spec.type == "percent"
+    assert spec.question == "What was the capital adequacy ratio of {symbol} in fiscal year {year}?"
+    assert result.trace.fields_source == "model"
+
+
+def test_fields_from_name_description_mapping() -> None:
+    specs = fields_from_schema({"value_record_date": "股权登记日", "value_third_party_assured": "是否审验"})
+    assert [s.type for s in specs] == ["date", "boolean"]
+
+
+def test_llm_failure_is_a_planning_failure() -> None:
+    def broken(messages: list[dict[str, str]], schema: dict[str, Any]) -> dict[str, Any]:
+        raise TimeoutError("model went away")
+
+    result = Planner(broken).propose("2021年资本充足率最高的三家公司", metadata=META, schema_fields=[CAR])
+    assert not result.valid and "model went away" in result.error
+
+
+def test_implied_k_from_plural_or_singular() -> None:
+    assert read_question("Which companies achieved the highest revenue growth from 2021 to 2022?").k == 3
+    assert read_question("哪家公司的股权登记日最早？").k == 1
+    assert read_question("资本充足率最高的两家公司").k == 2  # a stated number wins
+
+
+def test_fields_that_name_the_company_are_sent_back() -> None:
+    symbol = {"phrase": "stock symbols", "name": "symbol", "type": "text"}
+    assets = {"phrase": "total assets", "name": "total_assets", "type": "number"}
+    llm = FakeLLM(fields=[{"values": [symbol]}, {"values": [assets]}],
+                  family=[{"phrase": "top three", "family": "topk"}],
+                  params=[{"field": "total_assets", "direction": "highest", "k": 3}])  # fmt: skip
+    result = Planner(llm).propose("Top three companies by total assets in 2021?", metadata=META)
+    assert result.valid, result.error
+    assert [f.name for f in result.plan.fields] == ["total_assets"]
+    retry = [m for step, m in llm.calls if step == "fields"][1]
+    assert "stock symbols" in retry[-1]["content"] and "already known" in retry[-1]["content"]
+
+
+def test_eval_sample_is_stratified_and_the_run_resumes(tmp_path) -> None:
+    from mdqa_kernel.benchmarks import planner_eval as pe
+    from mdqa_kernel.benchmarks.mudabench import load_split
+
+    split = load_split("simple")
+    ids = pe.stratified_sample(split, 60, seed=0)
+    assert len(ids) == len(set(ids)) == 60 and ids == pe.stratified_sample(split, 60, seed=0)
+    q = split.questions.filter(pl.col("question_id").is_in(ids))
+    assert set(q["language"]) == {"zh", "en"}
+    assert set(q["doctypes"].list.first()) == set(DOCTYPES)
+    assert set(q["family"]) == set(split.questions["family"])
+
+    def first_choice(messages: list[dict[str, str]], schema: dict[str, Any]) -> dict[str, Any]:
+        return {k: p["enum"][0] if "enum" in p else p["items"]["enum"][:1] if p.get("type") == "array" else 3
+                for k, p in schema["properties"].items()}  # fmt: skip
+
+    out = tmp_path / "results.jsonl"
+    planner = Planner(first_choice, family_mode="rules")
+    assert pe.run(planner, ids[:3], out, split, echo=False) == 3
+    assert pe.run(planner, ids[:3], out, split, echo=False) == 0  # done questions are skipped
+    summary = pe.summarize(pe.load_results(out))
+    assert summary["n"] == 3 and 0 <= summary["accuracy_all"] <= 1
+
+
+def test_rule_names_the_measure_when_the_model_names_only_the_company() -> None:
+    symbol = {"phrase": "tickers", "name": "ticker", "type": "text"}
+    llm = FakeLLM(fields=[{"values": [symbol]}], family=[{"phrase": "top three", "family": "topk"}],
+                  params=[{"field": "total_assets", "direction": "highest", "k": 3}])  # fmt: skip
+    q = "What are the stock symbols (tickers) of the top three companies ranked by total assets in 2021?"
+    result = Planner(llm).propose(q, metadata=META)
+    assert result.valid, result.error
+    assert [f.name for f in result.plan.fields] == ["total_assets"]
+    assert result.trace.fields_source.startswith("rule")
+
+
+def test_flags_the_question_names_become_conditions() -> None:
+    from mdqa_kernel.planner_rules import flags_named
+
+    flags = [("creditor", "是否披露债权人权益保护。"), ("staff", "是否披露职工权益保护。"),
+             ("supplier", "是否披露供应商权益保护。"), ("gri", "是否使用或参照 GRI 标准。")]  # fmt: skip
+    q = "2021年完整披露所有利益相关者权益保护信息（包括债权人、职工、供应商三个方面）的公司"
+    assert flags_named(q, flags, HINTS) == ["creditor", "staff", "supplier"]
+    fields = [
+        FieldSpec(name=n, type="boolean", description=d, question="{symbol} {year} " + d) for n, d in flags
+    ]
+    llm = FakeLLM(family=[{"phrase": "", "family": "threshold_filter"}],
+                  params=[{"fields": ["staff"], "condition": "is_true", "value": "", "combine": "all", "on": "value"}])  # fmt: skip
+    result = Planner(llm).propose(q, metadata=META, schema_fields=fields)
+    assert result.valid, result.error
+    (_year, flt) = result.plan.aggregation.steps
+    assert flt.expr == "(staff) and (creditor) and (supplier)"

@@ -1,0 +1,197 @@
+"""The table reader: numbers, scales, fiscal-year columns, labels, safe text facts — on small PDFs we
+draw, on real filings (../shared/realdocs) and on rendered MuDABench documents."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from mdqa_kernel.parsing import parse_pdf
+from mdqa_kernel.readers import Status, view_from_parse
+from mdqa_kernel.readers.labels import field_labels, label_score
+from mdqa_kernel.readers.table import TableReader
+from mdqa_kernel.readers.values import declared_scale, find_dates, parse_number, scale_factor
+from tests._extract_fixtures import annual_cn, annual_us
+
+
+def fld(name: str, description: str, type: str = "number", scale: float = 1.0, unit: str | None = None):
+    return SimpleNamespace(name=name, type=type, description=description, question="", unit=unit, scale=scale)
+
+
+def view(path: Path, year: int, **meta):
+    return view_from_parse(parse_pdf(path), path.stem, {"year": year, **meta})
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("1,234.5", 1234.5),
+        ("(1,234)", -1234.0),
+        ("-12%", -12.0),
+        ("$3.00", 3.0),
+        ("７，１７６．５", 7176.5),
+        ("−42", -42.0),
+        ("—", None),
+        ("12 34", None),
+    ],
+)
+def test_parse_number(text, value):
+    assert parse_number(text) == value
+
+
+def test_scales_and_dates():
+    assert declared_scale("单位：人民币万元") == (1e4, "万元")
+    assert declared_scale("(In millions, except per share amounts)")[0] == 1e6
+    assert declared_scale("no unit here") is None
+    assert scale_factor("亿元") == 1e8 and scale_factor("thousands") == 1e3 and scale_factor(1e4) == 1e4
+    days = [
+        d.isoformat()
+        for d, _, _ in find_dates("登记日为2022年8月1日，发放日为2022/8/2；paid February 17, 2023")
+    ]
+    assert days == ["2022-08-01", "2022-08-02", "2023-02-17"]
+
+
+def test_labels_bilingual_and_strict_about_other_line_items():
+    labels = field_labels("value_net_profit_cny", "净利润。")
+    assert label_score("净利润（元）", labels) == 1.0
+    assert label_score("Net income", labels) >= 0.9  # glossary synonym
+    # "attributable to shareholders" is another line item: matched only weakly
+    assert label_score("归属于上市公司股东的净利润", labels) < 0.6
+
+
+@pytest.mark.parametrize("current_left", [True, False])
+def test_cn_table_fiscal_year_column_and_scale(tmp_path, current_left):
+    doc = view(annual_cn(tmp_path / "cn.pdf", current_left=current_left), 2022)
+    reader = TableReader()
+    cost = reader.read(doc, fld("value_total_operating_cost_cny", "营业总成本。"), "")
+    assert cost.status == Status.FOUND and cost.confidence >= 0.8
+    assert cost.value == pytest.approx(-987654.32 * 1e4)  # parentheses → negative; 万元 → 元
+    assert cost.evidence.page == 1 and cost.evidence.bbox is not None
+    profit = reader.read(doc, fld("value_net_profit_cny", "净利润。", scale=1e4), "")
+    assert profit.value == pytest.approx(246913.57)  # field in 万元: no conversion
+    ratio = reader.read(doc, fld("value_capital_adequacy_ratio_pct", "资本充足率。", type="percent"), "")
+    assert ratio.value == pytest.approx(14.30)
+
+
+def test_cn_text_facts(tmp_path):
+    doc = view(annual_cn(tmp_path / "cn.pdf"), 2022)
+    reader = TableReader()
+    firm = reader.read(doc, fld("value_accounting_firm_name", "会计师事务所名称。", type="text"), "")
+    assert firm.value == "毕马威华振会计师事务所(特殊普通合伙)" and firm.evidence.page == 2
+    dps = reader.read(doc, fld("value_pre_tax_dividend_per_share_cny", "税前每股股利。"), "")
+    assert dps.value == pytest.approx(0.35) and dps.confidence >= 0.9
+    staff = reader.read(
+        doc, fld("value_staff_protection_disclosed", "是否披露职工权益保护。", type="boolean"), ""
+    )
+    assert staff.value is True and staff.confidence >= 0.8
+    supplier = reader.read(
+        doc, fld("value_supplier_protection_disclosed", "是否披露供应商权益保护。", type="boolean"), ""
+    )
+    assert (
+        supplier.value is False and supplier.confidence < 0.8
+    )  # absence is not proof: the cascade asks the LLM
+    # no phrase to look for: defer to the LLM
+    big4 = reader.read(doc, fld("value_big4_auditor_client", "四大客户", type="boolean"), "")
+    assert big4.status == Status.NOT_FOUND
+
+
+def test_us_table_left_current_thousands(tmp_path):
+    doc = view(annual_us(tmp_path / "us.pdf"), 2022)
+    reader = TableReader()
+    assets = reader.read(doc, fld("value_total_assets_usd", "total assets."), "")
+    assert assets.value == pytest.approx(542_093_000) and assets.scale == 1e3
+    liab = reader.read(doc, fld("value_total_liabilities_usd", "total liabilities."), "")
+    assert liab.value == pytest.approx(-12_345_000)
+    auditor = reader.read(doc, fld("auditor", "Auditor", type="text"), "")
+    assert auditor.value == "Deloitte & Touche LLP"
+
+
+def test_not_confident_without_year_header(tmp_path):
+    from tests._extract_fixtures import table_pdf
+
+    path = table_pdf(tmp_path / "nohead.pdf", [[("Total assets", "100", "90")]])
+    result = TableReader().read(view(path, 2022), fld("total_assets", "total assets."), "")
+    assert result.confidence < 0.8  # two numbers, no header: it says so rather than guessing
+
+
+def test_unknown_field_is_not_found(tmp_path):
+    doc = view(annual_us(tmp_path / "us.pdf"), 2022)
+    result = TableReader().read(doc, fld("goodwill", "Goodwill impairment."), "")
+    assert result.status == Status.NOT_FOUND and result.value is None
+
+
+def test_scanned_page_is_not_found(tmp_path):
+    from tests._extract_fixtures import table_pdf
+
+    path = table_pdf(tmp_path / "scan.pdf", [[()]])
+    result = TableReader().read(view(path, 2022), fld("total_assets", "total assets."), "")
+    assert result.status == Status.NOT_FOUND and "text layer" in result.message
+
+
+# -- real filings ----------------------------------------------------------------------------------
+
+
+def _real(realdocs: Path, name: str, year: int):
+    return view(realdocs / "pdfs" / f"{name}.pdf", year)
+
+
+def test_realdocs_wrapped_cell_and_period_column(realdocs):
+    doc = _real(realdocs, "cn_000999_crsanjiu_2025_q3", 2025)
+    f = fld("operating_revenue_quarter", "营业收入 2025Q3 (本报告期, Jul-Sep 2025)")
+    result = TableReader().read(doc, f, "")
+    # '7,176,243,' / '743.45' wrap inside the cell; the 本报告期 column, not year-to-date
+    assert result.value == pytest.approx(7176243743.45) and result.evidence.page == 1
+    assets = TableReader().read(doc, fld("total_assets", "总资产 at 2025-09-30 (本报告期末)"), "")
+    assert assets.value == pytest.approx(56563981806.22) and assets.evidence.page == 2
+
+
+def test_realdocs_msft_left_current_year_in_millions(realdocs):
+    doc = _real(realdocs, "us_msft_10k_fy2023", 2023)
+    result = TableReader().read(doc, fld("total_assets", "Total assets at 2023-06-30"), "")
+    assert result.value == pytest.approx(411_976e6) and result.evidence.page == 60
+
+
+# -- rendered MuDABench documents --------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    from mdqa_kernel.benchmarks.render import render_mudabench
+
+    out = tmp_path_factory.mktemp("rendered")
+    # one A股年报 question and one US question: both current-column sides, several scales
+    render_mudabench("simple", ["q_5f548113107a56e1", "q_1c78a52e3db50bd6"], out)
+    return out
+
+
+def test_rendered_documents_match_gold(rendered):
+    from mdqa_kernel.benchmarks.gold_plans import mudabench_plan
+    from mdqa_kernel.benchmarks.metrics import manifest_pages, mudabench_gold, values_agree
+
+    docs = sorted(p.stem for p in (rendered / "pdfs").glob("*.pdf"))
+    plan = mudabench_plan("simple", ["q_5f548113107a56e1", "q_1c78a52e3db50bd6"])
+    gold = {(d, f): g for d, f, g, _ in mudabench_gold("simple", docs).iter_rows()}
+    pages = manifest_pages(rendered)
+    meta = {r["doc_id"]: r for r in _metadata(rendered)}
+    reader, correct, total, page_ok = TableReader(), 0, 0, 0
+    for doc_id in docs:
+        doc = view(rendered / "pdfs" / f"{doc_id}.pdf", int(meta[doc_id]["year"]))
+        for spec in plan.fields:
+            if not spec.applies_to({"doc_id": doc_id}):
+                continue
+            result = reader.read(doc, spec, "")
+            total += 1
+            import json
+
+            correct += values_agree(result.value, json.loads(gold[(doc_id, spec.name)]))
+            page_ok += result.evidence is not None and result.evidence.page == pages.get((doc_id, spec.name))
+    assert total >= 10 and correct / total >= 0.95 and page_ok / total >= 0.95
+
+
+def _metadata(folder: Path) -> list[dict[str, str]]:
+    import csv
+
+    with open(folder / "metadata.csv", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
