@@ -10,6 +10,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 EXTRAS ?= dev,notebook,local
 PYTEST_ARGS ?=
+DEMO_QUESTIONS ?= 3
 export CMAKE_BUILD_PARALLEL_LEVEL ?= $(shell nproc 2>/dev/null || echo 2)
 
 # llama.cpp: on x86-64 Linux never -march=native. Some VMs advertise AMX but fault on AMX tile loads
@@ -72,7 +73,7 @@ test: $(STAMP) sysdeps lint
 
 demo: $(STAMP)
 	@$(MAKE) --no-print-directory sysdeps || echo "warning: could not install Debian packages (need root/sudo); Chinese PDFs fall back to a built-in font"
-	$(BIN)/mdqa demo --out demo-output
+	$(BIN)/mdqa demo --out demo-output --questions $(DEMO_QUESTIONS)
 
 clean-venv:
 	rm -rf $(VENV)

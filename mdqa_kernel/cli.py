@@ -195,21 +195,40 @@ def collection_show(workspace: str, name: str, as_json: bool) -> None:
 
 @main.command("demo")
 @click.option(
-    "--out", default="mdqa-demo", show_default=True, help="folder for the example PDFs and workspace"
+    "--out",
+    default="demo-output",
+    show_default=True,
+    help="folder for the corpus, workspace, notebook and HTML",
 )
-def demo(out: str) -> None:
-    """Generate small example filings, build them into a collection and print its summary."""
-    from pathlib import Path
+@click.option(
+    "--questions", "n_questions", default=3, show_default=True, help="how many demo questions to answer"
+)
+@click.option(
+    "--llm", default="local", show_default=True, help="LLM backend: local, local-tiny, openai, ollama"
+)
+@click.option(
+    "--reader", default="cascade", show_default=True, type=click.Choice(["table", "llm", "cascade", "oracle"])
+)
+def demo(out: str, n_questions: int, llm: str, reader: str) -> None:
+    """Run the quickstart notebook end to end on the bundled example and print the answers."""
+    import polars as pl
 
-    from mdqa_kernel.collection import Collection
-    from mdqa_kernel.examples import make_example_pdfs
+    from mdqa_kernel.demo import DemoError, run_demo
 
-    metadata = make_example_pdfs(out)
-    coll = Collection.build(
-        Path(out) / "pdfs", metadata=metadata, workspace=Path(out) / "workspace", progress=False
+    click.echo(
+        "Example corpus: MuDABench demo questions rendered from annotated values; not the original filings."
     )
-    _collection_report(coll, as_json=False)
-    click.echo(f"next: mdqa collection show --workspace {Path(out) / 'workspace'}")
+    try:
+        answers = run_demo(out, n_questions=n_questions, llm=llm, reader=reader)
+    except DemoError as e:
+        fail(str(e), code=1)
+        return
+    with pl.Config(fmt_str_lengths=70, tbl_rows=50, tbl_width_chars=220, tbl_hide_dataframe_shape=True):
+        click.echo(answers.select("question", "answer", "reference", "correct", "llm_calls", "seconds"))
+    click.echo(
+        f"judged correct: {int(answers['correct'].sum())}/{answers.height} (deterministic MuDABench judge)"
+    )
+    click.echo(f"executed notebook: {out}/quickstart.ipynb   HTML copy: {out}/quickstart.html")
 
 
 # -- render: rendered MuDABench filings (mdqa_kernel.benchmarks.render) --------------------------
