@@ -11,3 +11,12 @@ def load_ipython_extension(ipython: object) -> None:
     from mdqa_kernel.magics import load
 
     load(ipython)
+
+
+def __getattr__(name: str) -> object:
+    # `mdqa_kernel.ask(question, collection)` without importing the pipeline at package import time.
+    if name == "ask":
+        import importlib
+
+        return importlib.import_module("mdqa_kernel.ask")
+    raise AttributeError(f"module 'mdqa_kernel' has no attribute {name!r}")

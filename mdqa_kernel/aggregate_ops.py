@@ -320,7 +320,17 @@ def op_change(df: pl.DataFrame, op: ops.ChangeOp, ctx: StepContext) -> pl.DataFr
         raise ctx.fail(
             str(exc), field=op.field, hint="Register it with normalize.register_entity_normalizer"
         ) from exc
-    changed = (norm(pl.col(a)) != norm(pl.col(b))).alias(op.name)
+    if op.normalize == "exact":
+        changed = (pl.col(a) != pl.col(b)).alias(op.name)
+    else:
+        # Normalise each distinct name once (names repeat across thousands of rows), then look up.
+        distinct = pl.concat([df[a], df[b]]).drop_nulls().unique()
+        lookup = pl.DataFrame({"v": distinct}).with_columns(norm(pl.col("v")).alias("n"))
+        keyed = [
+            pl.col(c).replace_strict(lookup["v"], lookup["n"], default=None, return_dtype=pl.String)
+            for c in (a, b)
+        ]
+        changed = (keyed[0] != keyed[1]).alias(op.name)
     out = df.with_columns(changed)
     if op.keep == "all":
         return out

@@ -28,6 +28,7 @@ from mdqa_kernel.aggregate import AggregateResult, AggregationError, aggregate, 
 from mdqa_kernel.answer import Answer, render_answer
 from mdqa_kernel.plan import Plan
 from mdqa_kernel.planner import Planner, PlanResult
+from mdqa_kernel.rows import corrected_rows
 
 __all__ = ["AskError", "AskResult", "ask"]
 
@@ -192,7 +193,7 @@ def _run(
 
     t0, w0 = time.perf_counter(), time.time()
     extraction = extract(plan, ctx.collection, ctx.reader, progress=False, **ctx.reader_options)
-    rows = extraction.rows
+    rows = corrected_rows(extraction)  # the analyst's corrections overlay what was extracted
     _flush(ctx.client)
     extract_cost = _cost_row("extract", time.perf_counter() - t0, _llm_usage(ctx.collection.workspace, w0))
     t1 = time.perf_counter()
