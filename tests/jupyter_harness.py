@@ -12,6 +12,7 @@ import json
 import os
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -59,6 +60,7 @@ def jupyterlab(root: Path, tmp: Path) -> Iterator[str]:
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
+        start_new_session=True,  # its own process group: kernels it started die with it
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -73,12 +75,24 @@ def jupyterlab(root: Path, tmp: Path) -> Iterator[str]:
                 time.sleep(0.5)
         yield f"{base}|{token}"
     finally:
-        proc.terminate()
+        _stop_group(proc)
+        log.close()
+
+
+def _stop_group(proc: subprocess.Popen[bytes]) -> None:
+    """Stop the server and every kernel it started (a terminated server leaves its kernels running)."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, sig)
         try:
             proc.wait(timeout=15)
+            time.sleep(0.5)  # let the kernels of the group go too
         except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+            continue
+        if sig is signal.SIGTERM:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+        return
 
 
 @contextlib.contextmanager
