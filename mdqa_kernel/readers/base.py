@@ -22,6 +22,7 @@ from typing import Any, Protocol
 import polars as pl
 from pydantic import BaseModel, Field
 
+from mdqa_kernel.parsing import CHUNKS_SCHEMA
 from mdqa_kernel.readers.values import to_json_value
 
 
@@ -105,18 +106,7 @@ def error_result(doc_id: str, field_name: str, reader: str, exc: BaseException) 
     )
 
 
-_EMPTY_CHUNKS = {
-    "chunk_id": pl.Int32,
-    "page": pl.Int32,
-    "kind": pl.String,
-    "text": pl.String,
-    "x0": pl.Float64,
-    "top": pl.Float64,
-    "x1": pl.Float64,
-    "bottom": pl.Float64,
-    "char_start": pl.Int32,
-    "char_end": pl.Int32,
-}
+_EMPTY_CHUNKS = CHUNKS_SCHEMA  # the parser's chunk columns, for a document without chunks
 
 
 @dataclass
