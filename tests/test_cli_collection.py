@@ -75,11 +75,3 @@ def test_build_json_and_errors(tmp_path: Path) -> None:
         main, ["collection", "show", "--workspace", str(tmp_path / "ws"), "--name", "zzz"]
     )
     assert missing.exit_code == 2 and "no collection 'zzz'" in missing.output and "n" in missing.output
-
-
-def test_demo(tmp_path: Path) -> None:
-    out = CliRunner().invoke(main, ["demo", "--out", str(tmp_path / "demo")])
-    assert out.exit_code == 0, out.output
-    assert (
-        "6 documents: 6 parsed" in out.output and (tmp_path / "demo" / "workspace" / "mdqa.sqlite").exists()
-    )
