@@ -134,17 +134,25 @@ def load_view(job: Job) -> DocumentView:
     if doc.get("status") == "error":
         raise DocumentUnreadableError(doc.get("message") or f"document {doc['doc_id']} could not be parsed")
     if job.collection is not None:
-        from mdqa_kernel.collection import Collection
+        # Read the parse by the document's hash: no need to reopen the whole collection per document.
+        from mdqa_kernel import parse_cache
+        from mdqa_kernel.store import open_workspace
 
-        coll = Collection.open(job.workspace, job.collection)
+        ws = open_workspace(job.workspace)
+        sha = doc.get("sha256") or ""
+        record = parse_cache.cached(ws, [sha]).get(sha)
+        if record is None or not record.get("pages_file"):
+            raise DocumentUnreadableError(
+                f"document {doc['doc_id']} has no parsed pages in {ws.path}; rebuild the collection"
+            )
         return DocumentView(
             doc_id=doc["doc_id"],
-            sha256=doc.get("sha256") or "",
+            sha256=sha,
             path=doc.get("path") or "",
             metadata=meta,
-            pages=coll.pages(doc["doc_id"]),
-            words=coll.words(doc["doc_id"]),
-            chunks=coll.chunks(doc["doc_id"]),
+            pages=parse_cache.load_frame(ws, record, "pages"),
+            words=parse_cache.load_frame(ws, record, "words"),
+            chunks=parse_cache.load_frame(ws, record, "chunks"),
             status=doc.get("status") or "ok",
             message=doc.get("message") or "",
         )
