@@ -338,7 +338,7 @@ class Collection:
                 parts.append(f"<div><i>{key[3:]}</i>: {items}</div>")
         if d.get("filters"):
             parts.append(f"<div><i>filters</i>: {esc('; '.join(d['filters']))}</div>")
-        parts.append(_html_table(self.documents.drop("path", "sha256").head(10)))
+        parts.append(html_table(self.documents.drop("path", "sha256").head(10)))
         if self.documents.height > 10:
             parts.append(f"<div>… {self.documents.height - 10} more</div>")
         parts.append("</div>")
@@ -425,10 +425,16 @@ def _counts(docs: pl.DataFrame, column: str) -> dict[Any, int]:
     return {k: int(v) for k, v in counts.iter_rows()}
 
 
-def _html_table(df: pl.DataFrame) -> str:
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in df.columns)
+def html_table(
+    df: pl.DataFrame, *, missing: str = "", max_chars: int | None = 120, css_class: str = ""
+) -> str:
+    """A plain HTML table of a small frame, cells escaped (and cut to max_chars) for notebook views."""
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
     body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape('' if v is None else str(v))[:120]}</td>" for v in row) + "</tr>"
+        "<tr>"
+        + "".join(f"<td>{html.escape(missing if v is None else str(v))[:max_chars]}</td>" for v in row)
+        + "</tr>"
         for row in df.iter_rows()
     )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    cls = f" class='{css_class}'" if css_class else ""
+    return f"<table{cls}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"

@@ -18,7 +18,7 @@ import yaml
 
 from mdqa_kernel.aggregate import AggregateResult, aggregate
 from mdqa_kernel.answer import Answer, render_answer
-from mdqa_kernel.collection import Collection
+from mdqa_kernel.collection import Collection, html_table
 from mdqa_kernel.operations import Aggregation
 from mdqa_kernel.plan import Plan
 from mdqa_kernel.rows import corrected_rows
@@ -147,12 +147,7 @@ def extraction_html(result: Any) -> str:
 
 
 def _frame_html(df: pl.DataFrame) -> str:
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape('—' if v is None else str(v))}</td>" for v in row) + "</tr>"
-        for row in df.iter_rows()
-    )
-    return f"<table class='mdqa-frame'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return html_table(df, missing="—", max_chars=None, css_class="mdqa-frame")
 
 
 # -- aggregation and answer ----------------------------------------------------------------------

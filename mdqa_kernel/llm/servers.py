@@ -38,8 +38,19 @@ def _response_format_unsupported(err: LLMError) -> bool:
     )
 
 
+class _ServerBackend(Backend):
+    """A backend reached over HTTP: a model is identified by its name and the server's address."""
+
+    model: str
+    base_url: str
+
+    @property
+    def model_id(self) -> str:
+        return f"{self.model}@{self.base_url}"
+
+
 @register
-class OpenAIBackend(Backend):
+class OpenAIBackend(_ServerBackend):
     """Any OpenAI-compatible endpoint (vLLM, llama.cpp server, DeepSeek, OpenRouter...)."""
 
     name = "openai"
@@ -59,10 +70,6 @@ class OpenAIBackend(Backend):
         # auto: start with the strictest response_format and step down when the server refuses it.
         self.mode = "json_schema" if config.structured_mode == "auto" else config.structured_mode
         self._mode_lock = threading.Lock()
-
-    @property
-    def model_id(self) -> str:
-        return f"{self.model}@{self.base_url}"
 
     @property
     def llm(self) -> Any:
@@ -178,7 +185,7 @@ def _with_instruction(messages: list[Message], instruction: str) -> list[Message
 
 
 @register
-class OllamaBackend(Backend):
+class OllamaBackend(_ServerBackend):
     """An Ollama server; `format=<schema>` makes Ollama constrain the output to the schema."""
 
     name = "ollama"
@@ -188,10 +195,6 @@ class OllamaBackend(Backend):
         self.base_url = config.base_url or os.environ.get("OLLAMA_HOST") or "http://localhost:11434"
         self.model = config.model or "qwen2.5-coder:1.5b"
         self._llm: Any = None
-
-    @property
-    def model_id(self) -> str:
-        return f"{self.model}@{self.base_url}"
 
     @property
     def llm(self) -> Any:
