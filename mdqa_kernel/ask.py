@@ -29,6 +29,7 @@ from mdqa_kernel.answer import Answer, render_answer
 from mdqa_kernel.plan import Plan
 from mdqa_kernel.planner import Planner, PlanResult
 from mdqa_kernel.rows import corrected_rows
+from mdqa_kernel.vocabulary import Vocabulary
 
 __all__ = ["AskError", "AskResult", "ask"]
 
@@ -175,8 +176,11 @@ def ask(
     plan_costs = None
     if plan is None:
         t0, w0 = time.perf_counter(), time.time()
+        # Without given fields, the planner grounds the fields it proposes in the labels the
+        # documents print (a deterministic read of a sample of documents; no model).
+        vocabulary = Vocabulary.of(collection) if not fields else None
         planning = (planner or Planner(client)).propose(
-            question, metadata=collection.documents, schema_fields=fields
+            question, metadata=collection.documents, schema_fields=fields, vocabulary=vocabulary
         )
         _flush(client)  # cache hits are buffered by the client; count them before reading the ledger
         plan_costs = _cost_row("plan", time.perf_counter() - t0, _llm_usage(collection.workspace, w0))

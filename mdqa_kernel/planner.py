@@ -36,7 +36,7 @@ import polars as pl
 from mdqa_kernel.aggregate import AggregationError, aggregate
 from mdqa_kernel.plan import FIELD_TYPES, FieldSpec, Plan, PlanValidationError
 from mdqa_kernel.planner_families import FAMILIES, FamilyError, compile_family, param_schema
-from mdqa_kernel.planner_fields import field_from_phrase, fields_from_schema
+from mdqa_kernel.planner_fields import field_from_phrase, fields_from_schema, ground_fields, level_phrase
 from mdqa_kernel.planner_rules import (
     Hints,
     QuestionFacts,
@@ -45,6 +45,7 @@ from mdqa_kernel.planner_rules import (
     measure_in,
     read_question,
 )
+from mdqa_kernel.vocabulary import Vocabulary
 
 __all__ = [
     "FAMILIES",
@@ -192,8 +193,12 @@ class Planner:
         metadata: pl.DataFrame | MetadataSchema | None = None,
         schema_fields: Sequence[FieldSpec | Mapping[str, Any]] | Mapping[str, str] | None = None,
         family: str | None = None,
+        vocabulary: Vocabulary | None = None,
     ) -> PlanResult:
-        """Plan a question; never raises for a model failure (the result says why it is invalid)."""
+        """Plan a question; never raises for a model failure (the result says why it is invalid).
+
+        `vocabulary`: the labels the collection's documents print (`Vocabulary.of(collection)`); the
+        fields the model proposes are grounded in it and the labels the question names are added."""
         t0 = time.perf_counter()
         meta = _metadata_schema(metadata)
         facts = read_question(
@@ -204,7 +209,7 @@ class Planner:
         )
         trace = PlanTrace(facts=_facts_summary(facts), hints=[h.id for h in facts.hints])
         try:
-            fields = self._fields(question, schema_fields, meta, facts, trace)
+            fields = self._fields(question, schema_fields, meta, facts, trace, vocabulary)
             plan = self._plan_with_retries(question, fields, meta, facts, trace, family)
             return PlanResult(question, plan, trace)
         except PlannerError as e:
@@ -353,13 +358,23 @@ class Planner:
         return data
 
     def _fields(
-        self, question: str, given: Any, meta: MetadataSchema, facts: QuestionFacts, trace: PlanTrace
-    ) -> list[FieldSpec]:
+        self, question: str, given: Any, meta: MetadataSchema, facts: QuestionFacts, trace: PlanTrace,
+        vocabulary: Vocabulary | None = None,
+    ) -> list[FieldSpec]:  # fmt: skip
         if given:
             trace.fields_source = "caller"
             return fields_from_schema(given)
         trace.fields_source = "model"
-        return self._propose_fields(question, meta, facts, trace)
+        named = [t for t in vocabulary.matches(question) if t.norm not in meta.columns] if vocabulary else []
+        try:
+            proposed = self._propose_fields(question, meta, facts, trace)
+        except PlannerError:
+            if not named:
+                raise
+            proposed = []
+        if vocabulary is None:
+            return proposed
+        return ground_fields(proposed, named, vocabulary, facts.language, trace)
 
     def _propose_fields(
         self, question: str, meta: MetadataSchema, facts: QuestionFacts, trace: PlanTrace
@@ -390,6 +405,8 @@ class Planner:
             out: list[FieldSpec] = []
             rejected: list[str] = []
             for i, raw in enumerate(answer["values"]):
+                if len(facts.years) >= 2 and raw.get("phrase"):
+                    raw = {**raw, "phrase": level_phrase(str(raw["phrase"]))}
                 spec = field_from_phrase(i, raw, meta.columns, facts.language, facts.effect("field_type"))
                 if spec is None:
                     rejected.append(str(raw.get("phrase") or raw.get("name")))

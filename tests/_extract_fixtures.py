@@ -99,3 +99,28 @@ def annual_us(path: Path) -> Path:
             ]
         ],
     )
+
+
+def governance_cn(path: Path, auditor: str = "天健会计师事务所(特殊普通合伙)") -> Path:
+    """A Chinese governance page: top shareholders (largest first), a female-executive count, the
+    auditor, and an ESG assurance provider that is a Big Four firm (not the auditor)."""
+    return table_pdf(
+        path,
+        [
+            [
+                ("第四节 公司治理",),
+                ("报告期末，公司现任董事、监事和高级管理人员中女性共3人。",),
+                ("二、前十名股东持股情况（单位：股）",),
+                ("股东名称（全称）", "期末持股数量（股）", "持股比例"),
+                ("样本控股集团有限公司", "1,234,567,890", "34.71%"),
+                ("香港中央结算有限公司", "456,789,012", "12.85%"),
+                ("全国社保基金一零四组合", "98,765,432", "2.78%"),
+            ],
+            [
+                ("第十节 财务报告",),
+                (f"年度财务报告审计机构：{auditor}",),
+                ("本报告经独立第三方机构审验。审验机构：毕马威华振会计师事务所(特殊普通合伙)。",),
+            ],
+        ],
+        cjk=True,
+    )

@@ -106,3 +106,34 @@ def test_realdocs_gold_and_manifests(realdocs, tmp_path):
         )
     )
     assert manifest_pages(tmp_path) == {("d1", "f"): 7}
+
+
+def test_cascade_estimate_counts_confident_cells_exactly_and_estimates_routed_ones():
+    from mdqa_kernel.benchmarks.metrics import cascade_estimate, wilson
+
+    # 10 cells: 6 the table reader is confident in (5 right), 4 routed to the LLM.
+    table = pl.DataFrame(
+        {
+            "doc_id": [f"d{i}" for i in range(10)],
+            "field": ["f"] * 10,
+            "status": ["found"] * 6 + ["found", "found", "not_found", "found"],
+            "confidence": [0.9] * 6 + [0.5, 0.6, 0.0, 0.79],
+            "correct": [True] * 5 + [False] + [False] * 4,
+        }
+    )
+    # The cascade ran on documents d4..d9: of the 4 routed cells, it got 3 right.
+    sample = pl.DataFrame(
+        {
+            "doc_id": [f"d{i}" for i in range(4, 10)],
+            "field": ["f"] * 6,
+            "correct": [True, False, True, True, False, True],
+        }
+    )
+    est = cascade_estimate(table, sample)
+    assert (est["confident_cells"], est["confident_correct"], est["routed_cells"]) == (6, 5, 4)
+    assert (est["sample_routed_cells"], est["sample_routed_correct"]) == (4, 3)
+    assert est["estimate"] == pytest.approx((5 + 0.75 * 4) / 10)
+    lo, hi = wilson(3, 4)
+    assert est["estimate_low"] == pytest.approx((5 + lo * 4) / 10, abs=1e-4)
+    assert est["estimate_high"] == pytest.approx((5 + hi * 4) / 10, abs=1e-4)
+    assert est["estimate_low"] < est["estimate"] < est["estimate_high"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 import re
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
 from pathlib import Path
@@ -139,6 +140,54 @@ def scored_cells(cells: pl.DataFrame, gold: pl.DataFrame) -> pl.DataFrame:
 
 
 # -- gold sources ----------------------------------------------------------------------------------
+
+
+def wilson(correct: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (sensible also near 0 and 1 and for small n)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = correct / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def cascade_estimate(
+    table: pl.DataFrame, cascade_sample: pl.DataFrame, threshold: float = 0.8
+) -> dict[str, Any]:
+    """The cascade's cell accuracy on a whole corpus from the table reader on every cell and the cascade
+    on a sample of documents (when the LLM cannot afford every routed cell).
+
+    `table`, `cascade_sample`: `scored_cells` frames. The cascade keeps every answer the table reader is
+    confident in (found, confidence >= threshold), so those cells are counted exactly; the accuracy of
+    the cells it routes to the LLM is estimated from the routed cells of the sample, with a 95% Wilson
+    interval carried through to the overall figure."""
+    routed_expr = ~((pl.col("status") == "found") & (pl.col("confidence").fill_null(0) >= threshold))
+    t = table.with_columns(routed=routed_expr.fill_null(True))
+    n = t.height
+    confident_correct = int(t.filter(~pl.col("routed"))["correct"].sum())
+    routed_n = int(t["routed"].sum())
+    sample = cascade_sample.join(t.select("doc_id", "field", "routed"), on=["doc_id", "field"], how="inner")
+    sample_routed = sample.filter(pl.col("routed"))
+    m, k = sample_routed.height, int(sample_routed["correct"].sum())
+    p = k / m if m else float("nan")
+    lo, hi = wilson(k, m)
+
+    def overall(rate: float) -> float:
+        return round((confident_correct + rate * routed_n) / n, 4) if n else float("nan")
+
+    return {
+        "cells": n,
+        "confident_cells": n - routed_n,
+        "confident_correct": confident_correct,
+        "routed_cells": routed_n,
+        "sample_routed_cells": m,
+        "sample_routed_correct": k,
+        "routed_accuracy": round(p, 4) if m else None,
+        "estimate": overall(p) if m else None,
+        "estimate_low": overall(lo) if m else None,
+        "estimate_high": overall(hi) if m else None,
+    }
 
 
 def _json(value: Any) -> str:

@@ -56,6 +56,8 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ),
     ("营业利润", "operating profit", "operating income", "income from operations", "operating income (loss)"),
     ("资产总计", "总资产", "资产总额", "total assets"),
+    ("稀释每股收益", "diluted eps", "diluted earnings per share", "earnings per share diluted"),
+    ("基本每股收益", "basic eps", "basic earnings per share", "earnings per share basic"),
     ("负债合计", "总负债", "负债总额", "total liabilities"),
     (
         "所有者权益合计",
@@ -147,6 +149,8 @@ _UNIT_TAIL = re.compile(
     r"[（(]\s*(?:人民币|美元)?\s*(?:%|％|元|千元|万元|亿元|百万元|股|人|次|in\s+\w+|\$|usd|rmb)\s*[)）]$",
     re.IGNORECASE,
 )
+_NOTE_TAIL = re.compile(r"[（(][^（()）]{4,}[)）]$")
+_INNER_NUMBER = re.compile(r"(?<=[\u4e00-\u9fff])\s*\d{1,2}\s*[.、．]\s*(?=[\u4e00-\u9fff])")
 _NUMBERING = re.compile(
     r"^(?:[一二三四五六七八九十]+[、.．]|[(（][一二三四五六七八九十\d]+[)）]|\d+[.、．)]|[a-z][.)])\s*"
 )
@@ -154,6 +158,8 @@ _LEAD_WORDS = re.compile(r"^(?:其中[:：]?|加[:：]|减[:：]|:|：)")
 _PUNCT_SPACE = re.compile(r"[\s\W_]+", re.UNICODE)
 _PERIOD_WORDS = re.compile(
     r"\b(?:fy|q[1-4])?\s*20\d\d(?:q[1-4])?\b|20\d\d\s*年(?:度|末|底)?|\bat\s+20\d\d-\d\d-\d\d\b|"
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*[-–]\s*"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?|"
     r"\b(?:at|as of|for|in)\s+(?:end|fiscal|the)\b.*$",
     re.IGNORECASE,
 )
@@ -165,6 +171,11 @@ def normalize_label(text: str) -> str:
     s = _NUMBERING.sub("", s)
     s = _LEAD_WORDS.sub("", s)
     s = _UNIT_TAIL.sub("", s.strip())
+    # A statement's note in parentheses ("（净亏损以“-”号填列）") qualifies the line item, not names it.
+    s = _NOTE_TAIL.sub("", s).strip() or s
+    # A section heading wrapped onto the label ("（二）按所有权归属分类 1.归属于…"): keep the numbered item.
+    inner = _INNER_NUMBER.split(s)
+    s = inner[-1] if len(inner) > 1 and len(inner[-1]) >= 2 else s
     s = s.replace("’", "'").replace("'s", "s").replace("'", "")
     return _PUNCT_SPACE.sub("", s)
 

@@ -19,6 +19,7 @@ from typing import Any
 import polars as pl
 
 from mdqa_kernel.readers.base import DocumentView, Evidence, FieldLike, ReadResult, Status, not_found
+from mdqa_kernel.readers.derived import group_count, largest_holding, membership
 from mdqa_kernel.readers.labels import LabelSet, field_labels, label_score, normalize_label
 from mdqa_kernel.readers.layout import (
     CURRENT_WORDS,
@@ -47,9 +48,9 @@ from mdqa_kernel.readers.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-1"
+TABLE_READER_VERSION = "table-3"
 NUMERIC_TYPES = ("number", "integer", "percent")
-_PER_SHARE = re.compile(r"每股|per\s+share|/share|每\s*10\s*股", re.IGNORECASE)
+_PER_SHARE = re.compile(r"每股|per\s+share|/\s*share|每\s*10\s*股|\beps\b", re.IGNORECASE)
 _DIVIDEND = re.compile(r"股利|分红|派息|红利|dividend", re.IGNORECASE)
 _COUNT_UNITS = ("persons", "people", "count", "shares", "votes", "人", "次", "股", "家", "warehouses")
 
@@ -98,6 +99,9 @@ class TableReader:
             if field.type == "date":
                 candidates += column_values(lines, labels, "date") + label_then_value(lines, labels, "date")
         elif field.type == "boolean":
+            derived = membership(lines, field.description)
+            if derived:
+                return self._best(doc, field, derived)
             phrase = statement_phrase(field.description)
             if phrase is None:
                 return not_found(
@@ -122,7 +126,9 @@ class TableReader:
         out += [c for c in key_values(lines, labels) if _number_of(c)]
         out += label_then_value(lines, labels, "number")
         if field.type == "integer":
-            out += counts(lines, field.description)
+            out += counts(lines, field.description) + group_count(lines, field.description)
+        if field.type == "percent":
+            out += largest_holding(lines, field.description)
         return out
 
     def _table_candidates(
@@ -201,7 +207,8 @@ class TableReader:
         self, doc: DocumentView, field: FieldLike, row: Row, lines: list[Line]
     ) -> tuple[float, str | None, float]:
         """(printed scale, its word, confidence): from the row label, else the nearest declaration above."""
-        if field.type == "percent" or _PER_SHARE.search(field.description):
+        if field.type == "percent" or _PER_SHARE.search(f"{field.description} {field.unit or ''}"):
+            # "(In millions, except per share data)": per-share amounts are printed as they are.
             return 1.0, None, 1.0
         own = declared_scale(row.label) or declared_scale(row.extended_label)
         if own:

@@ -64,11 +64,11 @@ def _compact_map(text: str) -> tuple[str, list[int]]:
     return "".join(out), idx
 
 
-def _line_bbox(line: Line) -> tuple[float, float, float, float]:
+def line_bbox(line: Line) -> tuple[float, float, float, float]:
     return (min(w.x0 for w in line.words), line.top, max(w.x1 for w in line.words), line.bottom)
 
 
-def _span(line: Line) -> tuple[int, int] | None:
+def line_span(line: Line) -> tuple[int, int] | None:
     starts = [w.char_start for w in line.words if w.char_start >= 0]
     ends = [w.char_end for w in line.words if w.char_end >= 0]
     return (min(starts), max(ends)) if starts and ends else None
@@ -91,8 +91,8 @@ def dividend_per_share(lines_by_page: dict[int, list[Line]]) -> list[Candidate]:
                             m.group(0),
                             line.text,
                             0.95,
-                            _line_bbox(line),
-                            _span(line),
+                            line_bbox(line),
+                            line_span(line),
                             number=round(value, 10),
                         )
                     )
@@ -114,7 +114,7 @@ def key_values(lines_by_page: dict[int, list[Line]], labels: LabelSet) -> list[C
                 value = re.split(r"[。；;]", text[m.end() :])[0].strip()
                 if score >= 0.85 and value:
                     out.append(
-                        Candidate("key_value", page, value, text, score, _line_bbox(line), _span(line))
+                        Candidate("key_value", page, value, text, score, line_bbox(line), line_span(line))
                     )
                     continue
             groups = _gap_groups(line)
@@ -123,7 +123,9 @@ def key_values(lines_by_page: dict[int, list[Line]], labels: LabelSet) -> list[C
                 value = " ".join(groups[1:]).strip().rstrip("。;；")
                 if score >= 0.85 and value:
                     out.append(
-                        Candidate("key_value", page, value, text, score * 0.95, _line_bbox(line), _span(line))
+                        Candidate(
+                            "key_value", page, value, text, score * 0.95, line_bbox(line), line_span(line)
+                        )
                     )
     return out
 
@@ -162,8 +164,8 @@ def column_values(lines_by_page: dict[int, list[Line]], labels: LabelSet, want: 
                                 found[0],
                                 f"{w.text} … {below.text}",
                                 0.9,
-                                _line_bbox(below),
-                                _span(below),
+                                line_bbox(below),
+                                line_span(below),
                             )
                         )
                         break
@@ -193,8 +195,8 @@ def counts(lines_by_page: dict[int, list[Line]], description: str) -> list[Candi
                         hit.group(1),
                         line.text,
                         0.9,
-                        _line_bbox(line),
-                        _span(line),
+                        line_bbox(line),
+                        line_span(line),
                         number=float(hit.group(1)),
                     )
                 )
@@ -227,8 +229,8 @@ def label_then_value(lines_by_page: dict[int, list[Line]], labels: LabelSet, wan
                         raw,
                         line.text,
                         score,
-                        _line_bbox(line),
-                        _span(line),
+                        line_bbox(line),
+                        line_span(line),
                         scale=scale[0] if scale else None,
                         scale_word=scale[1] if scale else None,
                     )
@@ -314,8 +316,8 @@ def statements(lines_by_page: dict[int, list[Line]], phrase: str, min_cover: flo
                     phrase,
                     line.text,
                     score,
-                    _line_bbox(line),
-                    _span(line),
+                    line_bbox(line),
+                    line_span(line),
                     boolean=not negated,
                 )
             )

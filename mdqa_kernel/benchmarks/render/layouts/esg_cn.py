@@ -132,18 +132,22 @@ def contribution(ctx: RenderContext, w: PageWriter) -> None:
         return
     w.heading("社会贡献", 2)
     rows: list[tuple[str, str | None, float, float]] = []
-    for field, label, default in (
-        ("value_tax_total_10k_cny", "纳税总额", 1e5),
-        ("value_social_donation_10k_cny", "对外捐赠总额", 2e3),
+    for field, label in (
+        ("value_tax_total_10k_cny", "纳税总额"),
+        ("value_social_donation_10k_cny", "对外捐赠总额"),
     ):
         gold = ctx.value(field)
-        cur = float(gold) * 1e4 if gold is not None else default * 1e4 * ctx.rng.uniform(0.2, 3)
+        if gold is None:
+            # A null annotation means the report does not state it: print no row (a made-up figure
+            # under the field's own label would contradict the gold value).
+            ctx.mark(field, "absent: not disclosed")
+            continue
+        cur = float(gold) * 1e4
         prior = ctx.prior(field)
         pri = prior * 1e4 if prior is not None else cur * ctx.rng.uniform(0.7, 1.3)
-        rows.append((label, field if gold is not None else None, cur, pri))
-    rows.append(
-        ("员工薪酬总额", None, rows[0][2] * ctx.rng.uniform(0.5, 2), rows[0][3] * ctx.rng.uniform(0.5, 2))
-    )
+        rows.append((label, field, cur, pri))
+    base = rows[0][2] if rows else 1e9 * ctx.rng.uniform(0.2, 3)
+    rows.append(("员工薪酬总额", None, base * ctx.rng.uniform(0.5, 2), base * ctx.rng.uniform(0.5, 2)))
     money_table(ctx, w, "社会贡献主要数据", rows)
     per_share = ctx.value("value_social_contribution_per_share_cny")
     if per_share is not None:

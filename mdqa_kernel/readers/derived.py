@@ -1,0 +1,135 @@
+"""Values that no single label prints but a fixed, explainable rule derives from what is printed.
+
+- "第一大股东持股比例" / "largest shareholder's holding": the top shareholders table is read and the
+  largest percentage in its holding column is taken (the table is a ranking; its first row is the answer).
+- "女性高管人数": prose that states the count after the group ("…高级管理人员中女性共3人").
+- "是否为四大会计师事务所客户" / "Big Four auditor": the auditor named on an auditor line, checked against
+  the Big Four firms' Chinese and English names (`KNOWN_SETS`).
+
+Each finder returns `Candidate`s with the line that supports them as evidence, like the other
+deterministic finders; the table reader chooses among all candidates.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from mdqa_kernel.readers.layout import Line, table_rows
+from mdqa_kernel.readers.textfacts import Candidate, line_bbox, line_span
+
+_LARGEST = re.compile(r"第一大股东|控股股东|largest\s+shareholder|principal\s+shareholder", re.IGNORECASE)
+_HOLDING_HEADER = re.compile(
+    r"持股比例|持股比率|shareholding|percentage\s+of\s+(?:shares|holding)", re.IGNORECASE
+)
+_GROUP_COUNT = re.compile(r"^(?P<who>女性|男性|独立|外籍|female|women|independent)", re.IGNORECASE)
+_COUNT_AFTER = r"[^，。；\d]{0,6}?(?:共|为|有|计|合计|达)?\s*(?P<n>\d+)\s*(?:名|人|位)"
+
+# Sets a boolean field can ask membership of; the key is matched against the field's description.
+KNOWN_SETS: dict[str, tuple[str, ...]] = {
+    r"四大|big\s*(?:four|4)": (
+        "普华永道",
+        "德勤",
+        "安永",
+        "毕马威",
+        "pricewaterhousecoopers",
+        "pwc",
+        "deloitte",
+        "ernst & young",
+        "ernst&young",
+        "kpmg",
+    ),
+}
+_AUDITOR_LINE = re.compile(r"审计机构|审计师|会计师事务所名称|境内会计师事务所|auditor", re.IGNORECASE)
+_ASSURANCE_LINE = re.compile(r"审验|鉴证|assurance", re.IGNORECASE)
+_FIRM = re.compile(r"会计师事务所|llp|certified public accountants|& co", re.IGNORECASE)
+
+
+def largest_holding(lines_by_page: dict[int, list[Line]], description: str) -> list[Candidate]:
+    """The largest percentage in a table whose header names the holding ratio."""
+    if not _LARGEST.search(description):
+        return []
+    out: list[Candidate] = []
+    for page, lines in lines_by_page.items():
+        header = next((ln for ln in lines if _HOLDING_HEADER.search(ln.text)), None)
+        if header is None:
+            continue
+        rows = [r for r in table_rows(lines) if r.line.index > header.index]
+        best = None
+        for row in rows:
+            for cell in row.cells:
+                if cell.percent and cell.value is not None and (best is None or cell.value > best[1].value):
+                    best = (row, cell)
+        if best is None:
+            continue
+        row, cell = best
+        out.append(
+            Candidate(
+                "ranked_table",
+                page,
+                cell.text,
+                f"{header.text} | {row.snippet}",
+                0.85,
+                cell.bbox,
+                None,
+                scale=1.0,
+            )
+        )
+    return out
+
+
+def group_count(lines_by_page: dict[int, list[Line]], description: str) -> list[Candidate]:
+    """'…中女性共3人' for '女性高管人数': the group word, then a count of persons."""
+    core = unicodedata.normalize("NFKC", description).strip()
+    m = _GROUP_COUNT.match(core)
+    if not m:
+        return []
+    pattern = re.compile(re.escape(m.group("who")) + _COUNT_AFTER, re.IGNORECASE)
+    out = []
+    for page, lines in lines_by_page.items():
+        for line in lines:
+            hit = pattern.search(line.text.replace(" ", ""))
+            if hit:
+                n = hit.group("n")
+                out.append(
+                    Candidate(
+                        "count", page, n, line.text, 0.85, line_bbox(line), line_span(line), number=float(n)
+                    )
+                )
+    return out
+
+
+def membership(lines_by_page: dict[int, list[Line]], description: str) -> list[Candidate]:
+    """Whether the auditor named on an auditor line belongs to a known set (the Big Four).
+
+    Only lines that name the financial-statement auditor count: an ESG report's assurance provider
+    ("审验机构：毕马威…") is often a Big Four firm too, and is not the auditor."""
+    desc = unicodedata.normalize("NFKC", description).lower()
+    members = next((names for key, names in KNOWN_SETS.items() if re.search(key, desc)), None)
+    if members is None:
+        return []
+    out = []
+    for page, lines in lines_by_page.items():
+        for line in lines:
+            text = unicodedata.normalize("NFKC", line.text).lower()
+            if not _AUDITOR_LINE.search(text) or _ASSURANCE_LINE.search(text):
+                continue
+            inside = any(m in text for m in members)
+            if not inside and not _FIRM.search(text):
+                continue  # an auditor heading with no firm on the line says nothing either way
+            out.append(
+                Candidate(
+                    "membership",
+                    page,
+                    line.text,
+                    line.text,
+                    0.9,
+                    line_bbox(line),
+                    line_span(line),
+                    boolean=inside,
+                )
+            )
+    # The auditor may be named on several lines; any Big Four mention among them settles it.
+    if any(c.boolean for c in out):
+        out = [c for c in out if c.boolean]
+    return out

@@ -1,0 +1,78 @@
+"""The collection vocabulary (labels the documents print) and how the planner grounds fields in it."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from mdqa_kernel.collection import Collection
+from mdqa_kernel.plan import FieldSpec
+from mdqa_kernel.planner_fields import ground_fields
+from mdqa_kernel.vocabulary import Vocabulary
+from tests._extract_fixtures import annual_cn, annual_us, governance_cn
+
+
+@pytest.fixture(scope="module")
+def collection(tmp_path_factory: pytest.TempPathFactory) -> Collection:
+    root = tmp_path_factory.mktemp("vocab")
+    pdfs = root / "pdfs"
+    pdfs.mkdir()
+    annual_cn(pdfs / "cn.pdf")
+    governance_cn(pdfs / "gov.pdf")
+    annual_us(pdfs / "us.pdf")
+    rows = [["cn.pdf", "cn", "000001", 2022, "annual"], ["gov.pdf", "gov", "000001", 2022, "annual"],
+            ["us.pdf", "us", "ABC", 2022, "10-K"]]  # fmt: skip
+    with open(root / "meta.csv", "w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows([["file", "doc_id", "symbol", "year", "doctype"], *rows])
+    return Collection.build(pdfs, metadata=root / "meta.csv", workspace=root / "ws", jobs=1, progress=False)
+
+
+def test_vocabulary_reads_row_labels_and_headings(collection: Collection) -> None:
+    vocab = Vocabulary.of(collection)
+    assert vocab.sampled_docs == 3
+    assert vocab.terms["营业总成本"].type == "number"
+    assert vocab.terms["资本充足率"].type == "percent"
+    assert "公司" not in vocab.terms and "项目" not in vocab.terms  # generic labels are not fields
+
+
+def test_question_matches_are_printed_labels_longest_first_without_overlap(collection: Collection) -> None:
+    vocab = Vocabulary.of(collection)
+    found = [t.text for t in vocab.matches("2022年净利润或营业总成本变化超过均值两倍的公司")]
+    assert found == ["净利润", "营业总成本"]
+    # A glossary synonym of a printed label counts ("总资产" for a printed "Total assets").
+    us = Vocabulary.of(collection.where(doc_id="us"))
+    assert [t.text for t in us.matches("2022年总资产最高的三家公司")] == ["总资产"]
+    assert us.ground("total assets amounts").norm == "totalassets"
+    assert us.ground("companies") is None
+
+
+def test_grounding_keeps_printed_fields_adds_named_ones_and_drops_the_rest(collection: Collection) -> None:
+    vocab = Vocabulary.of(collection)
+    question = "2022年净利润或营业总成本变化超过均值两倍的公司"
+    proposed = [
+        FieldSpec(name="net_profit", type="number", description="净利润", question="{symbol}{year}年净利润"),
+        FieldSpec(name="anomaly", type="text", description="异常波动情况", question="{symbol}{year}年异常"),
+    ]
+    trace = SimpleNamespace(fields_source="model", sources={})
+    fields = ground_fields(proposed, vocab.matches(question), vocab, "zh", trace)
+    assert [f.description for f in fields] == ["净利润", "营业总成本"]
+    assert fields[1].type == "number" and "{symbol}" in fields[1].question
+    assert trace.fields_source == "model+vocabulary" and "异常波动情况" in trace.sources["fields"]
+
+
+def test_nothing_grounded_keeps_the_model_fields(collection: Collection) -> None:
+    vocab = Vocabulary.of(collection)
+    proposed = [
+        FieldSpec(name="esg_score", type="number", description="ESG评级", question="{symbol}{year}年ESG评级")
+    ]
+    trace = SimpleNamespace(fields_source="model", sources={})
+    assert ground_fields(proposed, [], vocab, "zh", trace) == proposed
+    assert trace.fields_source.startswith("model (no field grounded")
+
+
+def test_vocabulary_of_an_empty_collection(tmp_path: Path, collection: Collection) -> None:
+    vocab = Vocabulary.of(collection.where(doc_id="nobody"))
+    assert vocab.sampled_docs == 0 and vocab.matches("净利润") == []
