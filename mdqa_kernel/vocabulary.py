@@ -16,6 +16,7 @@ no model), and the planner uses it twice:
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +36,7 @@ _HEADING = re.compile(
 _KV = re.compile(r"^(?P<k>[^:：。，,]{2,20})[:：]")
 _HAS_DIGIT = re.compile(r"\d")
 _CODE = re.compile(r"\d{4,}")
+_ENUM = re.compile(r"[\u4e00-\u9fff]{1,12}(?:[、，,][\u4e00-\u9fff]{1,12}){2,}")
 
 
 @dataclass(frozen=True)
@@ -108,7 +110,48 @@ class Vocabulary:
                 continue
             taken.append((s, e))
             out.append(term)
-        return sorted(out, key=lambda t: q.find(t.norm))
+        out += [t for t in self.enumerated(question) if t not in out]
+        return sorted(out, key=lambda t: q.find(t.norm) if t.norm in q else len(q))
+
+    def enumerated(self, question: str) -> list[Term]:
+        """Labels an enumeration names with a shared word: "股东、债权人、职工、供应商、客户权益" →
+        股东权益保护, 债权人权益保护, …: each item starts a printed label, the labels continue with a
+        word the enumeration itself says (权益), and at least two items resolve so."""
+        out: list[Term] = []
+        text = unicodedata.normalize("NFKC", question)
+        for m in _ENUM.finditer(text):
+            items = [normalize_label(i) for i in re.split(r"[、，,]", m.group(0))]
+            said = normalize_label(text[m.start() : m.end() + 8])
+            picks = []
+            for item in items:
+                # the label's continuation after the item must be words the enumeration says
+                ok = [
+                    t
+                    for t, n in self._starting(item)
+                    if any(t.norm[i : i + 2] in said for i in range(n, len(t.norm) - 1))
+                ]
+                if ok:
+                    picks.append(max(ok, key=lambda t: t.docs))
+            if len(picks) >= 2:
+                out += [t for t in picks if t not in out]
+        return out
+
+    def _starting(self, item: str) -> list[tuple[Term, int]]:
+        """(label, shared length) for printed labels that begin with the item, or with the item minus a
+        lead-in ("包括股东" → 股东…) or a remainder ("客户权益四个方面" → 客户…); longest start wins."""
+        best: list[tuple[Term, int]] = []
+        best_len = 1
+        for a in range(len(item) - 1):
+            rest = item[a:]
+            for term in self.terms.values():
+                n = 0
+                while n < min(len(rest), len(term.norm)) and rest[n] == term.norm[n]:
+                    n += 1
+                if n > best_len:
+                    best, best_len = [(term, n)], n
+                elif n == best_len and n >= 2:
+                    best.append((term, n))
+        return best
 
     def aliases(self) -> dict[str, Term]:
         """Printed labels plus their glossary synonyms ("net profit" for a printed "Net income"); a
