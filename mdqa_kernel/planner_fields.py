@@ -90,32 +90,28 @@ def field_from_phrase(
     return FieldSpec(name=name, type=ftype, description=phrase, question=template)
 
 
-def field_from_term(index: int, term: Term, language: str) -> FieldSpec:
-    """A field for a label the documents print: a heading becomes a disclosure flag ("是否披露安全生产")."""
+def field_from_term(index: int, term: Term, language: str) -> FieldSpec | None:
+    """A field for a label the documents print: a heading becomes a disclosure flag ("是否披露安全生产").
+    None when the label names the company rather than a value."""
     ftype = term.type if term.type in FIELD_TYPES else "text"
-    if ftype == "boolean":
-        phrase = f"是否披露{term.text}" if language == "zh" else f"whether the document discloses {term.text}"
-        spec = field_from_phrase(
-            index, {"phrase": term.text, "name": term.text, "type": "boolean"}, [], language, None
-        )
-        assert spec is not None
-        return spec.model_copy(update={"description": phrase, "name": _slug(_ascii_name(term), index)})
     spec = field_from_phrase(
         index, {"phrase": term.text, "name": term.text, "type": ftype}, [], language, None
     )
-    assert spec is not None
-    return spec.model_copy(update={"name": _slug(_ascii_name(term), index)})
-
-
-def _ascii_name(term: Term) -> str:
-    return term.text if term.text.isascii() else ""
+    if spec is None:
+        return None
+    update: dict[str, Any] = {"name": _slug(term.text if term.text.isascii() else "", index)}
+    if ftype == "boolean":
+        update["description"] = (
+            f"是否披露{term.text}" if language == "zh" else f"whether the document discloses {term.text}"
+        )
+    return spec.model_copy(update=update)
 
 
 def ground_fields(
     proposed: list[FieldSpec], named: list[Term], vocabulary: Vocabulary, language: str, trace: Any
 ) -> list[FieldSpec]:
     """Keep the model's fields the documents print (or a synonym of), add the printed labels the
-    question names verbatim, and drop what nothing printed supports, unless that leaves nothing.
+    question names, and drop what nothing printed supports, unless that leaves nothing.
 
     The trace records which fields were kept, added and dropped, so a reviewer sees why."""
     kept: list[FieldSpec] = []
@@ -128,12 +124,22 @@ def ground_fields(
         if spec.type == "text" and term.type in ("number", "percent"):
             spec = spec.model_copy(update={"type": term.type})
         kept.append(spec)
-    covered = {vocabulary.ground(s.description) for s in kept}
-    added = [t for t in named if t not in covered and not any(_overlaps(t, c) for c in covered if c)]
-    out = kept + [field_from_term(len(kept) + i, t, language) for i, t in enumerate(added)]
-    names: set[str] = set()
-    unique = [s for s in out if not (s.name in names or names.add(s.name))]  # type: ignore[func-returns-value]
-    if not unique:
+    covered = [t for t in (vocabulary.ground(s.description) for s in kept) if t is not None]
+    added = [t for t in named if not any(_overlaps(t, c) for c in covered)]
+    out = list(kept)
+    for term in added:
+        spec = field_from_term(len(out), term, language)
+        if spec is None:
+            continue
+        taken = {s.name for s in out}
+        if spec.name in taken:  # two labels with the same slug: number the later one
+            spec = spec.model_copy(
+                update={
+                    "name": next(f"{spec.name}_{i}" for i in range(2, 99) if f"{spec.name}_{i}" not in taken)
+                }
+            )
+        out.append(spec)
+    if not out:
         trace.fields_source = "model (no field grounded in the documents' labels)"
         return proposed
     trace.fields_source = "model+vocabulary"
@@ -141,7 +147,7 @@ def ground_fields(
         f"kept {[s.description for s in kept]}, added from the question {[t.text for t in added]}, "
         f"dropped (not printed in the documents) {dropped}"
     )
-    return unique
+    return out
 
 
 def _overlaps(a: Term, b: Term) -> bool:
