@@ -507,7 +507,8 @@ def plan(
     metadata: pl.DataFrame | MetadataSchema | None = None,
     **kwargs: Any,
 ) -> Plan:
-    """One-call planning: metadata from `collection.documents` unless given; LLM from the environment."""
+    """One-call planning: metadata from `collection.documents` unless given; LLM from the environment;
+    without given fields, the proposed ones are grounded in the collection's printed labels."""
     if llm is None:
         from mdqa_kernel.llm import LLMClient, LLMConfig
 
@@ -515,4 +516,7 @@ def plan(
         llm = LLMClient(LLMConfig.from_env(), ws)
     if metadata is None and collection is not None:
         metadata = collection.documents
-    return Planner(llm, **kwargs).plan(question, metadata=metadata, schema_fields=schema_fields)
+    vocabulary = Vocabulary.of(collection) if collection is not None and not schema_fields else None
+    return Planner(llm, **kwargs).plan(
+        question, metadata=metadata, schema_fields=schema_fields, vocabulary=vocabulary
+    )
