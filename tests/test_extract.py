@@ -247,6 +247,33 @@ def test_llm_quote_not_in_text_is_unsupported(tmp_path):
     assert "{" not in prompt.split("Excerpts:")[0]  # no template syntax shown to the model
 
 
+def test_llm_yes_without_the_topic_in_its_quote_is_unsupported_and_the_cascade_keeps_the_table(tmp_path):
+    # The statement "环境保护" occurs nowhere, so the table reader says False (not confident); a small
+    # model answers True quoting an unrelated line that does occur in the text.
+    coll = build(tmp_path, n_docs=1)
+    plan = Plan.from_dict({"question": "q", "fields": [
+        {"name": "env", "type": "boolean", "description": "是否披露环境保护信息。", "question": "环境保护？"}]})  # fmt: skip
+    off_topic = {
+        "status": "found",
+        "value": True,
+        "page": 2,
+        "quote": "本公司持续加强职工权益保护，依法签订劳动合同。",
+    }
+    llm = extract(plan, coll, make_reader("llm", client=FakeClient(off_topic), k=3), progress=False)
+    cell = llm.cells.row(0, named=True)
+    assert cell["supported"] is False and "环境保护信息" in cell["message"]
+    cascade = make_reader("cascade", client=FakeClient(off_topic), k=3)
+    cell = extract(plan, coll, cascade, progress=False).cells.row(0, named=True)
+    assert json.loads(cell["value_json"]) is False and cell["reader"] == "table"
+    # On topic, the same "yes" is supported.
+    staff = Plan.from_dict({"question": "q", "fields": [
+        {"name": "staff", "type": "boolean", "description": "是否披露职工权益保护。", "question": "职工？"}]})  # fmt: skip
+    cell = extract(
+        staff, coll, make_reader("llm", client=FakeClient(off_topic), k=3), progress=False
+    ).cells.row(0, named=True)
+    assert cell["supported"] is True and json.loads(cell["value_json"]) is True
+
+
 def test_llm_supported_quote_gets_page_and_scale(tmp_path):
     coll = build(tmp_path, n_docs=1)
     client = FakeClient({"status": "found", "value": 246913.57, "page": 9, "quote": "净利润 246,913.57"})

@@ -84,7 +84,9 @@ def test_enumeration_with_a_shared_word_names_each_printed_heading() -> None:
 
     heads = ["股东权益保护", "债权人权益保护", "职工权益保护", "客户及消费者权益保护", "股东大会决议"]
     vocab = Vocabulary({normalize_label(h): Term(h, normalize_label(h), "boolean", 5) for h in heads}, 5)
-    question = "2022年ESG报告中披露所有利益相关者权益保护信息（包括股东、债权人、职工、客户权益四个方面）的公司"
+    question = (
+        "2022年ESG报告中披露所有利益相关者权益保护信息（包括股东、债权人、职工、客户权益四个方面）的公司"
+    )
     assert [t.text for t in vocab.matches(question)] == [
         "股东权益保护",
         "债权人权益保护",

@@ -21,6 +21,7 @@ import polars as pl
 from pydantic import BaseModel, Field, create_model
 
 from mdqa_kernel.readers.base import DocumentView, Evidence, FieldLike, ReaderError, ReadResult, Status
+from mdqa_kernel.readers.textfacts import statement_phrase, topic_cover
 from mdqa_kernel.readers.values import (
     coerce_value,
     find_numbers,
@@ -30,7 +31,9 @@ from mdqa_kernel.readers.values import (
 )
 from mdqa_kernel.retrieval import ChunkIndex, field_query
 
-LLM_READER_VERSION = "llm-1"
+LLM_READER_VERSION = "llm-2"
+# A "yes, disclosed" must quote words of the topic: at least this share of its character pairs.
+TOPIC_COVER = 0.5
 STAGE = "extract"
 _PER_SHARE = re.compile(r"每股|per\s+share|/share", re.IGNORECASE)
 MAX_CHUNK_CHARS = 900
@@ -199,6 +202,12 @@ class LLMReader:
             return ReadResult(
                 **base, status=Status.NOT_FOUND, llm_calls=1, message=f"model answer not usable: {exc}"
             )
+        message = "" if supported else "unsupported: the quote does not occur in the retrieved text"
+        phrase = statement_phrase(field.description) if field.type == "boolean" else None
+        if supported and value is True and phrase and topic_cover(phrase, quote) < TOPIC_COVER:
+            # Small models answer "yes" quoting any sentence of the report; a disclosure needs its topic.
+            supported = False
+            message = f"unsupported: the quote does not mention {phrase!r}"
         evidence = Evidence(
             doc_id=doc.doc_id,
             page=page,
@@ -217,7 +226,7 @@ class LLMReader:
             evidence=evidence,
             supported=supported,
             llm_calls=1,
-            message="" if supported else "unsupported: the quote does not occur in the retrieved text",
+            message=message,
         )
 
     def _typed(

@@ -283,6 +283,12 @@ def statement_phrase(description: str) -> str | None:
     return m.group("p").strip().rstrip("。.") if m else None
 
 
+def topic_cover(phrase: str, text: str) -> float:
+    """The share of the phrase's character pairs that the text contains (after label normalisation)."""
+    want = _bigrams(normalize_label(phrase))
+    return len(want & _bigrams(normalize_label(text))) / len(want) if want else 0.0
+
+
 def _bigrams(text: str) -> set[str]:
     return {text[i : i + 2] for i in range(len(text) - 1)} if len(text) > 1 else {text}
 
