@@ -176,6 +176,9 @@ class Vocabulary:
         terms = self.aliases()
         if p in terms:
             return terms[p]
+        inside = [n for n in terms if len(n) >= 2 and n in p]
+        if len({n for n in inside if not any(n != m and n in m for m in inside)}) >= 2:
+            return None  # "净利润或营业总成本" names two printed values: not one field
         near = [
             t
             for n, t in terms.items()

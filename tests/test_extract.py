@@ -308,3 +308,16 @@ def test_cascade_calls_the_llm_only_where_the_table_is_not_confident(tmp_path):
 
 def test_statuses_are_plain_strings():
     assert Status.FOUND.value == "found" and json.dumps(Status.ABSENT) == '"absent"'
+
+
+def test_cascade_does_not_answer_with_an_unsupported_guess(tmp_path):
+    # The table reader finds no such row; the model "answers" quoting text that is not in the document.
+    coll = build(tmp_path, n_docs=1)
+    plan = Plan.from_dict({"question": "q", "fields": [
+        {"name": "donation", "type": "number", "description": "对外捐赠总额", "question": "捐赠？"}]})  # fmt: skip
+    guess = {"status": "found", "value": 123.0, "page": 1, "quote": "对外捐赠总额 123.00"}
+    cell = extract(
+        plan, coll, make_reader("cascade", client=FakeClient(guess), k=3), progress=False
+    ).cells.row(0, named=True)
+    assert cell["status"] == "not_found" and cell["value_json"] in (None, "null")
+    assert "unsupported guess: 123.0" in cell["message"]

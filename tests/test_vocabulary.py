@@ -61,6 +61,12 @@ def test_grounding_keeps_printed_fields_adds_named_ones_and_drops_the_rest(colle
     assert [f.description for f in fields] == ["净利润", "营业总成本"]
     assert fields[1].type == "number" and "{symbol}" in fields[1].question
     assert trace.fields_source == "model+vocabulary" and "异常波动情况" in trace.sources["fields"]
+    # A model phrase joining two printed values is not one field: both printed labels are read.
+    both = [
+        FieldSpec(name="combo", type="number", description="净利润或营业总成本", question="{symbol}{year}")
+    ]
+    fields = ground_fields(both, vocab.matches(question), vocab, "zh", trace)
+    assert [f.description for f in fields] == ["净利润", "营业总成本"]
 
 
 def test_nothing_grounded_keeps_the_model_fields(collection: Collection) -> None:

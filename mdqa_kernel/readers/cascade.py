@@ -12,6 +12,8 @@ from typing import Any
 from mdqa_kernel.readers.base import DocumentView, FieldLike, Reader, ReadResult, Status, timed_read
 
 DEFAULT_THRESHOLD = 0.8
+# Enters every cascade task key: a change in how answers are chosen re-reads (LLM calls stay cached).
+CASCADE_VERSION = "cascade-2"
 
 
 class CascadeReader:
@@ -31,6 +33,7 @@ class CascadeReader:
 
     def config(self) -> dict[str, Any]:
         return {
+            "version": CASCADE_VERSION,
             "threshold": self.threshold,
             "fields": self.fields,
             "readers": [
@@ -80,8 +83,16 @@ def _choose(results: list[ReadResult], threshold: float) -> ReadResult:
     supported = [r for r in found if r.supported is not False]
     if supported:
         return max(supported, key=lambda r: r.confidence)
-    if found:
-        return max(found, key=lambda r: r.confidence)
+    # Only unsupported answers (a quote not in the text, a "yes" off the topic): an answer without
+    # evidence is no answer, so the first reader's not-found stands, with the guess in the message.
+    unsupported = max(found, key=lambda r: r.confidence) if found else None
+    missing = [r for r in results if r.status == Status.NOT_FOUND]
+    if unsupported is not None and missing:
+        return missing[0].model_copy(
+            update={"message": f"{missing[0].message}; unsupported guess: {unsupported.value!r}"}
+        )
+    if unsupported is not None:
+        return unsupported
     errors = [r for r in results if r.status == Status.ERROR]
     absent = [r for r in results if r.status == Status.ABSENT]
     return (absent or errors or results)[-1]

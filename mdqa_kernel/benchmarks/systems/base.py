@@ -20,8 +20,9 @@ import polars as pl
 CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "value_json": pl.String}
 # Bump a system's version when its behaviour changes, so the grid re-runs it instead of reusing results.
 # mdqa-oracle-rows v2: the planner is given the gold field names; v3: answers show ranked values.
-# mdqa v2: fields grounded in the documents' labels, derived table readings, ranked values shown.
-SYSTEM_VERSIONS: dict[str, int] = {"mdqa-oracle-rows": 3, "mdqa": 2}
+# mdqa v2: fields grounded in the documents' labels, derived table readings, ranked values shown;
+# v3: a phrase joining two printed values is split, unsupported LLM guesses are not answers.
+SYSTEM_VERSIONS: dict[str, int] = {"mdqa-oracle-rows": 3, "mdqa": 3}
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
 _DIGIT = re.compile(r"\d")
 
