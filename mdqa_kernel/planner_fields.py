@@ -19,6 +19,9 @@ _NAME_TYPES = (("_pct", "percent"), ("_ratio", "number"), ("_date", "date"), ("_
                ("_disclosed", "boolean"), ("_count", "integer"), ("_name", "text"), ("_address", "text"))  # fmt: skip
 
 
+_LIST_WORDS = re.compile(r"列表|清单|\blist\b", re.IGNORECASE)
+
+
 def fields_from_schema(schema: Any) -> list[FieldSpec]:
     """FieldSpecs from FieldSpec objects, dicts, or {name: description} (types guessed from names)."""
     if isinstance(schema, Mapping):
@@ -28,6 +31,8 @@ def fields_from_schema(schema: Any) -> list[FieldSpec]:
             if name.startswith(("is_", "has_")) or name.endswith(("_assured", "_standard")):
                 ftype = "boolean"
             d = str(desc).strip() or name
+            if _LIST_WORDS.search(d):  # "年度股东大会表决方式列表" is a list of names, not a number
+                ftype = "list_text"
             out.append(FieldSpec(name=name, type=ftype, description=d, question="{symbol} {year}: " + d))
         return out
     return [s if isinstance(s, FieldSpec) else FieldSpec.model_validate(dict(s)) for s in schema]
