@@ -225,7 +225,8 @@ def test_figures_are_read_back_from_an_executed_notebook(tmp_path) -> None:
 
     from mdqa_kernel.benchmarks.reproduce import GridOptions, _up_to_date, read_figures
 
-    fig = {"name": "mudabench-table2", "complete": True, "llm": {"backend": "x"}, "summary": []}
+    fig = {"name": "mudabench-table2", "complete": True, "llm": {"backend": "x"}, "summary": [],
+           "config": {"system": "mdqa", "k": 3.0, "v": 3}}  # fmt: skip
     nb = nbformat.v4.new_notebook()
     cell = nbformat.v4.new_code_cell("display(...)")
     cell.outputs = [nbformat.v4.new_output("display_data", data={"application/vnd.mdqa.figures+json": fig,
@@ -236,3 +237,8 @@ def test_figures_are_read_back_from_an_executed_notebook(tmp_path) -> None:
     assert read_figures(path)[0]["complete"] is True
     assert _up_to_date(path, GridOptions(), {"backend": "x"}) is not None
     assert _up_to_date(path, GridOptions(), {"backend": "other"}) is None  # another model: run again
+    assert (
+        _up_to_date(path, GridOptions(), {"backend": "x"}, {"system": "mdqa", "k": 3.0, "v": 3}) is not None
+    )
+    # the system changed since (its version is part of the config key): run again
+    assert _up_to_date(path, GridOptions(), {"backend": "x"}, {"system": "mdqa", "k": 3.0, "v": 4}) is None

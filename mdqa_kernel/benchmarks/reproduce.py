@@ -141,13 +141,19 @@ def _lock(root: Path) -> Path:
     return lock
 
 
-def _up_to_date(executed: Path, opts: GridOptions, llm: dict[str, Any]) -> list[dict[str, Any]] | None:
+def _up_to_date(
+    executed: Path, opts: GridOptions, llm: dict[str, Any], config_key: dict[str, Any] | None = None
+) -> list[dict[str, Any]] | None:
+    """The figures of a finished run of this config on this model; None when it must run (again).
+    `config_key` includes the system's version: a changed system is not up to date."""
     if not executed.is_file():
         return None
     figs = [f for f in read_figures(executed) if f.get("name") == "mudabench-table2"]
-    if figs and figs[-1].get("complete") and figs[-1].get("llm") == llm:
-        return figs
-    return None
+    if not figs or not figs[-1].get("complete") or figs[-1].get("llm") != llm:
+        return None
+    if config_key is not None and figs[-1].get("config") != config_key:
+        return None
+    return figs
 
 
 def _params(config: Any, opts: GridOptions, deadline: float) -> dict[str, Any]:
@@ -179,7 +185,7 @@ def reproduce_table2(opts: GridOptions, log: Any = print) -> dict[str, Any]:
         pending = []
         for c in configs:
             executed = root / "notebooks" / f"{c.slug}.ipynb"
-            done = _up_to_date(executed, opts, llm)
+            done = _up_to_date(executed, opts, llm, c.key())
             if done is not None:
                 figures[c.label] = done
             else:
