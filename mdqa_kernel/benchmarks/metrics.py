@@ -24,6 +24,7 @@ from typing import Any
 import polars as pl
 
 from mdqa_kernel.normalize import default_entity, normalize_text
+from mdqa_kernel.readers.oracle import base_value, gold_records
 from mdqa_kernel.readers.values import parse_date, parse_number
 
 GOLD_SCHEMA = {"doc_id": pl.String, "field": pl.String, "gold": pl.String, "page": pl.Int64}
@@ -215,13 +216,8 @@ def mudabench_gold(
 def realdocs_gold(path: str | Path) -> pl.DataFrame:
     """Gold cells of a realdocs gold.jsonl: values in base units (numbers), dates and text as printed."""
     rows = []
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
-        if not line.strip():
-            continue
-        rec = json.loads(line)
-        value = rec.get("value_base_units")
-        if value is None:
-            value = rec.get("value") if rec.get("value") is not None else rec.get("value_text")
+    for rec in gold_records(path):
+        value = base_value(rec)
         if rec.get("unit") == "percent":
             value = rec.get("value")
         if rec.get("unit") == "date":

@@ -96,6 +96,13 @@ def not_found(doc_id: str, field_name: str, reader: str, message: str, confidenc
     )
 
 
+def found(doc_id: str, field_name: str, reader: str, value: Any, **extra: Any) -> ReadResult:
+    """A found value; `extra` sets the other ReadResult fields (confidence, evidence, unit, ...)."""
+    return ReadResult(
+        doc_id=doc_id, field=field_name, reader=reader, status=Status.FOUND, value=value, **extra
+    )
+
+
 def error_result(doc_id: str, field_name: str, reader: str, exc: BaseException) -> ReadResult:
     return ReadResult(
         doc_id=doc_id,

@@ -19,6 +19,7 @@ from mdqa_kernel.readers.base import (
     ReaderError,
     ReadResult,
     Status,
+    found,
     not_found,
 )
 from mdqa_kernel.readers.values import coerce_value
@@ -44,16 +45,20 @@ def load_gold(source: str) -> dict[tuple[str, str], Any]:
         raise OracleSourceError(
             f"gold source {source!r} is neither 'mudabench:<split>' nor a gold.jsonl file"
         )
-    out: dict[tuple[str, str], Any] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip():
-            continue
-        rec = json.loads(line)
-        value = rec.get("value_base_units")
-        if value is None:
-            value = rec.get("value") if rec.get("value") is not None else rec.get("value_text")
-        out[(rec["doc"], rec["field"])] = value
-    return out
+    return {(rec["doc"], rec["field"]): base_value(rec) for rec in gold_records(path)}
+
+
+def gold_records(path: str | Path) -> list[dict[str, Any]]:
+    """The facts of a realdocs-format gold.jsonl (one JSON object per non-empty line)."""
+    return [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def base_value(rec: dict[str, Any]) -> Any:
+    """A gold fact's value in base units, else as printed (the number, else the text)."""
+    value = rec.get("value_base_units")
+    if value is None:
+        value = rec.get("value") if rec.get("value") is not None else rec.get("value_text")
+    return value
 
 
 class OracleReader:
@@ -93,12 +98,11 @@ class OracleReader:
         ):
             value = float(raw) / (field.scale or 1.0) if self.source.endswith(".jsonl") else float(raw)
         value = coerce_value(value, field.type) if not isinstance(value, (list, dict)) else value
-        return ReadResult(
-            doc_id=doc.doc_id,
-            field=field.name,
-            reader=self.name,
-            status=Status.FOUND,
-            value=value,
+        return found(
+            doc.doc_id,
+            field.name,
+            self.name,
+            value,
             unit=field.unit,
             scale=1.0,
             confidence=1.0,

@@ -18,7 +18,7 @@ from typing import Any
 
 import polars as pl
 
-from mdqa_kernel.readers.base import DocumentView, Evidence, FieldLike, ReadResult, Status, not_found
+from mdqa_kernel.readers.base import DocumentView, Evidence, FieldLike, ReadResult, found, not_found
 from mdqa_kernel.readers.derived import group_count, largest_holding, membership
 from mdqa_kernel.readers.labels import LabelSet, field_labels, label_score, normalize_label
 from mdqa_kernel.readers.layout import (
@@ -74,12 +74,11 @@ class TableReader:
         }
 
     def _phrase_absent(self, doc: DocumentView, field: FieldLike, phrase: str) -> ReadResult:
-        return ReadResult(
-            doc_id=doc.doc_id,
-            field=field.name,
-            reader=self.name,
-            status=Status.FOUND,
-            value=False,
+        return found(
+            doc.doc_id,
+            field.name,
+            self.name,
+            False,
             confidence=self.absent_confidence if doc.status == "ok" else 0.2,
             evidence=Evidence(doc_id=doc.doc_id, snippet="", reader=self.name),
             message=f"statement {phrase!r} occurs nowhere in the document",
@@ -240,14 +239,12 @@ class TableReader:
         if rivals:
             # Two equally good readings disagree (the same label in two tables, two years...): do not guess.
             confidence = round(confidence * 0.5, 4)
-        unit = field.unit
-        return ReadResult(
-            doc_id=doc.doc_id,
-            field=field.name,
-            reader=self.name,
-            status=Status.FOUND,
-            value=value,
-            unit=unit,
+        return found(
+            doc.doc_id,
+            field.name,
+            self.name,
+            value,
+            unit=field.unit,
             scale=applied,
             confidence=confidence,
             evidence=Evidence(
