@@ -19,6 +19,7 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from mdqa_kernel.readers.labels import SYNONYM_GROUPS, normalize_label
@@ -96,7 +97,7 @@ class Vocabulary:
         overlaps (净利润 inside 归属于母公司股东的净利润 is not matched twice)."""
         q = normalize_label(question)
         hits: list[tuple[int, int, Term]] = []
-        for norm, term in self.aliases().items():
+        for norm, term in self.aliases.items():
             if len(norm) < 3:
                 continue  # "A股" in "针对中国A股市场" names the market, not a value
             start = q.find(norm)
@@ -153,6 +154,7 @@ class Vocabulary:
                     best.append((term, n))
         return best
 
+    @cached_property
     def aliases(self) -> dict[str, Term]:
         """Printed labels plus their glossary synonyms ("net profit" for a printed "Net income"); a
         synonym maps to a Term whose text is the synonym itself, so the field is named as asked."""
@@ -173,7 +175,7 @@ class Vocabulary:
         p = normalize_label(phrase)
         if not _usable(p):
             return None
-        terms = self.aliases()
+        terms = self.aliases
         if p in terms:
             return terms[p]
         inside = [n for n in terms if len(n) >= 2 and n in p]
