@@ -42,6 +42,13 @@ def test_values_of_every_type():
     assert values_agree("KPMG", "KPMG LLP")
     assert values_agree(["网络投票", "现场投票"], ["现场投票", "网络投票"])
     assert not values_agree(["现场投票"], ["现场投票", "网络投票"])
+    # free-text systems write lists as enumerations
+    assert values_agree("逐项表决", ["逐项表决"])
+    assert values_agree("网络投票、现场投票", ["现场投票", "网络投票"])
+    assert values_agree("现场投票 and 网络投票", ["现场投票", "网络投票"])
+    assert not values_agree("现场投票", ["现场投票", "网络投票"])
+    assert values_agree("现场投票和网络投票相结合", ["现场投票和网络投票相结合"])
+    assert not values_agree(5, ["5"])
     assert values_agree("1,234.5", 1234.5)
 
 

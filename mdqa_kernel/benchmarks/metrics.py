@@ -5,7 +5,8 @@ agree (truncated) once both are in the same unit (cells and gold are both in the
 Fractions below 1 (ratios such as 0.5886) are compared in percent points (58.8), where the rule
 was meant to apply. Text is compared after normalisation (NFKC, case, punctuation; legal-form
 suffixes dropped as a second chance), dates as dates (a gold "07-20" compares month and day),
-booleans exactly, lists as sets. A gold null is matched by a cell that is not_found or absent.
+booleans exactly, lists as sets (a text value
+written as an enumeration, "现场投票、网络投票", is read as its items). A gold null is matched by a cell that is not_found or absent.
 
 Evidence accuracy: among found cells whose true page is known (a render manifest, realdocs gold),
 the share whose evidence page is that page.
@@ -29,6 +30,7 @@ from mdqa_kernel.readers.values import parse_date, parse_number
 
 GOLD_SCHEMA = {"doc_id": pl.String, "field": pl.String, "gold": pl.String, "page": pl.Int64}
 _MMDD = re.compile(r"^(\d{1,2})-(\d{1,2})$")
+_LIST_SEPARATORS = re.compile(r"\s*(?:[、,，;；/]|\band\b|和|及)\s*")
 
 
 def _trunc1(x: float) -> Decimal | None:
@@ -65,6 +67,11 @@ def values_agree(pred: Any, gold: Any) -> bool:
         )
         return number is not None and numbers_agree(float(number), float(gold))
     if isinstance(gold, list):
+        if isinstance(pred, str):
+            # A free-text system writes a list as "现场投票、网络投票" or "A and B": same items, same set
+            # (the whole string as one item too, for an item that itself contains "和").
+            items = [p for p in _LIST_SEPARATORS.split(pred) if p.strip()]
+            return any(_list_key(c) == _list_key(gold) for c in ([pred], items))
         if not isinstance(pred, list):
             return False
         return _list_key(pred) == _list_key(gold)

@@ -181,70 +181,75 @@ def reproduce_table2(opts: GridOptions, log: Any = print) -> dict[str, Any]:
         llm = llm_identity(LLMConfig.from_env(backend=opts.llm, n_threads=opts.n_threads, n_ctx=opts.n_ctx))
         configs = table2_configs(opts.systems, noise=opts.noise)
         deadline = time.time() + opts.max_minutes * 60 if opts.max_minutes else 0.0
-        figures: dict[str, list[dict[str, Any]]] = {}
         pending = []
         for c in configs:
             executed = root / "notebooks" / f"{c.slug}.ipynb"
-            done = _up_to_date(executed, opts, llm, c.key())
-            if done is not None:
-                figures[c.label] = done
-            else:
+            if _up_to_date(executed, opts, llm, c.key()) is None:
                 pending.append((c, executed))
         log(
             f"grid {root}: {len(configs)} configs, {len(configs) - len(pending)} complete, {len(pending)} to run"
         )
 
-        def run_one(item: tuple[Any, Path]) -> tuple[str, list[dict[str, Any]] | None, str | None]:
+        def run_one(item: tuple[Any, Path]) -> tuple[str, str | None]:
             c, executed = item
             if deadline and time.time() > deadline:
-                return c.label, None, "not started (time budget)"
+                return c.label, "not started (time budget)"
             try:
                 execute(source, executed, _params(c, opts, deadline), root / "logs" / f"{c.slug}.log")
             except ReproduceError as e:
-                return c.label, None, str(e)
-            return c.label, [f for f in read_figures(executed) if f.get("name") == "mudabench-table2"], None
+                return c.label, str(e)
+            return c.label, None
 
         errors: dict[str, str] = {}
         with ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as pool:
-            for label, figs, err in pool.map(run_one, pending):
-                if figs:
-                    figures[label] = figs
+            for label, err in pool.map(run_one, pending):
                 if err:
                     errors[label] = err
                 log(f"  {label}: {'error: ' + err if err else 'ok'}")
-        ordered = [figures[c.label][-1] for c in configs if c.label in figures]
+        store_figs = table_figures(root, refs, opts)
         meta = {"date": time.strftime("%Y-%m-%d"), "model": f"{llm['backend']} ({llm.get('model') or 'default'})",
                 "sample": (f"{opts.sample} questions (seed {opts.seed}, stratified by split × doctype)"
                            if opts.sample.isdigit() else f"questions {opts.sample}")}  # fmt: skip
-        paths = write_table2(ordered, root, meta) if ordered else {}
+        paths = write_table2(store_figs, root, meta) if store_figs else {}
         return {"root": str(root), "ran": len(pending), "skipped": len(configs) - len(pending),
-                "errors": errors, "outputs": paths,
-                "complete": sum(1 for f in ordered if f.get("complete"))}  # fmt: skip
+                "errors": errors, "outputs": paths, "configs_in_table": len(store_figs),
+                "complete": sum(1 for f in store_figs if f.get("complete"))}  # fmt: skip
     finally:
         lock.unlink(missing_ok=True)
 
 
-def snapshot_table2(opts: GridOptions) -> dict[str, Any]:
-    """Table 2 from what the results store holds now (no notebook, no LLM), into <grid>/snapshot/:
-    for looking at a grid that is still running. Configs not finished are marked partial."""
-    from mdqa_kernel.benchmarks.grid import ResultStore, parse_questions
-    from mdqa_kernel.benchmarks.runner import config_records, llm_identity
+def table_figures(root: Path, refs: list[Any], opts: GridOptions) -> list[dict[str, Any]]:
+    """Figures of every config of the whole grid that has results in the store (not only the configs
+    this invocation selected), after re-scoring records scored under older rules. Configs with only
+    some questions done are marked not complete."""
+    from mdqa_kernel.benchmarks.grid import ResultStore
+    from mdqa_kernel.benchmarks.runner import config_records, llm_identity, rescore
     from mdqa_kernel.benchmarks.systems import table2_configs
-    from mdqa_kernel.benchmarks.table2 import RESULTS_FILE, figures, grid_root
-    from mdqa_kernel.benchmarks.table2_report import write_table2
+    from mdqa_kernel.benchmarks.table2 import RESULTS_FILE, figures
     from mdqa_kernel.llm import LLMConfig
 
-    root = grid_root(opts.results_dir, opts.sample, opts.seed)
-    refs = parse_questions(opts.sample, opts.seed)
     llm_config = LLMConfig.from_env(backend=opts.llm, n_threads=opts.n_threads, n_ctx=opts.n_ctx)
     store = ResultStore(root / RESULTS_FILE)
+    rescore(store)
     figs = []
-    for c in table2_configs(opts.systems, noise=opts.noise):
+    for c in table2_configs(None, noise=True):
         records = config_records(store, c, refs, llm_identity(llm_config))
         final = [r for r in records if r.get("status") != "unavailable"]
         if final:
             progress = {"complete": len(final) == len(refs), "ran": 0, "skipped": len(final)}
             figs.append(figures(c, refs, records, progress, llm_config, opts.seed, opts.sample, 0.0))
+    return figs
+
+
+def snapshot_table2(opts: GridOptions) -> dict[str, Any]:
+    """Table 2 from what the results store holds now (no notebook, no LLM), into <grid>/snapshot/:
+    for looking at a grid that is still running. Configs not finished are marked partial."""
+    from mdqa_kernel.benchmarks.grid import parse_questions
+    from mdqa_kernel.benchmarks.table2 import grid_root
+    from mdqa_kernel.benchmarks.table2_report import write_table2
+
+    root = grid_root(opts.results_dir, opts.sample, opts.seed)
+    figs = table_figures(root, parse_questions(opts.sample, opts.seed), opts)
     meta = {"date": time.strftime("%Y-%m-%d"), "model": f"{opts.llm} (default)",
             "sample": f"{opts.sample} questions (seed {opts.seed}); SNAPSHOT of a running grid"}  # fmt: skip
     paths = write_table2(figs, root / "snapshot", meta) if figs else {}

@@ -7,6 +7,9 @@ tokens per stage (every call, and the ones that reached the model), wall time, a
 a failure. All calls go through one LLMClient per question (run id = the result key), sharing one
 loaded backend, with its cache in the grid's workspace: an interrupted question re-runs for free up
 to where it stopped.
+
+Each record's extracted cells are kept beside the store (cells/<key>.parquet), so that a changed
+scoring rule (METRICS_VERSION) re-scores finished questions without running them again: `rescore`.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import time
 import traceback
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -35,6 +39,14 @@ from mdqa_kernel.benchmarks.systems.base import empty_cells
 DOC_COLUMNS = ("doc_id", "symbol", "year", "doctype")
 # Systems that extract per-document cells (process metrics apply); flat RAG has none.
 DOCUMENT_GROUNDED = frozenset({"paper-workflow", "mdqa", "mdqa-oracle-rows"})
+# Version of the scoring rules (cell comparison, deterministic judge). Bump it when they change:
+# stored records of an older version are re-scored from their kept cells and kept answer.
+# 2: a gold list matches a text enumeration ("现场投票、网络投票"); records carry their cells.
+METRICS_VERSION = 2
+
+
+def cells_path(root: str | Path, key: str) -> Path:
+    return Path(root) / "cells" / f"{key}.parquet"
 
 
 def llm_identity(llm_config: Any) -> dict[str, Any]:
@@ -144,12 +156,18 @@ def base_record(config: SystemConfig, ref: QuestionRef, key: str, llm: dict[str,
     }
 
 
-def judge_record(record: dict[str, Any], ref: QuestionRef, answer: str | None, pool: LLMPool) -> None:
+def judge_deterministic(record: dict[str, Any], ref: QuestionRef, answer: str | None) -> None:
     data = load_split(ref.split)
     reference = data.reference_answer(ref.question_id)
-    question = data.item(ref.question_id)["question"]
-    verdict = judge(answer or "", reference, question=question)
-    record.update(reference=reference, correct=bool(verdict.correct), judge_reason=verdict.reason)
+    verdict = judge(answer or "", reference, question=data.item(ref.question_id)["question"])
+    record.update(reference=reference, correct=bool(verdict.correct), judge_reason=verdict.reason,
+                  metrics_version=METRICS_VERSION)  # fmt: skip
+
+
+def judge_record(record: dict[str, Any], ref: QuestionRef, answer: str | None, pool: LLMPool) -> None:
+    judge_deterministic(record, ref, answer)
+    data = load_split(ref.split)
+    reference, question = record["reference"], data.item(ref.question_id)["question"]
     record["correct_llm"] = None
     if pool.judge_llm:
         try:
@@ -159,8 +177,11 @@ def judge_record(record: dict[str, Any], ref: QuestionRef, answer: str | None, p
             record["llm_judge_error"] = str(e)[:300]
 
 
-def run_one(config: SystemConfig, ref: QuestionRef, corpus: Corpus, pool: LLMPool) -> dict[str, Any]:
-    """Run one system config on one question; never raises for a system failure (it is recorded)."""
+def run_one(
+    config: SystemConfig, ref: QuestionRef, corpus: Corpus, pool: LLMPool, cells_dir: Path | None = None
+) -> dict[str, Any]:
+    """Run one system config on one question; never raises for a system failure (it is recorded).
+    With `cells_dir`, the extracted cells are kept there (for re-scoring without re-running)."""
     key = result_key(config.key(), ref, llm_identity(pool.config))
     record = base_record(config, ref, key, llm_identity(pool.config))
     client = pool.client(f"bench-{key}-{int(time.time())}")
@@ -192,6 +213,9 @@ def run_one(config: SystemConfig, ref: QuestionRef, corpus: Corpus, pool: LLMPoo
     cells = output.cells if output is not None else None
     if cells is None and config.system in DOCUMENT_GROUNDED:
         cells = empty_cells()  # a grounded system that failed before extracting scored 0 cells, not "n/a"
+    if cells is not None and cells_dir is not None:
+        cells_dir.mkdir(parents=True, exist_ok=True)
+        cells.write_parquet(cells_dir / f"{key}.parquet")
     record.update(process_scores(cells, question_gold(ref.split, ref.question_id)))
     if record["status"] != "unavailable":
         judge_record(record, ref, answer, pool)
@@ -221,7 +245,7 @@ def run_config(
         if deadline is not None and time.time() > deadline:
             stopped = True
             break
-        rec = run_one(config, ref, corpus, pool)
+        rec = run_one(config, ref, corpus, pool, cells_path(store.path.parent, key).parent)
         store.add(rec)
         ran += 1
         log(f"[{config.label}] {ref.label}: {rec['status']} correct={rec.get('correct')} "
@@ -244,3 +268,29 @@ def config_records(
     latest = store.latest()
     keys = [result_key(config.key(), r, llm) for r in refs]
     return [latest[k] for k in keys if k in latest]
+
+
+def rescore(store: ResultStore, *, force: bool = False) -> int:
+    """Re-score finished records scored under older rules (or all, `force`): process metrics from
+    their kept cells, the deterministic judge from their kept answer. Run time, LLM calls and the LLM
+    judge's verdict stay as measured. Appends the updated records; returns how many."""
+    n = 0
+    for rec in list(store.latest().values()):
+        if rec.get("status") == "unavailable" or "split" not in rec:
+            continue
+        if not force and int(rec.get("metrics_version") or 1) >= METRICS_VERSION:
+            continue
+        ref = QuestionRef(rec["split"], rec["question_id"])
+        new = dict(rec)
+        path = cells_path(store.path.parent, rec["key"])
+        gold = question_gold(ref.split, ref.question_id)
+        if path.is_file():
+            new.update(process_scores(pl.read_parquet(path), gold))
+        elif (rec.get("config") or {}).get("system") not in DOCUMENT_GROUNDED:
+            new.update(process_scores(None, gold))
+        # else: a grounded record from before cells were kept: its process figures stay as scored.
+        judge_deterministic(new, ref, rec.get("answer"))
+        new["rescored_at"] = time.strftime("%Y-%m-%dT%H:%M:%S")
+        store.add(new)
+        n += 1
+    return n
