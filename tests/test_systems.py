@@ -139,13 +139,48 @@ def test_paper_workflow_records_a_failed_program_by_stage(tmp_path) -> None:
     assert out.notes["code_attempts"] == 2 and out.answer  # the final agent still answers
 
 
+def test_workflow_on_gold_rows_runs_code_and_answer_only(tmp_path) -> None:
+    """paper-workflow-oracle-rows: the gold values of the question as table J (typed columns,
+    noise documents null), then only the code and answer phases."""
+    from mdqa_kernel.benchmarks.metrics import question_gold
+
+    gold = question_gold(REF.split, REF.question_id)
+    docs = (
+        gold.select("doc_id")
+        .unique(maintain_order=True)
+        .with_columns(
+            symbol=pl.lit("S"), year=pl.lit(2021, pl.Int64), doctype=pl.lit("US Stock Annual Report")
+        )
+    )
+    noise = pl.DataFrame(
+        {"doc_id": ["noise-1"], "symbol": ["N"], "year": [2023], "doctype": ["US Stock Annual Report"]}
+    )
+    q = question()
+    q = QuestionInput(REF.question_id, REF.split, q.question, "en", pl.concat([docs, noise]), q.chunks)
+    frame = paper_workflow.gold_frame(q)
+    field = gold["field"][0].removeprefix("value_")
+    assert frame.height == docs.height + 1 and frame.schema[field] == pl.Float64
+    assert frame.filter(pl.col("doc_id") == "noise-1")[field].to_list() == [None]
+
+    def code_on_gold(prompt: str, schema: dict[str, Any] | None) -> str:
+        if schema is None and "polars" in prompt:
+            return f"result = rows.sort('{field}', descending=True, nulls_last=True).head(3)"
+        return scripted(prompt, schema)
+
+    llm, _ = make_llm(tmp_path, code_on_gold)
+    out = paper_workflow.run_oracle(SystemConfig("paper-workflow-oracle-rows"), q, llm)
+    assert set(dict(llm.summary().select("stage", "calls").iter_rows())) == {"code", "answer", "total"}
+    assert out.failures == [] and out.answer and out.cells is not None
+    assert out.cells.filter(pl.col("status") == "found").height == gold.height
+
+
 def test_registry_and_grid_configs() -> None:
     with pytest.raises(UnknownSystemError):
         get_system("nope")
     configs = table2_configs()
     labels = [c.label for c in configs]
     assert "flat-rag k=2.5·|D| +metadata" in labels and "noise paper-workflow k=5" in labels
-    assert len(configs) == 2 * (1 + 8 + 1 + 3)
+    assert len(configs) == 2 * (2 + 8 + 1 + 3)
     assert {c.system for c in table2_configs(["flat-rag"], noise=False)} == {"flat-rag"}
 
 

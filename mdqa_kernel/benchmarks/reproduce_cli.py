@@ -75,7 +75,10 @@ def _estimate(root: Path, prices: str | None, questions: int) -> None:
 @click.option("--seed", default=0, show_default=True, type=int)
 @click.option("--jobs", default=1, show_default=True, type=int, help="notebooks run in parallel")
 @click.option(
-    "--systems", default=None, help="comma-separated subset: flat-rag,paper-workflow,mdqa,mdqa-oracle-rows"
+    "--systems",
+    default=None,
+    help="comma-separated subset of flat-rag, paper-workflow, mdqa, mdqa-oracle-rows, "
+    "paper-workflow-oracle-rows; name@k or name@k+meta picks one config",
 )
 @click.option("--no-noise", is_flag=True, help="leave out the noise variants")
 @click.option("--max-minutes", type=float, default=None, help="start no new question after this many minutes")

@@ -38,7 +38,7 @@ from mdqa_kernel.benchmarks.systems.base import empty_cells
 
 DOC_COLUMNS = ("doc_id", "symbol", "year", "doctype")
 # Systems that extract per-document cells (process metrics apply); flat RAG has none.
-DOCUMENT_GROUNDED = frozenset({"paper-workflow", "mdqa", "mdqa-oracle-rows"})
+DOCUMENT_GROUNDED = frozenset({"paper-workflow", "paper-workflow-oracle-rows", "mdqa", "mdqa-oracle-rows"})
 # Version of the scoring rules (cell comparison, deterministic judge). Bump it when they change:
 # stored records of an older version are re-scored from their kept cells and kept answer.
 # 2: a gold list matches a text enumeration ("现场投票、网络投票"); records carry their cells.

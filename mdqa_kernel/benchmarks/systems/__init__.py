@@ -3,7 +3,9 @@
 - flat-rag: BM25 over all chunks of the question's collection, top k·|D| chunks, ± metadata, one call;
 - paper-workflow: the MuDABench paper's Algorithm 1 (plan → per-document RAG → schema + batch
   normalisation → sandboxed analysis code → final answer), chunk budget k;
-- mdqa: our pipeline through `mdqa_kernel.ask`; mdqa-oracle-rows: the same with the oracle reader.
+- mdqa: our pipeline through `mdqa_kernel.ask`; mdqa-oracle-rows: the same with the oracle reader;
+- paper-workflow-oracle-rows: the workflow's code and answer phases on the gold rows (beside
+  mdqa-oracle-rows: LLM-written code against a typed plan, both given perfect extraction).
 
 `SYSTEMS` maps a name to its run function; `table2_configs()` is the grid of the paper's Table 2
 plus ours, each also with noise.
@@ -31,6 +33,7 @@ SYSTEMS: dict[str, RunFn] = {
     "paper-workflow": paper_workflow.run,
     "mdqa": mdqa_pipeline.run,
     "mdqa-oracle-rows": mdqa_pipeline.run_oracle,
+    "paper-workflow-oracle-rows": paper_workflow.run_oracle,
 }
 
 FLAT_RAG_K = (1.0, 1.5, 2.0, 2.5)
@@ -64,6 +67,7 @@ def table2_configs(systems: list[str] | None = None, noise: bool = True) -> list
     irrelevant documents. `systems`: names or `name@k[+meta]` specs to keep."""
     clean: list[SystemConfig] = [
         SystemConfig("mdqa-oracle-rows", k=1.0),
+        SystemConfig("paper-workflow-oracle-rows", k=1.0),
         *(SystemConfig("mdqa", k=k) for k in MDQA_K),
         SystemConfig("flat-rag", k=1.0),
         SystemConfig("flat-rag", k=1.0, metadata=True),

@@ -11,6 +11,10 @@ Phase 4  CodeAgent sees the schema and a few records (never the whole table) and
 Phase 5  FinalAgent writes the answer from the program's result and the sample records.
 
 Stages recorded for accounting: plan, extract, schema, normalize, code, answer.
+
+paper-workflow-oracle-rows runs phases 4 and 5 only, on the gold table (the question's annotated
+values, one row per document): how far LLM-written analysis code gets when extraction is perfect,
+beside mdqa-oracle-rows (typed plan and aggregation on the same gold rows, same model).
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ DEMO_RECORDS = 5  # records shown to the code and final agents
 MAX_TEMPLATES = 3
 MAX_FIELDS = 4
 EXTRACT_MAX_TOKENS = 96
+DOC_COLUMNS = ("doc_id", "symbol", "year", "doctype")
 _FENCE = re.compile(r"```(?:python|py)?\s*(.*?)```", re.DOTALL)
 
 
@@ -312,6 +317,43 @@ def final_answer(q: QuestionInput, result_text: str, frame: pl.DataFrame, llm: L
         "values asked for, concisely, in the question's language."
     )
     return llm.complete(prompt, stage="answer", max_tokens=256).strip()
+
+
+def gold_frame(q: QuestionInput) -> pl.DataFrame:
+    """The question's gold values as the workflow's table J: one row per document of the run (noise
+    documents get nulls, as an extractor finding nothing would), columns named without `value_`."""
+    from mdqa_kernel.benchmarks.metrics import question_gold
+
+    gold = question_gold(q.split, q.question_id)
+    values: dict[str, dict[str, Any]] = {}
+    for doc_id, name, value_json in gold.select("doc_id", "field", "gold").iter_rows():
+        values.setdefault(name.removeprefix("value_"), {})[doc_id] = json.loads(value_json)
+    frame = q.documents.select(DOC_COLUMNS)
+    for name, by_doc in values.items():
+        column = [by_doc.get(d) for d in frame["doc_id"].to_list()]
+        frame = frame.with_columns(pl.Series(name, column, dtype=_gold_dtype(column), strict=False))
+    return frame
+
+
+def _gold_dtype(column: list[Any]) -> Any:
+    present = [v for v in column if v is not None]
+    if present and all(isinstance(v, bool) for v in present):
+        return pl.Boolean
+    if present and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in present):
+        return pl.Float64
+    if present and all(isinstance(v, list) for v in present):
+        return pl.List(pl.String)
+    return pl.String
+
+
+def run_oracle(config: SystemConfig, q: QuestionInput, llm: LLM) -> SystemOutput:
+    frame = gold_frame(q)
+    fields = [FieldDef(name=c, type="string", description="") for c in frame.columns if c not in DOC_COLUMNS]
+    out = SystemOutput(answer=None, cells=cells_from(frame, fields))
+    result_text = analyse(q, frame, llm, out)
+    out.answer = final_answer(q, result_text, frame, llm)
+    out.notes.update(fields=[f.name for f in fields])
+    return out
 
 
 def run(config: SystemConfig, q: QuestionInput, llm: LLM) -> SystemOutput:
