@@ -241,12 +241,13 @@ def test_cost_model_prices_tokens_per_question(tmp_path) -> None:
 
     summary = pl.DataFrame({"config": ["a", "a"], "split": ["all", "simple"], "subset": ["all", "all"],
                             "questions": [10, 5], "prompt_tokens_per_q": [2_000_000.0, 1.0],
-                            "completion_tokens_per_q": [500_000.0, 1.0]})  # fmt: skip
+                            "completion_tokens_per_q": [500_000.0, 1.0], "wall_s_per_q": [36.0, 1.0]})  # fmt: skip
     prices = load_prices({"m": {"input": 1.0, "output": 4.0}})
     out = cost_columns(summary, prices, questions=3)
     assert out["cost_per_q_m"][0] == pytest.approx(4.0) and out["cost_m"][0] == pytest.approx(12.0)
     est = estimate_grid(summary, prices, 100)
     assert est.height == 1 and est["cost_m"][0] == pytest.approx(400.0)
+    assert est["hours_here"][0] == pytest.approx(1.0)  # 36 s per question × 100 questions
     table = tmp_path / "prices.yaml"
     table.write_text("x: {input: 0.5, output: 1}\n", encoding="utf-8")
     assert load_prices(table)["x"].cost(1e6, 1e6) == pytest.approx(1.5)

@@ -75,11 +75,15 @@ def cost_columns(
 
 def estimate_grid(summary: pl.DataFrame, prices: dict[str, Price], questions: int) -> pl.DataFrame:
     """What running each config on `questions` questions would cost, from the tokens per question
-    measured so far (rows of split 'all', subset 'all')."""
+    measured so far (rows of split 'all', subset 'all'), and how long it took here (`hours_here`:
+    measured wall seconds per question × questions, on the machine that ran them)."""
     rows = summary
     if "split" in rows.columns:
         rows = rows.filter(pl.col("split") == "all")
     if "subset" in rows.columns:
         rows = rows.filter(pl.col("subset") == "all")
-    base = rows.select("config", "questions", "prompt_tokens_per_q", "completion_tokens_per_q")
+    base = rows.select(
+        "config", "questions", "prompt_tokens_per_q", "completion_tokens_per_q", "wall_s_per_q"
+    )
+    base = base.with_columns(hours_here=(pl.col("wall_s_per_q") * questions / 3600).round(2))
     return cost_columns(base, prices, questions)

@@ -218,26 +218,39 @@ def reproduce_table2(opts: GridOptions, log: Any = print) -> dict[str, Any]:
         lock.unlink(missing_ok=True)
 
 
-def table_figures(root: Path, refs: list[Any], opts: GridOptions) -> list[dict[str, Any]]:
-    """Figures of every config of the whole grid that has results in the store (not only the configs
-    this invocation selected), after re-scoring records scored under older rules. Configs with only
-    some questions done are marked not complete."""
+def grid_records(root: Path, refs: list[Any], opts: GridOptions) -> list[tuple[Any, list[dict[str, Any]]]]:
+    """(config, its current records) for every config of the whole grid with results in the store,
+    after re-scoring records scored under older rules. Records of an older system version or
+    another model are not current and left out."""
     from mdqa_kernel.benchmarks.grid import ResultStore
     from mdqa_kernel.benchmarks.runner import config_records, llm_identity, rescore
     from mdqa_kernel.benchmarks.systems import table2_configs
-    from mdqa_kernel.benchmarks.table2 import RESULTS_FILE, figures
+    from mdqa_kernel.benchmarks.table2 import RESULTS_FILE
+    from mdqa_kernel.llm import LLMConfig
+
+    llm = llm_identity(LLMConfig.from_env(backend=opts.llm, n_threads=opts.n_threads, n_ctx=opts.n_ctx))
+    store = ResultStore(root / RESULTS_FILE)
+    rescore(store)
+    out = []
+    for c in table2_configs(None, noise=True):
+        records = config_records(store, c, refs, llm)
+        if any(r.get("status") != "unavailable" for r in records):
+            out.append((c, records))
+    return out
+
+
+def table_figures(root: Path, refs: list[Any], opts: GridOptions) -> list[dict[str, Any]]:
+    """Figures of every config of the whole grid that has results (not only the configs this
+    invocation selected). Configs with only some questions done are marked not complete."""
+    from mdqa_kernel.benchmarks.table2 import figures
     from mdqa_kernel.llm import LLMConfig
 
     llm_config = LLMConfig.from_env(backend=opts.llm, n_threads=opts.n_threads, n_ctx=opts.n_ctx)
-    store = ResultStore(root / RESULTS_FILE)
-    rescore(store)
     figs = []
-    for c in table2_configs(None, noise=True):
-        records = config_records(store, c, refs, llm_identity(llm_config))
+    for c, records in grid_records(root, refs, opts):
         final = [r for r in records if r.get("status") != "unavailable"]
-        if final:
-            progress = {"complete": len(final) == len(refs), "ran": 0, "skipped": len(final)}
-            figs.append(figures(c, refs, records, progress, llm_config, opts.seed, opts.sample, 0.0))
+        progress = {"complete": len(final) == len(refs), "ran": 0, "skipped": len(final)}
+        figs.append(figures(c, refs, records, progress, llm_config, opts.seed, opts.sample, 0.0))
     return figs
 
 

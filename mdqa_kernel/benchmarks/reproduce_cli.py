@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -36,28 +37,33 @@ def _background(argv: list[str], log: Path) -> None:
     click.echo(f"started in the background: pid {proc.pid}; log {log}")
 
 
-def _estimate(root: Path, prices: str | None, questions: int) -> None:
-    from mdqa_kernel.benchmarks.cost import estimate_grid, load_prices
-    from mdqa_kernel.benchmarks.grid import ResultStore
-    from mdqa_kernel.benchmarks.table2 import RESULTS_FILE, summarize
+def _estimate(opts: Any, prices: str | None, questions: int) -> None:
+    import polars as pl
 
-    records = [
-        r for r in ResultStore(root / RESULTS_FILE).latest().values() if r.get("status") != "unavailable"
-    ]
+    from mdqa_kernel.benchmarks.cost import estimate_grid, load_prices
+    from mdqa_kernel.benchmarks.grid import parse_questions
+    from mdqa_kernel.benchmarks.reproduce import grid_records
+    from mdqa_kernel.benchmarks.systems import table2_configs
+    from mdqa_kernel.benchmarks.table2 import grid_root, summarize
+
+    root = grid_root(opts.results_dir, opts.sample, opts.seed)
+    measured = grid_records(root, parse_questions(opts.sample, opts.seed), opts)
+    records = [r for _, recs in measured for r in recs if r.get("status") != "unavailable"]
     if not records:
         _fail(f"no recorded runs under {root} to estimate from; run a few questions first (e.g. --sample 1)")
     table = estimate_grid(summarize(records), load_prices(prices), questions)
-    click.echo(f"estimated cost of {questions} questions per config (USD; tokens measured on our runs):")
-    import polars as pl
-
+    click.echo(
+        f"estimated cost of {questions} questions per config (USD; tokens and time measured on our runs):"
+    )
     with pl.Config(tbl_cols=-1, tbl_width_chars=250, fmt_str_lengths=40, tbl_hide_dataframe_shape=True):
         click.echo(str(table))
-    totals = {
-        c: round(float(table[c].sum()), 2)
-        for c in table.columns
-        if c.startswith("cost_") and "_per_q_" not in c
-    }
-    click.echo(f"whole grid ({table.height} configs measured so far): {totals}")
+    totals = {c: round(float(table[c].sum()), 2) for c in table.columns
+              if (c.startswith("cost_") and "_per_q_" not in c) or c == "hours_here"}  # fmt: skip
+    click.echo(f"measured configs ({table.height}), all together: {totals}")
+    labels = {c.label for c, _ in measured}
+    missing = [c.label for c in table2_configs(None, noise=True) if c.label not in labels]
+    if missing:
+        click.echo(f"not measured yet ({len(missing)}; no estimate): {', '.join(missing)}")
 
 
 @click.command("reproduce")
@@ -136,8 +142,10 @@ def reproduce_cmd(name: str | None, list_: bool, llm: str, sample: str, seed: in
         if name != "mudabench-table2":
             outcome = reproduce_notebook(name, out, force=force)
         else:
-            from mdqa_kernel.benchmarks.table2 import grid_root
-
+            opts = GridOptions(llm=llm, sample=sample, seed=seed, jobs=jobs, noise=not no_noise,
+                               systems=[s.strip() for s in systems.split(",")] if systems else None,
+                               max_minutes=max_minutes, results_dir=str(results), n_threads=threads,
+                               n_ctx=n_ctx, judge_llm=not no_llm_judge, retry_failed=retry_failed)  # fmt: skip
             if estimate_cost:
                 n = (
                     164 * 2
@@ -146,12 +154,8 @@ def reproduce_cmd(name: str | None, list_: bool, llm: str, sample: str, seed: in
                     if sample.isdigit()
                     else len(sample.split(","))
                 )
-                _estimate(grid_root(results, sample, seed), prices, n)
+                _estimate(opts, prices, n)
                 return
-            opts = GridOptions(llm=llm, sample=sample, seed=seed, jobs=jobs, noise=not no_noise,
-                               systems=[s.strip() for s in systems.split(",")] if systems else None,
-                               max_minutes=max_minutes, results_dir=str(results), n_threads=threads,
-                               n_ctx=n_ctx, judge_llm=not no_llm_judge, retry_failed=retry_failed)  # fmt: skip
             if snapshot:
                 outcome = snapshot_table2(opts)
             else:
