@@ -51,3 +51,11 @@ def test_reproduce_table2_one_question_twice(tmp_path) -> None:
     third = _run(tmp_path, systems="flat-rag@1")
     assert third["ran"] == 0 and third["configs_in_table"] == 2
     assert "mdqa-oracle-rows" in (grid / "table2.md").read_text(encoding="utf-8")
+
+    # What the rest of the grid would cost, from what was measured (no model is loaded).
+    args = ["reproduce", "mudabench-table2", "--llm", "local-tiny", "--sample", QUESTION, "--out", str(tmp_path),
+            "--n-ctx", "4096", "--estimate-cost"]  # fmt: skip
+    estimate = CliRunner().invoke(main, args)
+    assert estimate.exit_code == 0, estimate.output
+    assert "measured configs (2)" in estimate.output and "hours_here" in estimate.output
+    assert "not measured yet" in estimate.output and "paper-workflow k=5" in estimate.output
