@@ -38,6 +38,8 @@ def test_reproduce_table2_one_question_twice(tmp_path) -> None:
     assert figs[-1]["complete"] is True and figs[-1]["records"] == 1
     md = (grid / "table2.md").read_text(encoding="utf-8")
     assert "flat-rag k=1·|D|" in md and "rendered" in md and "GPT 4o" not in md.split("|")[0]
+    log = (grid / "logs" / "flat-rag-k-1d.log").read_text(encoding="utf-8")
+    assert f"{QUESTION}: ok" in log  # per-question progress streams into the config's log
     records = [json.loads(x) for x in (grid / "results.jsonl").read_text(encoding="utf-8").splitlines()]
     oracle = next(r for r in records if r["config"]["system"] == "mdqa-oracle-rows")
     assert (grid / "cells" / f"{oracle['key']}.parquet").is_file()  # kept for re-scoring

@@ -73,12 +73,14 @@ def read_figures(executed: str | Path) -> list[dict[str, Any]]:
 
 
 def execute(source: Path, output: Path, parameters: dict[str, Any], log: Path | None = None) -> None:
-    """papermill in a child process (isolated kernel, its own log); raises ReproduceError on failure."""
+    """papermill in a child process (isolated kernel, its own log); raises ReproduceError on failure.
+    Cell output streams into the log as it happens (one line per finished question on the grid), so
+    a background run can be followed with `tail -f`."""
     output.parent.mkdir(parents=True, exist_ok=True)
     if log is not None:
         log.parent.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, "-m", "papermill", str(source), str(output), "-y", yaml.safe_dump(parameters),
-           "--cwd", str(REPO), "--no-progress-bar", "-k", "python3"]  # fmt: skip
+           "--cwd", str(REPO), "--no-progress-bar", "--log-output", "-k", "python3"]  # fmt: skip
     with open(log or os.devnull, "a", encoding="utf-8") as fh:
         proc = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, check=False)
     if proc.returncode != 0:
