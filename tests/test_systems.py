@@ -162,6 +162,10 @@ def test_workflow_on_gold_rows_runs_code_and_answer_only(tmp_path) -> None:
     assert frame.height == docs.height + 1 and frame.schema[field] == pl.Float64
     assert frame.filter(pl.col("doc_id") == "noise-1")[field].to_list() == [None]
 
+    events = paper_workflow._gold_column("events", [[{"date": "2022-05-20", "kind": "年度"}], None])
+    assert events.dtype == pl.String and json.loads(events[0]) == [{"date": "2022-05-20", "kind": "年度"}]
+    assert paper_workflow._gold_column("m", [["现场投票"], None]).dtype == pl.List(pl.String)
+
     def code_on_gold(prompt: str, schema: dict[str, Any] | None) -> str:
         if schema is None and "polars" in prompt:
             return f"result = rows.sort('{field}', descending=True, nulls_last=True).head(3)"

@@ -330,20 +330,22 @@ def gold_frame(q: QuestionInput) -> pl.DataFrame:
         values.setdefault(name.removeprefix("value_"), {})[doc_id] = json.loads(value_json)
     frame = q.documents.select(DOC_COLUMNS)
     for name, by_doc in values.items():
-        column = [by_doc.get(d) for d in frame["doc_id"].to_list()]
-        frame = frame.with_columns(pl.Series(name, column, dtype=_gold_dtype(column), strict=False))
+        frame = frame.with_columns(_gold_column(name, [by_doc.get(d) for d in frame["doc_id"].to_list()]))
     return frame
 
 
-def _gold_dtype(column: list[Any]) -> Any:
+def _gold_column(name: str, column: list[Any]) -> pl.Series:
+    """Typed as the values are: booleans, numbers, lists of text; anything else (a list of records,
+    mixed values) as its JSON text, which the code agent can still parse."""
     present = [v for v in column if v is not None]
     if present and all(isinstance(v, bool) for v in present):
-        return pl.Boolean
+        return pl.Series(name, column, dtype=pl.Boolean)
     if present and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in present):
-        return pl.Float64
-    if present and all(isinstance(v, list) for v in present):
-        return pl.List(pl.String)
-    return pl.String
+        return pl.Series(name, column, dtype=pl.Float64)
+    if present and all(isinstance(v, list) and all(isinstance(x, str) for x in v) for v in present):
+        return pl.Series(name, column, dtype=pl.List(pl.String))
+    text = [v if isinstance(v, str) or v is None else json.dumps(v, ensure_ascii=False) for v in column]
+    return pl.Series(name, text, dtype=pl.String)
 
 
 def run_oracle(config: SystemConfig, q: QuestionInput, llm: LLM) -> SystemOutput:
