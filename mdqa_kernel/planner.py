@@ -34,6 +34,7 @@ from typing import Any, Protocol
 import polars as pl
 
 from mdqa_kernel.aggregate import AggregationError, aggregate
+from mdqa_kernel.operations import Aggregation
 from mdqa_kernel.plan import FIELD_TYPES, FieldSpec, Plan, PlanValidationError
 from mdqa_kernel.planner_families import FAMILIES, FamilyError, compile_family, param_schema
 from mdqa_kernel.planner_fields import field_from_phrase, fields_from_schema, ground_fields, level_phrase
@@ -83,6 +84,25 @@ PARAM_GUIDES = {
     "group_compare": "field: the value compared; by: the field that splits companies into groups; stat.",
 }
 PARAM_GUIDES["count"] = PARAM_GUIDES["threshold_filter"]
+
+
+def used_fields(
+    fields: list[FieldSpec], aggregation: Aggregation | None, trace: PlanTrace
+) -> list[FieldSpec]:
+    """The proposed fields some step or the output reads. A field nothing reads cannot change the
+    answer, yet extracting it costs an LLM call per document whenever the table reader cannot read
+    it (a small model proposes such fields: "中国A股市场", "前三"). Kept when the answer is a whole
+    table or free text, or when free code does not say which columns it reads."""
+    if aggregation is None or aggregation.output.form in ("table", "text"):
+        return fields
+    if any(getattr(step, "op", None) == "code" and not step.fields_read() for step in aggregation.steps):
+        return fields
+    read = set(aggregation.fields_read()) | {aggregation.output.value, aggregation.output.entity}
+    kept = [f for f in fields if f.name in read]
+    if not kept:
+        return fields
+    trace.unused_fields = [f.name for f in fields if f.name not in read]
+    return kept
 
 
 class PlannerError(Exception):
@@ -145,6 +165,7 @@ class PlanTrace:
     facts: dict[str, Any] = field(default_factory=dict)
     hints: list[str] = field(default_factory=list)
     attempts: list[dict[str, Any]] = field(default_factory=list)
+    unused_fields: list[str] = field(default_factory=list)  # proposed, read by no step: not extracted
     seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
@@ -265,6 +286,8 @@ class Planner:
     ) -> Plan:  # fmt: skip
         compiled = compile_family(trace.family or "", params, facts, fields, set(meta.columns))
         trace.sources = compiled.sources
+        if trace.fields_source == "model":
+            fields = used_fields(fields, compiled.aggregation, trace)
         plan = Plan(
             question=question,
             filters=_filters(facts, meta),

@@ -302,3 +302,28 @@ def test_flags_the_question_names_become_conditions() -> None:
     assert result.valid, result.error
     (_year, flt) = result.plan.aggregation.steps
     assert flt.expr == "(staff) and (creditor) and (supplier)"
+
+
+def test_proposed_fields_no_step_reads_are_not_extracted() -> None:
+    """A small model adds fields the aggregation never reads ("中国A股市场", "前三"); each would cost an
+    LLM call per document, so the plan keeps only the read ones and the trace names the others."""
+    llm = FakeLLM(
+        fields=[{"values": [{"phrase": "中国A股市场", "name": "china_a_stock_market", "type": "text"},
+                            {"phrase": "第一大股东持股比率", "name": "first_holder_ratio", "type": "percent"},
+                            {"phrase": "前三", "name": "top_three", "type": "list_text"}]}],
+        family=[{"phrase": "前三", "family": "topk"}],
+        params=[{"field": "first_holder_ratio", "direction": "highest", "k": 3}],
+    )  # fmt: skip
+    result = Planner(llm).propose(
+        "针对中国A股市场，2022年第一大股东持股比率前三的公司股票代码", metadata=META
+    )
+    assert result.valid, result.error
+    assert [f.name for f in result.plan.fields] == ["first_holder_ratio"]
+    assert result.trace.unused_fields == ["china_a_stock_market", "top_three"]
+
+    # Fields the caller gives are the caller's choice: never dropped.
+    given = Planner(FakeLLM(family=[{"phrase": "最高", "family": "topk"}],
+                            params=[{"field": "car_pct", "direction": "highest", "k": 3}]))  # fmt: skip
+    kept = given.propose("2021年资本充足率最高的三家公司", metadata=META, schema_fields=[CAR, AUDITOR])
+    assert kept.valid and [f.name for f in kept.plan.fields] == ["car_pct", "auditor"]
+    assert kept.trace.unused_fields == []
