@@ -5,8 +5,8 @@ agree (truncated) once both are in the same unit (cells and gold are both in the
 Fractions below 1 (ratios such as 0.5886) are compared in percent points (58.8), where the rule
 was meant to apply. Text is compared after normalisation (NFKC, case, punctuation; legal-form
 suffixes dropped as a second chance), dates as dates (a gold "07-20" compares month and day),
-booleans exactly, lists as sets (a text value
-written as an enumeration, "现场投票、网络投票", is read as its items). A gold null is matched by a cell that is not_found or absent.
+booleans exactly, lists as sets (text written as an enumeration, "现场投票、网络投票", is read as its
+items). A gold null is matched by a cell that is not_found or absent.
 
 Evidence accuracy: among found cells whose true page is known (a render manifest, realdocs gold),
 the share whose evidence page is that page.
