@@ -34,7 +34,7 @@ from typing import Any, Protocol
 import polars as pl
 
 from mdqa_kernel.aggregate import AggregationError, aggregate
-from mdqa_kernel.operations import Aggregation
+from mdqa_kernel.operations import Aggregation, CodeOp
 from mdqa_kernel.plan import FIELD_TYPES, FieldSpec, Plan, PlanValidationError
 from mdqa_kernel.planner_families import FAMILIES, FamilyError, compile_family, param_schema
 from mdqa_kernel.planner_fields import field_from_phrase, fields_from_schema, ground_fields, level_phrase
@@ -95,7 +95,7 @@ def used_fields(
     table or free text, or when free code does not say which columns it reads."""
     if aggregation is None or aggregation.output.form in ("table", "text"):
         return fields
-    if any(getattr(step, "op", None) == "code" and not step.fields_read() for step in aggregation.steps):
+    if any(isinstance(step, CodeOp) and not step.reads for step in aggregation.steps):
         return fields
     read = set(aggregation.fields_read()) | {aggregation.output.value, aggregation.output.entity}
     kept = [f for f in fields if f.name in read]

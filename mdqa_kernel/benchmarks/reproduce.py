@@ -125,6 +125,11 @@ class GridOptions:
     judge_llm: bool = True
     retry_failed: bool = False
 
+    def llm_config(self) -> Any:
+        from mdqa_kernel.llm import LLMConfig
+
+        return LLMConfig.from_env(backend=self.llm, n_threads=self.n_threads, n_ctx=self.n_ctx)
+
 
 def _lock(root: Path) -> Path:
     lock = root / "reproduce.lock"
@@ -172,7 +177,6 @@ def reproduce_table2(opts: GridOptions, log: Any = print) -> dict[str, Any]:
     from mdqa_kernel.benchmarks.systems import table2_configs
     from mdqa_kernel.benchmarks.table2 import grid_root
     from mdqa_kernel.benchmarks.table2_report import write_table2
-    from mdqa_kernel.llm import LLMConfig
 
     source = notebook_path("mudabench-table2")
     root = grid_root(opts.results_dir, opts.sample, opts.seed)
@@ -180,7 +184,7 @@ def reproduce_table2(opts: GridOptions, log: Any = print) -> dict[str, Any]:
     try:
         refs = parse_questions(opts.sample, opts.seed)
         prepare_corpus(root, refs, seed=opts.seed)  # once, here, so parallel notebooks never race on it
-        llm = llm_identity(LLMConfig.from_env(backend=opts.llm, n_threads=opts.n_threads, n_ctx=opts.n_ctx))
+        llm = llm_identity(opts.llm_config())
         configs = table2_configs(opts.systems, noise=opts.noise)
         deadline = time.time() + opts.max_minutes * 60 if opts.max_minutes else 0.0
         pending = []
@@ -228,9 +232,8 @@ def grid_records(root: Path, refs: list[Any], opts: GridOptions) -> list[tuple[A
     from mdqa_kernel.benchmarks.runner import config_records, llm_identity, rescore
     from mdqa_kernel.benchmarks.systems import table2_configs
     from mdqa_kernel.benchmarks.table2 import RESULTS_FILE
-    from mdqa_kernel.llm import LLMConfig
 
-    llm = llm_identity(LLMConfig.from_env(backend=opts.llm, n_threads=opts.n_threads, n_ctx=opts.n_ctx))
+    llm = llm_identity(opts.llm_config())
     store = ResultStore(root / RESULTS_FILE)
     rescore(store)
     out = []
@@ -245,9 +248,8 @@ def table_figures(root: Path, refs: list[Any], opts: GridOptions) -> list[dict[s
     """Figures of every config of the whole grid that has results (not only the configs this
     invocation selected). Configs with only some questions done are marked not complete."""
     from mdqa_kernel.benchmarks.table2 import figures
-    from mdqa_kernel.llm import LLMConfig
 
-    llm_config = LLMConfig.from_env(backend=opts.llm, n_threads=opts.n_threads, n_ctx=opts.n_ctx)
+    llm_config = opts.llm_config()
     figs = []
     for c, records in grid_records(root, refs, opts):
         final = [r for r in records if r.get("status") != "unavailable"]

@@ -37,7 +37,7 @@ def _background(argv: list[str], log: Path) -> None:
     click.echo(f"started in the background: pid {proc.pid}; log {log}")
 
 
-def _estimate(opts: Any, prices: str | None, questions: int) -> None:
+def _estimate(opts: Any, prices: str | None) -> None:
     import polars as pl
 
     from mdqa_kernel.benchmarks.cost import estimate_grid, load_prices
@@ -47,7 +47,9 @@ def _estimate(opts: Any, prices: str | None, questions: int) -> None:
     from mdqa_kernel.benchmarks.table2 import grid_root, summarize
 
     root = grid_root(opts.results_dir, opts.sample, opts.seed)
-    measured = grid_records(root, parse_questions(opts.sample, opts.seed), opts)
+    refs = parse_questions(opts.sample, opts.seed)
+    questions = len(refs)
+    measured = grid_records(root, refs, opts)
     records = [r for _, recs in measured for r in recs if r.get("status") != "unavailable"]
     if not records:
         _fail(f"no recorded runs under {root} to estimate from; run a few questions first (e.g. --sample 1)")
@@ -147,14 +149,7 @@ def reproduce_cmd(name: str | None, list_: bool, llm: str, sample: str, seed: in
                                max_minutes=max_minutes, results_dir=str(results), n_threads=threads,
                                n_ctx=n_ctx, judge_llm=not no_llm_judge, retry_failed=retry_failed)  # fmt: skip
             if estimate_cost:
-                n = (
-                    164 * 2
-                    if sample == "all"
-                    else int(sample)
-                    if sample.isdigit()
-                    else len(sample.split(","))
-                )
-                _estimate(opts, prices, n)
+                _estimate(opts, prices)
                 return
             if snapshot:
                 outcome = snapshot_table2(opts)

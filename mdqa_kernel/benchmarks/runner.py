@@ -36,7 +36,6 @@ from mdqa_kernel.benchmarks.systems import (
 )
 from mdqa_kernel.benchmarks.systems.base import empty_cells
 
-DOC_COLUMNS = ("doc_id", "symbol", "year", "doctype")
 # Systems that extract per-document cells (process metrics apply); flat RAG has none.
 DOCUMENT_GROUNDED = frozenset({"paper-workflow", "paper-workflow-oracle-rows", "mdqa", "mdqa-oracle-rows"})
 # Version of the scoring rules (cell comparison, deterministic judge). Bump it when they change:
@@ -166,12 +165,11 @@ def judge_deterministic(record: dict[str, Any], ref: QuestionRef, answer: str | 
 
 def judge_record(record: dict[str, Any], ref: QuestionRef, answer: str | None, pool: LLMPool) -> None:
     judge_deterministic(record, ref, answer)
-    data = load_split(ref.split)
-    reference, question = record["reference"], data.item(ref.question_id)["question"]
     record["correct_llm"] = None
     if pool.judge_llm:
+        question = load_split(ref.split).item(ref.question_id)["question"]
         try:
-            ok, reason = llm_judge(answer, reference, question, pool.judge_client())
+            ok, reason = llm_judge(answer, record["reference"], question, pool.judge_client())
             record.update(correct_llm=ok, llm_judge_reason=reason)
         except LLMJudgeError as e:
             record["llm_judge_error"] = str(e)[:300]

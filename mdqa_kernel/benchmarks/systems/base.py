@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 import polars as pl
 
+DOC_COLUMNS = ("doc_id", "symbol", "year", "doctype")  # the document metadata every system sees
 CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "value_json": pl.String}
 # Bump a system's version when its behaviour changes, so the grid re-runs it instead of reusing results.
 # mdqa-oracle-rows v2: the planner is given the gold field names; v3: answers show ranked values.

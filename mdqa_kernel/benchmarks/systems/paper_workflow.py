@@ -29,6 +29,7 @@ import polars as pl
 from pydantic import BaseModel, Field
 
 from mdqa_kernel.benchmarks.systems.base import (
+    DOC_COLUMNS,
     LLM,
     QuestionInput,
     StageError,
@@ -46,7 +47,6 @@ DEMO_RECORDS = 5  # records shown to the code and final agents
 MAX_TEMPLATES = 3
 MAX_FIELDS = 4
 EXTRACT_MAX_TOKENS = 96
-DOC_COLUMNS = ("doc_id", "symbol", "year", "doctype")
 _FENCE = re.compile(r"```(?:python|py)?\s*(.*?)```", re.DOTALL)
 
 
@@ -164,7 +164,7 @@ def define_schema(q: QuestionInput, pairs: list[dict[str, Any]], llm: LLM) -> li
     fields = []
     for f in out.fields:
         name = re.sub(r"[^a-z0-9_]+", "_", f.name.lower()).strip("_") or f"field_{len(fields) + 1}"
-        if name in seen or name in ("doc_id", "symbol", "year", "doctype"):
+        if name in seen or name in DOC_COLUMNS:
             continue
         seen.add(name)
         fields.append(FieldDef(name=name, type=f.type, description=f.description))
