@@ -23,6 +23,7 @@ from mdqa_kernel.normalize import normalizer_expr
 # a group or a whole-frame statistic). Pivots keep one such column per year instead of
 # concatenating lists, which costs hundreds of milliseconds at a million rows.
 SRC = "__src"
+ENTITY = "symbol"  # the company column value counts list as `members`
 
 
 def src_cols(df: pl.DataFrame) -> list[str]:
@@ -380,31 +381,47 @@ def op_stat(df: pl.DataFrame, op: ops.StatOp, ctx: StepContext) -> pl.DataFrame:
     present = pl.col(op.field).is_not_null()
     if op.stat not in ("count", "n_unique"):
         ctx.require_rows(df.filter(present), op.field)
-    if op.stat == "mode":
-        return _mode(df, op)
+    if op.stat in ("mode", "frequency"):
+        return _value_counts(df, op, top_only=op.stat == "mode")
     expr = stat_expr(op.field, op.stat, df.schema[op.field]).alias(op.out_name())
     return _group(df, op.by, [expr, *src_union(df, present)])
 
 
-def _mode(df: pl.DataFrame, op: ops.StatOp) -> pl.DataFrame:
-    """The most frequent value(s) with their count; all tied values are kept (per group with `by`)."""
+def _value_counts(df: pl.DataFrame, op: ops.StatOp, *, top_only: bool) -> pl.DataFrame:
+    """Each value with its count and its companies (`members`), most frequent first; `top_only`
+    keeps the most frequent value(s), ties included (per group with `by`). A list value counts as
+    one combination whatever its order ("现场投票、网络投票" = "网络投票、现场投票")."""
     field = op.field or ""
+    dtype = df.schema[field]
+    sortable = isinstance(dtype, pl.List) and not isinstance(dtype.inner, pl.Struct | pl.List)
+    value = pl.col(field).list.sort() if sortable else pl.col(field)
+    members = []
+    if ENTITY in df.columns and ENTITY not in (field, *op.by):  # who is behind each count
+        members = [pl.col(ENTITY).drop_nulls().unique().sort().alias("members")]
     counts = (
         df.filter(pl.col(field).is_not_null())
+        .with_columns(value.alias(field))
         .group_by([*op.by, field], maintain_order=True)
-        .agg(pl.len().cast(pl.Int64).alias("count"), *src_union(df))
+        .agg(pl.len().cast(pl.Int64).alias("count"), *members, *src_union(df))
     )
-    top = pl.col("count").max().over(op.by) if op.by else pl.col("count").max()
-    out = counts.filter(pl.col("count") == top)
-    return out.rename({field: op.out_name()}) if op.name else out
+    if top_only:
+        top = pl.col("count").max().over(op.by) if op.by else pl.col("count").max()
+        counts = counts.filter(pl.col("count") == top)
+    else:
+        counts = counts.sort(
+            [*op.by, "count"], descending=[*(False for _ in op.by), True], maintain_order=True
+        )
+    return counts.rename({field: op.out_name()}) if op.name else counts
 
 
 def op_compare_groups(df: pl.DataFrame, op: ops.CompareGroupsOp, ctx: StepContext) -> pl.DataFrame:
     ctx.require(df, [op.field, op.by])
     ctx.require(df, [op.field], ["num", "bool"] if op.stat not in ("count", "n_unique") else None)
     ctx.require_rows(df, op.field)
-    if op.stat == "mode":
-        raise ctx.fail("mode is not a comparable statistic", hint="Use mean, median, sum, count, min or max")
+    if op.stat in ("mode", "frequency"):
+        raise ctx.fail(
+            f"{op.stat} is not a comparable statistic", hint="Use mean, median, sum, count, min or max"
+        )
     name = f"{op.field}_{op.stat}"
     present = pl.col(op.field).is_not_null()
     stat = stat_expr(op.field, op.stat, df.schema[op.field]).alias(name)

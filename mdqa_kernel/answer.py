@@ -151,11 +151,19 @@ def _entity_values(frame: pl.DataFrame, out: Output, language: Language) -> tupl
     subject = _counted(_subject(out, language, "结果", "The result"), len(ents), out, language)
     if not ents:
         return (f"{subject}：无。" if language == "zh" else f"{subject}: none."), []
+    members = _col(frame, "members")  # value counts: the companies behind each count
+    if members:
+        sep = "：" if language == "zh" else ": "
+        vals = [f"{_fmt(v, out, language)}{sep}{_join([str(x) for x in m or []], language)}"
+                for v, m in zip(vals, members, strict=True)]  # fmt: skip
+    else:
+        vals = [_fmt(v, out, language) for v in vals]
+    between = "；" if members and language == "zh" else "; " if members else None
     if language == "zh":
-        items = [f"{e}（{_fmt(v, out, language)}）" for e, v in zip(ents, vals, strict=True)]
-        return f"{subject}为：{_join(items, language)}。", ents
-    items = [f"{e} ({_fmt(v, out, language)})" for e, v in zip(ents, vals, strict=True)]
-    return f"{subject}: {_join(items, language)}.", ents
+        items = [f"{e}（{v}）" for e, v in zip(ents, vals, strict=True)]
+        return f"{subject}为：{(between or '、').join(items)}。", ents
+    items = [f"{e} ({v})" for e, v in zip(ents, vals, strict=True)]
+    return f"{subject}: {(between or ', ').join(items)}.", ents
 
 
 def _groups(frame: pl.DataFrame, out: Output, language: Language) -> tuple[str, list[Any]]:

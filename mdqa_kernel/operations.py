@@ -63,6 +63,7 @@ class Stat(StrEnum):
     min = "min"
     max = "max"
     mode = "mode"
+    frequency = "frequency"  # every value with its count, most frequent first ("各种…的使用情况")
     range = "range"  # max - min
     std_sample = "std_sample"  # ddof=1, the MuDABench convention for dispersion
     std_population = "std_population"  # ddof=0

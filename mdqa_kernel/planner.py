@@ -286,7 +286,7 @@ class Planner:
     ) -> Plan:  # fmt: skip
         compiled = compile_family(trace.family or "", params, facts, fields, set(meta.columns))
         trace.sources = compiled.sources
-        if trace.fields_source == "model":
+        if trace.fields_source != "caller":  # also grounded ones: a printed label can be unused too
             fields = used_fields(fields, compiled.aggregation, trace)
         plan = Plan(
             question=question,

@@ -10,6 +10,7 @@ source ("model", "rule", "rule>model" when the rule overruled the model, "defaul
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -271,10 +272,18 @@ def _count(c: _Ctx) -> Aggregation:
     return Aggregation(steps=[*_filter_steps(c), CountOp()], output=Output(form="count", unit=unit))
 
 
+# "各种表决方式的使用情况", "时间分布情况", "distribution of": every value with its companies, not the mode
+_DISTRIBUTION = re.compile(
+    r"各种|各类|分布|使用情况|distribution|breakdown|for each (value|method|month)", re.I
+)
+
+
 def _groupby_mode(c: _Ctx) -> Aggregation:
     f = c.field()
     unit = "家" if c.facts.language == "zh" else "companies"
-    steps = [*c.year_filter(), StatOp(field=f, stat="mode")]
+    stat = "frequency" if _DISTRIBUTION.search(c.facts.question) else "mode"
+    c.sources["stat"] = f"rule({stat})"
+    steps = [*c.year_filter(), StatOp(field=f, stat=stat)]
     return Aggregation(steps=steps, output=Output(form="entity_values", entity=f, value="count", unit=unit))
 
 
@@ -317,6 +326,12 @@ def _change_kind(c: _Ctx, names: list[str]) -> str | None:
 
 def _change(c: _Ctx) -> Aggregation:
     names = c.field_list()
+    dates = [n for n in names if c.fields[n].type == "date"]
+    if dates and len(dates) < len(names):
+        # A date beside other fields: the others are what the change yields ("提前天数"), computed
+        # from the dates here, not read from the documents.
+        names = dates
+        c.sources["fields"] = f"rule(the date fields {dates})"
     kind = c.pick("kind", _change_kind(c, names), "value_changed")
     if kind == "gap_between_dates":
         if len(names) != 2 or any(c.fields[n].type != "date" for n in names):
@@ -348,7 +363,11 @@ def _change(c: _Ctx) -> Aggregation:
                 DeriveOp(name="shift_days", expr=shift),
                 FilterOp(field="shift_days", cmp="gt", value=float(threshold)),
             ]
-        return Aggregation(steps=steps, output=LISTED if kind == "date_moved" else Output(form="entities"))
+        if kind == "largest_shift":
+            return Aggregation(steps=steps, output=Output(form="entities"))
+        unit = "天" if c.facts.language == "zh" else "days"  # "提前了多少天": the shift beside each company
+        return Aggregation(steps=steps, output=Output(form="entity_values", value="shift_days", unit=unit,
+                                                      decimals=0, show_count=True))  # fmt: skip
     if kind == "flags_improved":
         steps = [PivotYearsOp(fields=names, years=[y1, y2])]
         score = " + ".join(f"({n}_{y2} and not {n}_{y1})" for n in names)

@@ -8,6 +8,7 @@ import polars as pl
 import pytest
 
 from mdqa_kernel.aggregate import AggregationError, aggregate, apply_corrections
+from mdqa_kernel.answer import render_answer
 from mdqa_kernel.normalize import register_entity_normalizer
 from mdqa_kernel.operations import (
     Aggregation,
@@ -152,7 +153,7 @@ def test_count_groupby_mode_range_std(rows: pl.DataFrame) -> None:
     by = run(rows, CountOp(by=["sector"]), output=Output(form="table"))
     assert sorted(by.frame.rows()) == [("bank", 4), ("broker", 4)]
     mode = run(rows, StatOp(field="auditor", stat="mode"), output=Output(form="table"))
-    assert mode.frame.rows() == [("X", 2)]
+    assert mode.frame.rows() == [("X", 2, ["D"])]  # with the companies behind the count
     assert run(rows, StatOp(field="ratio", stat="range"), output=Output(form="table")).frame.item() == 7.0
     s = run(rows, StatOp(field="ratio", stat="std_sample"), output=Output(form="table")).frame.item()
     p = run(rows, StatOp(field="ratio", stat="std_population"), output=Output(form="table")).frame.item()
@@ -162,6 +163,27 @@ def test_count_groupby_mode_range_std(rows: pl.DataFrame) -> None:
         rows, StatOp(op="group_by", field="profit", stat="mean", by=["sector"]), output=Output(form="table")
     )
     assert dict(mean_by.frame.rows()) == {"bank": pytest.approx(33.75), "broker": pytest.approx(23.75)}
+
+
+def test_frequency_lists_every_value_with_its_companies(rows: pl.DataFrame) -> None:
+    """ "各种…的使用情况及对应公司": every value, most frequent first, with the companies using it; a
+    list value is one combination whatever its order; rows without a value are not a group."""
+    tags = rows.with_columns(
+        pl.Series("tags", [["a", "b"], ["b", "a"], ["b"], None, ["a"], ["a"], ["b"], ["a", "b"]])
+    ).filter(pl.col("year") == 2021)
+    freq = run(tags, StatOp(field="tags", stat="frequency"), output=Output(form="table")).frame
+    assert freq.rows() == [(["a", "b"], 2, ["A", "B"]), (["b"], 1, ["C"])]
+    mode = run(rows, FilterOp(field="year", value=2022), StatOp(field="sector", stat="frequency"),
+               output=Output(form="table")).frame  # fmt: skip
+    assert mode.rows() == [("bank", 2, ["A", "B"]), ("broker", 2, ["C", "D"])]
+    out = Output(form="entity_values", entity="tags", value="count", unit="家")
+    step = StatOp(field="tags", stat="frequency")
+    text = render_answer(
+        "2021年各种标签组合的使用情况及对应公司",
+        Aggregation(steps=[step], output=out),
+        run(tags, step, output=Output(form="table")),
+    ).text
+    assert text == "结果为：a、b（2家：A、B）；b（1家：C）。"
 
 
 def test_outliers_mean_k_sigma_and_k_times_mean() -> None:

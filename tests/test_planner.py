@@ -321,9 +321,75 @@ def test_proposed_fields_no_step_reads_are_not_extracted() -> None:
     assert [f.name for f in result.plan.fields] == ["first_holder_ratio"]
     assert result.trace.unused_fields == ["china_a_stock_market", "top_three"]
 
+    # Grounded in the collection's labels, an unread field is dropped all the same: "年度分配" is printed
+    # in every dividend notice, yet read by no step it cost one LLM call per document (q_0f243809).
+    from mdqa_kernel.readers.labels import normalize_label
+    from mdqa_kernel.vocabulary import Term, Vocabulary
+
+    vocab = Vocabulary(
+        {normalize_label(h): Term(h, normalize_label(h), "number", 5) for h in ("净利润", "年度分配")}, 5
+    )
+    llm = FakeLLM(
+        fields=[{"values": [{"phrase": "年度分配", "name": "annual_dividend", "type": "integer"},
+                            {"phrase": "净利润", "name": "net_profit", "type": "number"}]}],
+        family=[{"phrase": "最高", "family": "topk"}],
+        params=[{"field": "net_profit", "direction": "highest", "k": 3}],
+    )  # fmt: skip
+    grounded = Planner(llm).propose("2022年净利润最高的三家公司", metadata=META, vocabulary=vocab)
+    assert grounded.valid, grounded.error
+    assert grounded.trace.fields_source == "model+vocabulary"
+    assert [f.name for f in grounded.plan.fields] == ["net_profit"]
+    assert grounded.trace.unused_fields == ["annual_dividend"]
+
     # Fields the caller gives are the caller's choice: never dropped.
     given = Planner(FakeLLM(family=[{"phrase": "最高", "family": "topk"}],
                             params=[{"field": "car_pct", "direction": "highest", "k": 3}]))  # fmt: skip
     kept = given.propose("2021年资本充足率最高的三家公司", metadata=META, schema_fields=[CAR, AUDITOR])
     assert kept.valid and [f.name for f in kept.plan.fields] == ["car_pct", "auditor"]
     assert kept.trace.unused_fields == []
+
+
+@pytest.mark.parametrize(
+    ("question", "stat"),
+    [
+        ("2022年年度股东大会最常用的一种或多种表决方式是什么？", "mode"),
+        ("2022年年度股东大会各种表决方式的使用情况及对应公司证券代码", "frequency"),
+        ("2022年股东大会的时间分布情况及各月份对应的公司证券代码", "frequency"),
+    ],
+)
+def test_groupby_mode_asks_for_the_mode_or_the_whole_distribution(question: str, stat: str) -> None:
+    """ "最常用" wants the most frequent value; "各种…的使用情况", "分布情况" want every value with its
+    companies (MuDABench q_79639c80, q_6090a53e): the model may pick any family, the cue decides."""
+    methods = FieldSpec(
+        name="methods", type="list_text", description="表决方式", question="{symbol} {year}年表决方式"
+    )
+    llm = FakeLLM(family=[{"phrase": "", "family": "topk"}], params=[{"field": "methods"}])
+    result = Planner(llm).propose(question, metadata=META, schema_fields=[methods])
+    assert result.valid, result.error
+    assert result.trace.family == "groupby_mode"
+    assert result.plan.aggregation.steps[-1].stat == stat
+    assert result.plan.aggregation.output.form == "entity_values"
+
+
+def test_change_of_a_date_reads_the_date_and_computes_the_shift() -> None:
+    """q_cfa62b5c: "2022年股权登记日相较于2021年提前超过7天的公司的股票代码及其提前天数" — the model adds a
+    "提前天数" field and picks value_changed (text only); the shift is computed from the dates instead,
+    kept above the question's threshold and shown beside each company."""
+    date = FieldSpec(
+        name="record_date", type="date", description="股权登记日", question="{symbol} {year}年股权登记日"
+    )
+    early = FieldSpec(
+        name="days_early", type="integer", description="提前天数", question="{symbol} {year}年提前天数"
+    )
+    llm = FakeLLM(family=[{"phrase": "", "family": "group_compare"}],
+                  params=[{"kind": "value_changed", "fields": ["record_date", "days_early"], "threshold": 0, "k": 3}])  # fmt: skip
+    q = "2022年股权登记日相较于2021年提前超过7天的公司的股票代码及其提前天数是？"
+    result = Planner(llm).propose(q, metadata=META, schema_fields=[date, early])
+    assert result.valid, result.error
+    assert result.trace.family == "change"
+    pivot, derive, keep = result.plan.aggregation.steps
+    assert pivot.fields == ["record_date"] and pivot.years == [2021, 2022]
+    assert derive.expr == "day_of_year(record_date_2021) - day_of_year(record_date_2022)"
+    assert (keep.field, keep.cmp, keep.value) == ("shift_days", "gt", 7.0)
+    out = result.plan.aggregation.output
+    assert (out.form, out.value, out.unit) == ("entity_values", "shift_days", "天")
