@@ -158,6 +158,12 @@ def _entity_values(frame: pl.DataFrame, out: Output, language: Language) -> tupl
                 for v, m in zip(vals, members, strict=True)]  # fmt: skip
     else:
         vals = [_fmt(v, out, language) for v in vals]
+    shown = [c for c in out.also if c in frame.columns]
+    if shown:  # a score's inputs beside it: "601398（5263111.11；tax_total=16578800.00、per_share=3.15）"
+        extra = [
+            _join([f"{c}={format_number(frame[c][i])}" for c in shown], language) for i in range(len(vals))
+        ]
+        vals = [f"{v}{'；' if language == 'zh' else '; '}{x}" for v, x in zip(vals, extra, strict=True)]
     between = "；" if members and language == "zh" else "; " if members else None
     if language == "zh":
         items = [f"{e}（{v}）" for e, v in zip(ents, vals, strict=True)]

