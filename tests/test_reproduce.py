@@ -61,3 +61,5 @@ def test_reproduce_table2_one_question_twice(tmp_path) -> None:
     assert estimate.exit_code == 0, estimate.output
     assert "measured configs (2)" in estimate.output and "hours_here" in estimate.output
     assert "not measured yet" in estimate.output and "paper-workflow k=5" in estimate.output
+    # flat-rag at other k and with noise is scaled from the measured k=1; the workflow has no donor
+    assert "×2.50 from flat-rag k=1·|D|" in estimate.output and "whole grid" in estimate.output

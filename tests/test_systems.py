@@ -260,6 +260,35 @@ def test_cost_model_prices_tokens_per_question(tmp_path) -> None:
     assert "gpt-4o" in load_prices()
 
 
+def test_cost_of_unmeasured_configs_is_scaled_from_the_same_system() -> None:
+    """Before running the rest of the grid a user sees what it would cost: flat-rag and the workflow
+    read k chunks (tokens ×k/k_measured), noise adds 0.5·|D| documents (×1.5); here a flat-RAG prompt
+    is cut to the context, so its hours stop growing there while a paid API bills every token."""
+    from mdqa_kernel.benchmarks.cost import estimate_grid, extrapolate_grid, load_prices
+
+    summary = pl.DataFrame({"config": ["flat-rag k=1·|D|", "paper-workflow k=1"], "split": ["all"] * 2,
+                            "subset": ["all"] * 2, "questions": [10, 10], "prompt_tokens_per_q": [4000.0, 20000.0],
+                            "completion_tokens_per_q": [100.0, 2000.0], "wall_s_per_q": [200.0, 400.0]})  # fmt: skip
+    prices = load_prices({"m": {"input": 1.0, "output": 0.0}})
+    table = estimate_grid(summary, prices, 10)
+    configs = {c.label: c for c in table2_configs(None, noise=True)}
+    measured = {label: configs[label] for label in table["config"]}
+    missing = [c for label, c in configs.items() if label not in measured]
+    guessed = extrapolate_grid(table, measured, missing, 8192, prices, 10)
+    rows = {r["config"]: r for r in guessed.iter_rows(named=True)}
+    assert rows["flat-rag k=1.5·|D|"]["prompt_tokens_per_q"] == pytest.approx(6000)
+    assert rows["flat-rag k=1.5·|D|"]["hours_here"] == pytest.approx(300 * 10 / 3600, abs=0.01)
+    cut = rows["noise flat-rag k=2.5·|D|"]  # 4000 × 2.5 × 1.5 = 15000 tokens, 8192 of them read here
+    assert cut["prompt_tokens_per_q"] == pytest.approx(15000) and cut["cost_m"] == pytest.approx(0.15)
+    assert cut["hours_here"] == pytest.approx(200 * 8192 / 4000 * 10 / 3600, abs=0.01)
+    assert rows["paper-workflow k=5"]["prompt_tokens_per_q"] == pytest.approx(100000)
+    assert rows["noise paper-workflow k=1"]["completion_tokens_per_q"] == pytest.approx(3000)
+    assert "from paper-workflow k=1" in rows["paper-workflow k=3"]["basis"]
+    # no measured config of a system: no guess
+    assert not any(label.startswith(("mdqa", "noise mdqa")) for label in rows)
+    assert "flat-rag k=1·|D| +metadata" not in rows  # the metadata prompt has no measured donor
+
+
 def test_figures_are_read_back_from_an_executed_notebook(tmp_path) -> None:
     import nbformat
 

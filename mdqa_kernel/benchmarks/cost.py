@@ -87,3 +87,58 @@ def estimate_grid(summary: pl.DataFrame, prices: dict[str, Price], questions: in
     )
     base = base.with_columns(hours_here=(pl.col("wall_s_per_q") * questions / 3600).round(2))
     return cost_columns(base, prices, questions)
+
+
+# Documents a noise variant reads, relative to the clean question (0.5·|D| irrelevant ones added).
+NOISE_DOCS = 1.5
+
+
+def _scale(target: Any, donor: Any) -> float:
+    """How much more prompt a config reads than a measured one of the same system. flat-rag and the
+    paper's workflow retrieve k chunks (per collection or per document), so their prompts grow with k
+    (an upper bound: the fixed instructions do not grow); every system but the oracle rows reads
+    1.5× the documents with noise."""
+    factor = target.k / donor.k if target.system in ("flat-rag", "paper-workflow") else 1.0
+    if target.noise != donor.noise and not target.system.endswith("oracle-rows"):
+        factor *= NOISE_DOCS if target.noise else 1 / NOISE_DOCS
+    return factor
+
+
+def extrapolate_grid(
+    table: pl.DataFrame, measured: dict[str, Any], missing: list[Any], n_ctx: int, prices: dict[str, Price],
+    questions: int,
+) -> pl.DataFrame:  # fmt: skip
+    """Estimates for configs not run yet, from the measured config of the same system (and the same
+    metadata setting) nearest in k, scaled by `_scale`. Here a flat-RAG prompt is cut to the model's
+    context (`n_ctx`), so its time stops growing there; a paid API reads (and bills) all of it. Each
+    row says what it was scaled from."""
+    rows = {r["config"]: r for r in table.iter_rows(named=True)}
+    out = []
+    for cfg in missing:
+        donors = [(label, c) for label, c in measured.items()
+                  if c.system == cfg.system and c.metadata == cfg.metadata and label in rows]  # fmt: skip
+        if not donors:
+            continue
+        label, donor = min(donors, key=lambda d: (d[1].noise != cfg.noise, abs(d[1].k - cfg.k)))
+        factor = _scale(cfg, donor)
+        base = rows[label]
+        prompt = base["prompt_tokens_per_q"] * factor  # a paid API's long context reads it all
+        basis = f"×{factor:.2f} from {label}"
+        time_factor = factor
+        if cfg.system == "flat-rag" and prompt > n_ctx and base["prompt_tokens_per_q"]:
+            time_factor = max(1.0, n_ctx / base["prompt_tokens_per_q"])  # here the prompt is cut to n_ctx
+            basis += f" (hours: prompt cut to {n_ctx} tokens here)"
+        out.append({
+            "config": cfg.label, "questions": 0, "prompt_tokens_per_q": round(prompt, 1),
+            "completion_tokens_per_q": base["completion_tokens_per_q"]
+            * (NOISE_DOCS if cfg.noise and not donor.noise and cfg.system == "paper-workflow" else 1.0),
+            "wall_s_per_q": round(base["wall_s_per_q"] * time_factor, 1),
+            "basis": basis,
+        })  # fmt: skip
+    if not out:
+        return table.head(0).with_columns(basis=pl.lit(None, pl.String))
+    frame = pl.DataFrame(out).with_columns(
+        pl.col("questions").cast(table.schema["questions"]),
+        hours_here=(pl.col("wall_s_per_q") * questions / 3600).round(2),
+    )
+    return cost_columns(frame, prices, questions).select(*table.columns, "basis")

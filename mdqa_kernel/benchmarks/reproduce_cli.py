@@ -40,7 +40,7 @@ def _background(argv: list[str], log: Path) -> None:
 def _estimate(opts: Any, prices: str | None) -> None:
     import polars as pl
 
-    from mdqa_kernel.benchmarks.cost import estimate_grid, load_prices
+    from mdqa_kernel.benchmarks.cost import estimate_grid, extrapolate_grid, load_prices
     from mdqa_kernel.benchmarks.grid import parse_questions
     from mdqa_kernel.benchmarks.reproduce import grid_records
     from mdqa_kernel.benchmarks.systems import table2_configs
@@ -62,10 +62,28 @@ def _estimate(opts: Any, prices: str | None) -> None:
     totals = {c: round(float(table[c].sum()), 2) for c in table.columns
               if (c.startswith("cost_") and "_per_q_" not in c) or c == "hours_here"}  # fmt: skip
     click.echo(f"measured configs ({table.height}), all together: {totals}")
-    labels = {c.label for c, _ in measured}
-    missing = [c.label for c in table2_configs(None, noise=True) if c.label not in labels]
-    if missing:
-        click.echo(f"not measured yet ({len(missing)}; no estimate): {', '.join(missing)}")
+    done = {c.label: c for c, recs in measured if any(r.get("status") != "unavailable" for r in recs)}
+    missing = [c for c in table2_configs(None, noise=True) if c.label not in done]
+    if not missing:
+        return
+    guessed = extrapolate_grid(table, done, missing, opts.n_ctx, load_prices(prices), questions)
+    if guessed.height:
+        click.echo(f"not measured yet, extrapolated from a measured config of the same system ({guessed.height}; "
+                   "scaled by k and by 1.5× documents with noise — upper bounds):")  # fmt: skip
+        with pl.Config(
+            tbl_cols=-1, tbl_rows=-1, tbl_width_chars=250, fmt_str_lengths=70, tbl_hide_dataframe_shape=True
+        ):
+            short = [c for c in guessed.columns if c in ("config", "prompt_tokens_per_q", "hours_here", "basis")
+                     or (c.startswith("cost_") and "_per_q_" not in c)]  # fmt: skip
+            click.echo(str(guessed.select(short)))
+        both = pl.concat([table, guessed.drop("basis")])
+        grid = {c: round(float(both[c].sum()), 2) for c in both.columns
+                if (c.startswith("cost_") and "_per_q_" not in c) or c == "hours_here"}  # fmt: skip
+        click.echo(f"whole grid ({both.height} configs), measured + extrapolated: {grid}")
+    unknown = [c.label for c in missing if c.label not in set(guessed["config"])]
+    if unknown:
+        click.echo(f"not measured yet ({len(unknown)}; no estimate, no measured config of the system): "
+                   f"{', '.join(unknown)}")  # fmt: skip
 
 
 @click.command("reproduce")
