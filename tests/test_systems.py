@@ -37,6 +37,7 @@ class FakeBackend(Backend):
         super().__init__(LLMConfig(backend="local", n_ctx=2048))
         self.answer = answer
         self.prompts: list[str] = []
+        self.params: list[dict[str, Any]] = []
 
     @property
     def model_id(self) -> str:
@@ -49,6 +50,7 @@ class FakeBackend(Backend):
     def generate(self, messages: Any, *, schema: Any, params: dict[str, Any]) -> Generation:
         prompt = messages[-1]["content"]
         self.prompts.append(prompt)
+        self.params.append(params)
         text = self.answer(prompt, schema.json_schema if schema else None)
         return Generation(text, prompt_tokens=approx_tokens(prompt), completion_tokens=len(text) // 4)
 
@@ -115,7 +117,7 @@ def test_fit_blocks_cuts_a_single_oversized_block() -> None:
 
 
 def test_paper_workflow_calls_per_stage_and_cells(tmp_path) -> None:
-    llm, _ = make_llm(tmp_path)
+    llm, backend = make_llm(tmp_path)
     out = paper_workflow.run(SystemConfig("paper-workflow", k=3), question(n_docs=7), llm)
     stages = dict(llm.summary().select("stage", "calls").iter_rows())
     assert stages["plan"] == 1 and stages["extract"] == 7 and stages["schema"] == 1
@@ -123,6 +125,11 @@ def test_paper_workflow_calls_per_stage_and_cells(tmp_path) -> None:
     assert stages["code"] == 1 and stages["answer"] == 1
     assert out.cells is not None and out.cells.height == 7 and set(out.cells["field"]) == {"net_profit"}
     assert out.failures == [] and out.answer
+    # The code agent has room for a program and is told the table exists (a small model re-typed the
+    # example records and was cut at the old 400-token limit).
+    (code_call,) = [(p, q) for p, q in zip(backend.prompts, backend.params, strict=True) if "polars" in p]
+    assert "`rows` already exists" in code_call[0]
+    assert code_call[1]["max_tokens"] == paper_workflow.CODE_MAX_TOKENS == 1024
 
 
 def test_paper_workflow_records_a_failed_program_by_stage(tmp_path) -> None:

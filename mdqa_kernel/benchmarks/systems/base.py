@@ -25,7 +25,15 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # v3: a phrase joining two printed values is split, unsupported LLM guesses are not answers.
 # mdqa-oracle-rows v4: a gold description that says "list" makes a list field, not a number.
 # mdqa v4: proposed fields that no step reads are not extracted (they cost an LLM call per document).
-SYSTEM_VERSIONS: dict[str, int] = {"mdqa-oracle-rows": 6, "mdqa": 6}
+# both v5: value counts list their companies, a date change computes the shift; v6: scores show inputs.
+# paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
+# exists (the 1.5B model re-typed the example records and was cut mid-string).
+SYSTEM_VERSIONS: dict[str, int] = {
+    "mdqa-oracle-rows": 6,
+    "mdqa": 6,
+    "paper-workflow": 2,
+    "paper-workflow-oracle-rows": 2,
+}
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
 _DIGIT = re.compile(r"\d")
 

@@ -44,6 +44,7 @@ from mdqa_kernel.retrieval import ChunkIndex
 BATCH_SIZE = 5  # B of Algorithm 1
 SCHEMA_SAMPLE = 4  # pairs shown to DefineSchema
 DEMO_RECORDS = 5  # records shown to the code and final agents
+CODE_MAX_TOKENS = 1024
 MAX_TEMPLATES = 3
 MAX_FIELDS = 4
 EXTRACT_MAX_TOKENS = 96
@@ -281,7 +282,8 @@ def code_prompt(q: QuestionInput, frame: pl.DataFrame, error: str | None) -> str
         "A polars DataFrame `rows` holds one record per document (full table, "
         f"{frame.height} rows). Columns: {columns}.\nExample records: {_demo(frame)}\n\n"
         f"Question: {q.question}\n\nWrite Python code using polars (imported as pl) that computes the "
-        "answer from `rows` and assigns a polars DataFrame to `result`. No file access, no prints. "
+        "answer from `rows` and assigns a polars DataFrame to `result`. `rows` already exists: do not "
+        "define it and do not copy the example records into the code. No file access, no prints. "
         "Return only the code."
     )
     if error:
@@ -298,7 +300,11 @@ def analyse(q: QuestionInput, frame: pl.DataFrame, llm: LLM, out: SystemOutput) 
     from mdqa_kernel.sandbox import SandboxLimits, run_with_retries
 
     def generate(error: str | None) -> str:
-        return extract_code(llm.complete(code_prompt(q, frame, error), stage="code", max_tokens=400))
+        # Room for a real program: at 400 tokens a small model that re-typed the example records was
+        # cut mid-string, and the workflow failed on our limit, not on its own code.
+        return extract_code(
+            llm.complete(code_prompt(q, frame, error), stage="code", max_tokens=CODE_MAX_TOKENS)
+        )
 
     res = run_with_retries(generate, frame, max_attempts=2, limits=SandboxLimits(timeout_s=60))
     out.notes["code_attempts"] = len(res.attempts) + 1
