@@ -212,7 +212,10 @@ def op_rank(df: pl.DataFrame, op: ops.RankOp, ctx: StepContext) -> pl.DataFrame:
     if op.by:
         rank = rank.over(op.by)
     ranked = present.with_columns(rank.alias("rank")).filter(pl.col("rank") <= op.k)
-    return ranked.sort([*op.by, "rank"], maintain_order=True)
+    # Ties in identifier order, not in the order documents happened to be read: the same answer on
+    # every run and for every collection order.
+    tie = [ENTITY] if ENTITY in ranked.columns and ENTITY not in op.by else []
+    return ranked.sort([*op.by, "rank", *tie], maintain_order=True)
 
 
 def op_outliers(df: pl.DataFrame, op: ops.OutliersOp, ctx: StepContext) -> pl.DataFrame:
