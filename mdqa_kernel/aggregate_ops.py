@@ -459,6 +459,36 @@ def op_code(df: pl.DataFrame, op: ops.CodeOp, ctx: StepContext) -> pl.DataFrame:
     return result.with_columns(pl.Series(SRC, [all_src] * result.height, dtype=pl.List(pl.UInt32)))
 
 
+def op_explode(df: pl.DataFrame, op: ops.ExplodeOp, ctx: StepContext) -> pl.DataFrame:
+    ctx.require(df, [op.field])
+    dtype = df.schema[op.field]
+    if not isinstance(dtype, pl.List):
+        raise ctx.fail(f"{op.field!r} is {dtype}, not a list", field=op.field,
+                       hint="explode reads list fields (type list_text)")  # fmt: skip
+    name = op.out_name()
+    origin = src_cols(df) or [c for c in df.columns if c != op.field]  # what identifies an input row
+    out = df.explode(op.field).filter(pl.col(op.field).is_not_null())
+    value = pl.col(op.field)
+    if op.key is not None:
+        if isinstance(dtype.inner, pl.Struct):
+            value = value.struct.field(op.key)
+        elif dtype.inner == pl.String:  # records as JSON text: '{"month": 6, "meeting_type": "年度股东大会"}'
+            record = value.str.strip_chars().str.starts_with("{")
+            # plain elements (a list of months already) are kept as they are
+            value = pl.when(record).then(value.str.json_path_match(f"$.{op.key}")).otherwise(value)
+    out = out.with_columns(value.alias(name))
+    if op.key is not None and out.height and out[name].null_count() == out.height:
+        raise ctx.fail(f"no element of {op.field!r} has a key {op.key!r}", field=op.field,
+                       hint="explode without `key` keeps the elements themselves")  # fmt: skip
+    if out[name].dtype == pl.String:  # "6" from JSON text: a number when every value is one
+        as_int = out[name].cast(pl.Int64, strict=False)
+        if as_int.null_count() == out[name].null_count():
+            out = out.with_columns(as_int.alias(name))
+    if name != op.field:
+        out = out.drop(op.field)
+    return out.filter(pl.col(name).is_not_null()).unique(subset=[*origin, name], maintain_order=True)
+
+
 OP_FUNCTIONS: dict[str, Callable[[pl.DataFrame, Any, StepContext], pl.DataFrame]] = {
     "select": op_select,
     "filter": op_filter,
@@ -473,6 +503,7 @@ OP_FUNCTIONS: dict[str, Callable[[pl.DataFrame, Any, StepContext], pl.DataFrame]
     "group_by": op_stat,
     "outliers": op_outliers,
     "compare_groups": op_compare_groups,
+    "explode": op_explode,
     "sort": op_sort,
     "code": op_code,
 }

@@ -272,6 +272,23 @@ class CompareGroupsOp(_Op):
         return [self.field, self.by]
 
 
+class ExplodeOp(_Op):
+    """One row per distinct element of a list field in each row (a company with three meetings gives
+    three rows, two meetings in June one June row). With `key`, elements that are records (JSON
+    objects or structs) give their value under that key ("month"); plain elements stay as they are."""
+
+    op: Literal["explode"] = "explode"
+    field: str
+    key: str | None = None
+    name: str | None = Field(default=None, description="output column; default the key, else the field")
+
+    def out_name(self) -> str:
+        return self.name or self.key or self.field
+
+    def fields_read(self) -> list[str]:
+        return [self.field]
+
+
 class SortOp(_Op):
     op: Literal["sort"] = "sort"
     by: list[str] = Field(min_length=1)
@@ -305,6 +322,7 @@ Operation = Annotated[
     | StatOp
     | OutliersOp
     | CompareGroupsOp
+    | ExplodeOp
     | SortOp
     | CodeOp,
     Field(discriminator="op"),
@@ -312,7 +330,7 @@ Operation = Annotated[
 
 OP_NAMES: tuple[str, ...] = (
     "select", "filter", "derive", "pivot_years", "growth", "change", "top_k", "bottom_k",
-    "count", "stat", "group_by", "outliers", "compare_groups", "sort", "code",
+    "count", "stat", "group_by", "outliers", "compare_groups", "explode", "sort", "code",
 )  # fmt: skip
 
 
@@ -399,6 +417,7 @@ __all__ = [
     "CompareGroupsOp",
     "CountOp",
     "DeriveOp",
+    "ExplodeOp",
     "FilterOp",
     "GrowthOp",
     "Operation",

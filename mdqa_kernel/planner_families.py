@@ -21,6 +21,7 @@ from mdqa_kernel.operations import (
     CompareGroupsOp,
     CountOp,
     DeriveOp,
+    ExplodeOp,
     FilterOp,
     GrowthOp,
     OutliersOp,
@@ -287,12 +288,23 @@ _DISTRIBUTION = re.compile(
 )
 
 
+# A part of each record in a list field the question counts by ("哪个月份召开股东大会的公司最多": the
+# month of each meeting in a list of meetings).
+_RECORD_KEYS = {"month": re.compile(r"月份|哪个月|各月|\bmonths?\b", re.I)}
+
+
 def _groupby_mode(c: _Ctx) -> Aggregation:
     f = c.field()
     unit = "家" if c.facts.language == "zh" else "companies"
     stat = "frequency" if _DISTRIBUTION.search(c.facts.question) else "mode"
     c.sources["stat"] = f"rule({stat})"
-    steps = [*c.year_filter(), StatOp(field=f, stat=stat)]
+    steps: list[Any] = [*c.year_filter()]
+    key = next((k for k, cue in _RECORD_KEYS.items() if cue.search(c.facts.question)), None)
+    if key and c.fields[f].type == "list_text":
+        steps.append(ExplodeOp(field=f, key=key))
+        c.sources["explode"] = f"rule(each element's {key!r})"
+        f = key
+    steps.append(StatOp(field=f, stat=stat))
     return Aggregation(steps=steps, output=Output(form="entity_values", entity=f, value="count", unit=unit))
 
 

@@ -16,6 +16,7 @@ from mdqa_kernel.operations import (
     CompareGroupsOp,
     CountOp,
     DeriveOp,
+    ExplodeOp,
     FilterOp,
     GrowthOp,
     OutliersOp,
@@ -188,6 +189,24 @@ def test_frequency_lists_every_value_with_its_companies(rows: pl.DataFrame) -> N
         run(tags, step, output=Output(form="table")),
     ).text
     assert text == "结果为：a、b（2家：A、B）；b（1家：C）。"
+
+
+def test_explode_list_fields_records_and_plain_elements(rows: pl.DataFrame) -> None:
+    """One row per distinct element per document; record elements (JSON text or structs) give the
+    value under `key`; a field that is not a list, or records without the key, are clear errors."""
+    plain = run(
+        rows, FilterOp(field="year", value=2021), ExplodeOp(field="tags"), output=Output(form="table")
+    )
+    assert plain.frame.select("symbol", "tags").rows() == [("A", "a"), ("A", "b"), ("B", "a"), ("C", "b")]
+    structs = pl.DataFrame({"doc_id": ["a", "b"], "symbol": ["A", "B"],
+                            "ev": [[{"month": 6, "kind": "x"}, {"month": 6, "kind": "y"}], [{"month": 8, "kind": "x"}]]})  # fmt: skip
+    months = run(structs, ExplodeOp(field="ev", key="month"), output=Output(form="table")).frame
+    assert months.select("symbol", "month").rows() == [("A", 6), ("B", 8)]  # two June meetings: one row
+    with pytest.raises(AggregationError, match="not a list"):
+        run(rows, ExplodeOp(field="ratio"))
+    json_records = pl.DataFrame({"doc_id": ["a"], "symbol": ["A"], "ev": [['{"month": 1}']]})
+    with pytest.raises(AggregationError, match="has a key 'day'"):
+        run(json_records, ExplodeOp(field="ev", key="day"))
 
 
 def test_outliers_mean_k_sigma_and_k_times_mean() -> None:

@@ -418,3 +418,41 @@ def test_a_computed_score_is_answered_with_its_inputs() -> None:
         "结果为：601398（5263111.1111；tax=16578800.00、per_share=3.15）、"
         "601288（3896472.6027；tax=11377700.00、per_share=2.92）。"
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("2022年哪个月份召开股东大会的公司最多？", "结果为：6（2家：601288、601328）。"),
+        ("2022年股东大会的时间分布情况及各月份对应的公司证券代码",
+         "结果为：6（2家：601288、601328）；3（1家：601288）；8（1家：601328）；5（1家：600908）。"),
+    ],
+)  # fmt: skip
+def test_counting_by_a_part_of_each_record_explodes_the_list(question: str, answer: str) -> None:
+    """MuDABench q_51601c8e / q_6090a53e: each document lists its meetings as records; "哪个月份…的公司
+    最多" counts companies per month of a meeting (two August meetings of one company count once)."""
+    import polars as pl
+
+    from mdqa_kernel.aggregate import aggregate
+    from mdqa_kernel.answer import render_answer
+    from mdqa_kernel.operations import ExplodeOp
+
+    events = FieldSpec(
+        name="events", type="list_text", description="股东大会事件列表", question="{symbol} {year}年股东大会"
+    )
+    llm = FakeLLM(family=[{"phrase": "", "family": "groupby_mode"}], params=[{"field": "events"}])
+    result = Planner(llm).propose(question, metadata=META, schema_fields=[events])
+    assert result.valid, result.error
+    steps = result.plan.aggregation.steps
+    assert any(isinstance(s, ExplodeOp) and s.key == "month" for s in steps)
+    meeting = '{{"month": {}, "meeting_type": "{}"}}'.format
+    rows = pl.DataFrame({
+        "doc_id": ["a", "b", "c"], "symbol": ["601288", "601328", "600908"], "year": [2022] * 3,
+        "events": [[meeting(3, "临时股东大会"), meeting(6, "年度股东大会")],
+                   [meeting(6, "年度股东大会"), meeting(8, "临时股东大会"), meeting(8, "临时股东大会")],
+                   [meeting(5, "年度股东大会")]],
+    })  # fmt: skip
+    assert (
+        render_answer(question, result.plan.aggregation, aggregate(rows, result.plan.aggregation)).text
+        == answer
+    )
