@@ -438,7 +438,10 @@ def op_compare_groups(df: pl.DataFrame, op: ops.CompareGroupsOp, ctx: StepContex
     else:
         out = out.sort(name, descending=True, nulls_last=True)
     ctx.require_rows(out, op.by)
-    return out.with_columns((pl.col(name) - pl.col(name).first()).alias("diff_from_first"))
+    diff = pl.col(name) - pl.col(name).first()
+    # gap_to_first: how far below the first group (largest first: ≥ 0), the "差值" a question asks for
+    gap = pl.col(name).first() - pl.col(name)  # not -diff: that prints "-0.00" for the first group
+    return out.with_columns(diff.alias("diff_from_first"), gap.alias("gap_to_first"))
 
 
 def op_code(df: pl.DataFrame, op: ops.CodeOp, ctx: StepContext) -> pl.DataFrame:

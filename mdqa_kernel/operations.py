@@ -258,7 +258,8 @@ class OutliersOp(_Op):
 class CompareGroupsOp(_Op):
     """A statistic of `field` per group of `by`, one row per group, largest first.
 
-    Adds `<field>_<stat>`, `n` (rows per group) and `diff_from_first` (value − first group's).
+    Adds `<field>_<stat>`, `n` (rows per group), `diff_from_first` (value − first group's) and
+    `gap_to_first` (first group's − value).
     `groups` fixes the order (and keeps only those groups).
     """
 

@@ -455,12 +455,35 @@ def _weighted_score(c: _Ctx) -> Aggregation:
     )
 
 
+_TOTAL = re.compile(r"总和|合计|总计|\btotal\b|\bsum\b", re.I)
+
+
 def _group_compare(c: _Ctx) -> Aggregation:
-    f, by = c.field(), c.field("by")
-    if by == f or c.fields[by].type in NUMERIC:
+    steps: list[Any] = [*c.year_filter()]
+    formula = formula_in(c.facts.question, c.described)
+    if formula:  # "四大与非四大客户的ESG质量得分差值。得分=（第三方审验+GRI标准+披露不足）÷3"
+        used = fields_of(parse_expr(formula))
+        steps.append(DeriveOp(name="score", expr=formula))
+        f = "score"
+        c.sources["field"] = "rule(the question's formula)"
+        others = [n for n, spec in c.fields.items() if n not in used and spec.type not in NUMERIC]
+        if len(others) == 1:  # the one field the score does not use names the groups
+            by = others[0]
+            c.sources["by"] = "rule"
+        else:
+            by = c.field("by")
+        if by in used:
+            raise FamilyError(f"{by!r} is part of the score; group by another field: {others}")
+    else:
+        f, by = c.field(), c.field("by")
+        if by == f:
+            raise FamilyError("group_compare needs a second field that names the groups")
+    if c.fields[by].type in NUMERIC:
         raise FamilyError("group_compare needs a second, non-numeric field that names the groups")
-    stat = c.pick("stat", None, "mean")
-    steps = [*c.year_filter(), CompareGroupsOp(field=f, by=by, stat=stat)]
+    # a per-company score compares by its mean, unless the question asks for a total
+    rule_stat = None if not formula else "sum" if _TOTAL.search(c.facts.question) else "mean"
+    stat = c.pick("stat", rule_stat, "mean")
+    steps.append(CompareGroupsOp(field=f, by=by, stat=stat))
     return Aggregation(steps=steps, output=Output(form="table"))
 
 

@@ -20,6 +20,7 @@ _NAME_TYPES = (("_pct", "percent"), ("_ratio", "number"), ("_date", "date"), ("_
 
 
 _LIST_WORDS = re.compile(r"列表|清单|\blist\b", re.IGNORECASE)
+_YES_NO = re.compile(r"\s*(?:是否|whether\b)", re.IGNORECASE)
 
 
 def fields_from_schema(schema: Any) -> list[FieldSpec]:
@@ -31,6 +32,8 @@ def fields_from_schema(schema: Any) -> list[FieldSpec]:
             if name.startswith(("is_", "has_")) or name.endswith(("_assured", "_standard")):
                 ftype = "boolean"
             d = str(desc).strip() or name
+            if _YES_NO.match(d):  # "是否为四大会计师事务所客户": a yes/no fact whatever the name says
+                ftype = "boolean"
             if _LIST_WORDS.search(d):  # "年度股东大会表决方式列表" is a list of names, not a number
                 ftype = "list_text"
             out.append(FieldSpec(name=name, type=ftype, description=d, question="{symbol} {year}: " + d))

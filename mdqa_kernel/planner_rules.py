@@ -137,12 +137,19 @@ _OPS = {
     "*": "*",
     "/": "/",
 }
-_FORMULA = re.compile(r"[=＝]\s*([^）)，,。;；]+)")
+_FORMULA = re.compile(r"[=＝]\s*([^，,。;；]+)")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _WEIGHT = re.compile(r"([^，,。（(、；;]+?)\s*(?:权重|weight(?:ed)?(?: of)?)\s*(\d+(?:\.\d+)?)\s*%", re.I)
 
 
 def _clean(text: str) -> str:
     return re.sub(r"[\s。.，,、:：（）()]+", "", text).lower()
+
+
+def _in_order(short: str, long: str) -> bool:
+    """Every character of `short` appears in `long` in the same order ("披露不足" in "是否披露公司存在的不足")."""
+    rest = iter(long)
+    return all(ch in rest for ch in short)
 
 
 def match_field(term: str, fields: Sequence[tuple[str, str]], cutoff: float = 0.6) -> str | None:
@@ -159,10 +166,12 @@ def match_field(term: str, fields: Sequence[tuple[str, str]], cutoff: float = 0.
         d = _clean(desc)
         cand = [d, _clean(name.removeprefix("value_").replace("_", " "))]
         s = max(
-            1.0 if t == c or (c and (t in c or c in t)) else SequenceMatcher(None, t, c).ratio()
+            1.0 if t == c or (c and (t in c or c in t)) else max(
+                SequenceMatcher(None, t, c).ratio(), 0.7 if len(t) >= 3 and _in_order(t, c) else 0.0
+            )
             for c in cand
             if c
-        )
+        )  # fmt: skip
         if s > score:
             best, score = name, s
     return best if score >= cutoff else None
@@ -183,22 +192,34 @@ def flags_named(question: str, fields: Sequence[tuple[str, str]], hints: Hints) 
 
 
 def formula_in(question: str, fields: Sequence[tuple[str, str]]) -> str | None:
-    """'纳税效率=纳税总额÷每股社会贡献值' -> 'value_tax_total / value_social_...' when every term is a field."""
+    """'纳税效率=纳税总额÷每股社会贡献值' -> 'value_tax_total / value_social_...' when every term is a field
+    or a number; parentheses are kept ('得分=（第三方审验+GRI标准+披露不足）÷3'), and a closing one
+    that only ends the sentence's own parenthesis ('（纳税效率=A÷B）') is dropped."""
     for m in _FORMULA.finditer(question):
-        rhs = m.group(1)
-        parts = re.split(r"([÷／×＊＋－+\-*/])", rhs)
-        out = []
-        for i, part in enumerate(parts):
-            if i % 2:
-                out.append(_OPS[part])
-                continue
-            name = match_field(part, fields)
-            if name is None:
+        tokens = [t.strip() for t in re.split(r"([÷／×＊＋－+\-*/（）()])", m.group(1)) if t.strip()]
+        out: list[str] = []
+        depth = terms = 0
+        for tok in tokens:
+            if tok in _OPS:
+                out.append(_OPS[tok])
+            elif tok in "（(":
+                depth += 1
+                out.append("(")
+            elif tok in "）)":
+                if depth == 0:
+                    break  # the end of the sentence's parenthesis, not the formula's
+                depth -= 1
+                out.append(")")
+            elif _NUMBER.fullmatch(tok):
+                out.append(tok)
+            elif (name := match_field(tok, fields)) is not None:
+                out.append(name)
+                terms += 1
+            else:
+                out = []
                 break
-            out.append(name)
-        else:
-            if len(parts) >= 3:
-                return " ".join(out)
+        if out and depth == 0 and terms >= 1 and len(out) >= 3 and out[-1] not in _OPS.values():
+            return " ".join(out)
     return None
 
 

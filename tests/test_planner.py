@@ -103,6 +103,13 @@ def test_cue_families_and_formula_rules() -> None:
     assert formula_in("计算纳税效率（纳税效率=纳税总额÷每股社会贡献值）", fields) == (
         "tax_total / contribution_per_share"
     )
+    flags = [("assured", "是否经过第三方审验。"), ("gri", "是否使用或参照 GRI 标准。"),
+             ("deficiency", "是否披露公司存在的不足。")]  # fmt: skip
+    # parentheses and numbers; "披露不足" names "是否披露公司存在的不足" (its characters in order)
+    assert formula_in("ESG质量得分=（第三方审验+GRI标准+披露不足）÷3，有第三方审验记1分", flags) == (
+        "( assured + gri + deficiency ) / 3"
+    )
+    assert formula_in("得分=（第三方审验+营业收入）÷3", flags) is None  # a term that names no field
     fields = [("car", "资本充足率"), ("profit", "净利润"), ("cost", "营业总成本")]
     weights = weights_in("（资本充足率增长率权重40%，净利润增长率权重30%，营业成本增长率权重30%）", fields)
     assert weights == {"car": 0.4, "profit": 0.3, "cost": 0.3}
@@ -222,6 +229,9 @@ def test_model_proposes_values_and_rules_write_templates() -> None:
 def test_fields_from_name_description_mapping() -> None:
     specs = fields_from_schema({"value_record_date": "股权登记日", "value_third_party_assured": "是否审验"})
     assert [s.type for s in specs] == ["date", "boolean"]
+    # a "是否…" description is a yes/no fact whatever the name ends with (it was read as a number)
+    (big4,) = fields_from_schema({"value_big4_auditor_client": "是否为四大会计师事务所客户。"})
+    assert big4.type == "boolean"
 
 
 def test_llm_failure_is_a_planning_failure() -> None:
@@ -456,3 +466,34 @@ def test_counting_by_a_part_of_each_record_explodes_the_list(question: str, answ
         render_answer(question, result.plan.aggregation, aggregate(rows, result.plan.aggregation)).text
         == answer
     )
+
+
+def test_group_comparison_of_a_score_the_question_defines() -> None:
+    """q_b3ab1eda: "四大会计师事务所与非四大事务所客户的ESG披露质量得分差值…得分=（第三方审验+GRI标准+披露不足）÷3":
+    the score comes from the question's formula (parentheses and numbers included), the groups from
+    the one field the score does not use, and the answer shows each group's mean and the gap."""
+    import polars as pl
+
+    from mdqa_kernel.aggregate import aggregate
+    from mdqa_kernel.answer import render_answer
+
+    flags = [("assured", "是否经第三方审验。"), ("gri", "是否使用或参照GRI标准。"), ("deficiency", "是否披露不足。"),
+             ("big4", "是否为四大会计师事务所客户。")]  # fmt: skip
+    fields = [
+        FieldSpec(name=n, type="boolean", description=d, question="{symbol} {year} " + d) for n, d in flags
+    ]
+    llm = FakeLLM(family=[{"phrase": "", "family": "weighted_score"}],
+                  params=[{"field": "assured", "by": "assured", "stat": "sum"}])  # fmt: skip
+    q = ("请根据你知识库中2021年的ESG报告数据，计算四大会计师事务所与非四大事务所客户的ESG披露质量得分差值。"
+         "ESG质量计算方法：ESG质量得分=（第三方审验+GRI标准+披露不足）÷3，有第三方审验记1分。")  # fmt: skip
+    result = Planner(llm).propose(q, metadata=META, schema_fields=fields)
+    assert result.valid, result.error
+    assert result.trace.family == "group_compare"
+    _year, derive, compare = result.plan.aggregation.steps
+    assert derive.expr == "( assured + gri + deficiency ) / 3"
+    assert (compare.field, compare.by, compare.stat) == ("score", "big4", "mean")
+    rows = pl.DataFrame({"doc_id": list("abcd"), "symbol": ["1", "2", "3", "4"], "year": [2021] * 4,
+                         "assured": [True, True, False, False], "gri": [True, False, False, False],
+                         "deficiency": [False, False, False, True], "big4": [True, True, False, False]})  # fmt: skip
+    text = render_answer(q, result.plan.aggregation, aggregate(rows, result.plan.aggregation)).text
+    assert "big4=True" in text and "score_mean=0.50" in text and "gap_to_first=0.33" in text
