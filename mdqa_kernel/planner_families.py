@@ -308,7 +308,31 @@ def _groupby_mode(c: _Ctx) -> Aggregation:
     return Aggregation(steps=steps, output=Output(form="entity_values", entity=f, value="count", unit=unit))
 
 
+# "营业总成本和净利润都实现正向增长的公司": a condition on every growth, not a ranking
+_ALL_GREW = re.compile(
+    r"(?<!平)[都均](?:实现|有|为)?了?(?:正向|正)?的?增长|\b(?:both|all) (?:grew|increased|rose)\b", re.I
+)
+
+
+def _all_grew(c: _Ctx) -> Aggregation:
+    names = [n for n, spec in c.fields.items() if spec.type in NUMERIC]
+    if not names:
+        raise FamilyError("a growth condition needs numeric fields")
+    y1, y2 = c.two_years()
+    cols = [f"{n}_growth" for n in names]
+    c.sources["condition"] = "rule(every growth > 0)"
+    steps = [
+        GrowthOp(fields=names, from_year=y1, to_year=y2),
+        FilterOp(expr=" and ".join(f"{g} > 0" for g in cols)),
+    ]
+    return Aggregation(
+        steps=steps, output=Output(form="entity_values", value=cols[0], also=cols[1:], show_count=True)
+    )
+
+
 def _growth(c: _Ctx) -> Aggregation:
+    if _ALL_GREW.search(c.facts.question):
+        return _all_grew(c)
     rule_weights = weights_in(c.facts.question, c.described)
     if len(rule_weights) >= 2:  # "A增长率权重40%，B增长率权重30%…": the question fixes fields and weights
         names, weights = list(rule_weights), list(rule_weights.values())

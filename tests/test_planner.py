@@ -497,3 +497,28 @@ def test_group_comparison_of_a_score_the_question_defines() -> None:
                          "deficiency": [False, False, False, True], "big4": [True, True, False, False]})  # fmt: skip
     text = render_answer(q, result.plan.aggregation, aggregate(rows, result.plan.aggregation)).text
     assert "big4=True" in text and "score_mean=0.50" in text and "gap_to_first=0.33" in text
+
+
+def test_every_growth_positive_is_a_condition_not_a_ranking() -> None:
+    """q_91cd8abf: "营业总成本和净利润都实现正向增长的公司…增长率各是多少" keeps every company whose growths
+    are all positive and shows both growths (the model had ranked a weighted sum and kept one)."""
+    import polars as pl
+
+    from mdqa_kernel.aggregate import aggregate
+    from mdqa_kernel.answer import render_answer
+
+    fields = [FieldSpec(name="cost", type="number", description="营业总成本", question="{symbol}{year}营业总成本"),
+              FieldSpec(name="profit", type="number", description="净利润", question="{symbol}{year}净利润")]  # fmt: skip
+    llm = FakeLLM(family=[{"phrase": "", "family": "growth"}],
+                  params=[{"fields": ["cost", "profit"], "weights": [1, 1], "direction": "highest", "k": 1}])  # fmt: skip
+    q = "2022年至2023年之间，营业总成本和净利润都实现正向增长的公司的股票代码是？它们的营业总成本和净利润增长率各是多少？"
+    meta = MetadataSchema(
+        ["doc_id", "symbol", "year", "doctype"], {"year": [2022, 2023], "doctype": DOCTYPES}
+    )
+    result = Planner(llm).propose(q, metadata=meta, schema_fields=fields)
+    assert result.valid, result.error
+    rows = pl.DataFrame({"doc_id": list("abcdef"), "symbol": ["A", "A", "B", "B", "C", "C"],
+                         "year": [2022, 2023] * 3, "cost": [100.0, 110.0, 100.0, 90.0, 50.0, 60.0],
+                         "profit": [10.0, 12.0, 10.0, 20.0, 5.0, 6.0]})  # fmt: skip
+    text = render_answer(q, result.plan.aggregation, aggregate(rows, result.plan.aggregation)).text
+    assert text == "结果（共2家）为：A（0.10；profit_growth=0.20）、C（0.20；profit_growth=0.20）。"

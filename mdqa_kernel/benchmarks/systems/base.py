@@ -28,12 +28,13 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # both v5: value counts list their companies, a date change computes the shift; v6: scores show inputs;
 # v7: ranking ties in identifier order; v8: a list of records is exploded to count by a part of each
 # record ("哪个月份召开股东大会的公司最多"); v9: a group comparison of a score the question defines
-# (formula with parentheses), "是否…" gold descriptions are yes/no fields.
+# (formula with parentheses), "是否…" gold descriptions are yes/no fields; v10: "都实现正向增长" is a
+# condition on every growth, not a ranking.
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 SYSTEM_VERSIONS: dict[str, int] = {
-    "mdqa-oracle-rows": 9,
-    "mdqa": 9,
+    "mdqa-oracle-rows": 10,
+    "mdqa": 10,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }
