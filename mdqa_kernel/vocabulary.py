@@ -110,7 +110,7 @@ class Vocabulary:
             if any(s < te and ts < e for ts, te in taken):
                 continue
             taken.append((s, e))
-            out.append(term)
+            out.append(_quantity_under(term, q, s, e))
         out += [t for t in self.enumerated(question) if t not in out]
         return sorted(out, key=lambda t: q.find(t.norm) if t.norm in q else len(q))
 
@@ -189,6 +189,23 @@ class Vocabulary:
         if not near:
             return None
         return max(near, key=lambda t: (t.docs, -abs(len(t.norm) - len(p))))
+
+
+_PER = ("每股", "每10股", "人均")
+_QUANTITY_TAIL = re.compile(r"(?:总额|金额|比例|比率|[值额率数])")
+
+
+def _quantity_under(term: Term, q: str, start: int, end: int) -> Term:
+    """A heading the question names inside a quantity ("每股社会贡献值" around the heading 社会贡献) is
+    that quantity, a number printed under the heading, not the heading's yes/no disclosure."""
+    if term.type != "boolean":
+        return term
+    head = next((p for p in _PER if q[max(0, start - len(p)) : start] == p), "")
+    tail = _QUANTITY_TAIL.match(q, end)
+    if not head and not tail:
+        return term
+    text = head + q[start:end] + (tail.group(0) if tail else "")
+    return Term(text, normalize_label(text), "number", term.docs)
 
 
 def _usable(norm: str) -> bool:

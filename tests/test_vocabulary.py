@@ -101,3 +101,20 @@ def test_enumeration_with_a_shared_word_names_each_printed_heading() -> None:
     ]
     # A list whose items share no printed ending is not expanded.
     assert vocab.enumerated("比较股东、债权人、董事的情况") == []
+
+
+def test_a_heading_named_inside_a_quantity_is_that_quantity() -> None:
+    """q_4b6bd3eb: "纳税效率=纳税总额÷每股社会贡献值" names the heading 社会贡献 inside "每股…值": the
+    number printed under it, not "是否披露社会贡献" (the plan had divided a tax total by a yes/no flag)."""
+    from mdqa_kernel.readers.labels import normalize_label
+    from mdqa_kernel.vocabulary import Term
+
+    heads = {"社会贡献": "boolean", "纳税总额": "number", "安全生产": "boolean"}
+    vocab = Vocabulary({normalize_label(h): Term(h, normalize_label(h), t, 5) for h, t in heads.items()}, 5)
+    question = "计算纳税效率，给出最高的三家公司的股票代码、纳税总额、每股社会贡献值和纳税效率"
+    found = [(t.text, t.type) for t in vocab.matches(question)]
+    assert found == [("纳税总额", "number"), ("每股社会贡献值", "number")]
+    # a heading on its own stays a disclosure flag
+    assert [(t.text, t.type) for t in vocab.matches("2022年披露安全生产信息的公司")] == [
+        ("安全生产", "boolean")
+    ]

@@ -29,12 +29,13 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # v7: ranking ties in identifier order; v8: a list of records is exploded to count by a part of each
 # record ("哪个月份召开股东大会的公司最多"); v9: a group comparison of a score the question defines
 # (formula with parentheses), "是否…" gold descriptions are yes/no fields; v10: "都实现正向增长" is a
-# condition on every growth, not a ranking.
+# condition on every growth, not a ranking; v11: a heading named inside a quantity ("每股社会贡献值")
+# is that number, not the heading's yes/no disclosure.
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 SYSTEM_VERSIONS: dict[str, int] = {
-    "mdqa-oracle-rows": 10,
-    "mdqa": 10,
+    "mdqa-oracle-rows": 11,
+    "mdqa": 11,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }
