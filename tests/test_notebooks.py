@@ -66,6 +66,7 @@ def test_03_extract_and_review_table_reader(out_dir: Path) -> None:
 def test_04_aggregate_and_answer(out_dir: Path) -> None:
     text = _outputs(_run("04_aggregate_and_answer.ipynb", out_dir))
     assert "601398、002142、601166" in text and "judged correct: True" in text
+    assert "True（5家：002142、002839、600908、601166、601398）" in text  # value counts name their companies
 
 
 @pytest.mark.slow
