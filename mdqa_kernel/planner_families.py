@@ -430,7 +430,10 @@ def _range_std(c: _Ctx) -> Aggregation:
     f = c.field()
     stat = c.pick("stat", c.facts.stat, "range")
     op_stat = "range" if stat == "range" else "std_sample"  # MuDABench: dispersion is the sample std
-    between = c.pick("between_years", True if c.facts.between_years else None, False)
+    # one year named: a spread within it, whatever the model says (it said "between years" for
+    # "2022年…营业总成本的极差", and the plan failed for want of a second year)
+    rule = True if c.facts.between_years else (False if len(c.facts.years) < 2 else None)
+    between = c.pick("between_years", rule, False)
     unit = c.unit(f)
     if between:
         y1, y2 = c.two_years()

@@ -522,3 +522,18 @@ def test_every_growth_positive_is_a_condition_not_a_ranking() -> None:
                          "profit": [10.0, 12.0, 10.0, 20.0, 5.0, 6.0]})  # fmt: skip
     text = render_answer(q, result.plan.aggregation, aggregate(rows, result.plan.aggregation)).text
     assert text == "结果（共2家）为：A（0.10；profit_growth=0.20）、C（0.20；profit_growth=0.20）。"
+
+
+def test_a_spread_in_one_named_year_ignores_a_between_years_answer() -> None:
+    """q_4a05d661 "2022年公司营业总成本的极差是多少？": the model asked for a change between years,
+    which needs two; one named year means the spread within it."""
+    cost = FieldSpec(
+        name="cost", type="number", description="营业总成本", question="{symbol} {year}年营业总成本"
+    )
+    llm = FakeLLM(family=[{"phrase": "", "family": "range_std"}],
+                  params=[{"field": "cost", "stat": "range", "between_years": True}])  # fmt: skip
+    result = Planner(llm).propose("2022年公司营业总成本的极差是多少？", metadata=META, schema_fields=[cost])
+    assert result.valid, result.error
+    _year, spread = result.plan.aggregation.steps
+    assert (spread.field, spread.stat) == ("cost", "range")
+    assert result.trace.sources["between_years"] == "rule>model(True)"
