@@ -131,6 +131,9 @@ def ground_fields(
             continue
         if spec.type == "text" and term.type in ("number", "percent"):
             spec = spec.model_copy(update={"type": term.type})
+        elif spec.type == "percent" and term.type == "number":
+            # "operating profit" typed a percent by the model, printed as an amount: read the amount
+            spec = spec.model_copy(update={"type": "number"})
         kept.append(spec)
     covered = [t for t in (vocabulary.ground(s.description) for s in kept) if t is not None]
     added = [t for t in named if not any(_overlaps(t, c) for c in covered)]

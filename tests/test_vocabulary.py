@@ -69,6 +69,24 @@ def test_grounding_keeps_printed_fields_adds_named_ones_and_drops_the_rest(colle
     assert [f.description for f in fields] == ["净利润", "营业总成本"]
 
 
+def test_grounding_reads_an_amount_the_model_typed_as_a_percent(collection: Collection) -> None:
+    """q_8147f47d: the model typed "operating profit" a percent; the documents print it as an amount
+    (a number row), so the plan reads a number (the percent reader had picked up margins)."""
+    vocab = Vocabulary.of(collection)
+    proposed = [
+        FieldSpec(
+            name="cost", type="percent", description="营业总成本", question="{symbol}{year}年营业总成本"
+        )
+    ]
+    trace = SimpleNamespace(fields_source="model", sources={})
+    (cost,) = ground_fields(proposed, [], vocab, "zh", trace)
+    assert cost.type == "number"
+    ratio = [
+        FieldSpec(name="car", type="percent", description="资本充足率", question="{symbol}{year}年资本充足率")
+    ]
+    assert ground_fields(ratio, [], vocab, "zh", trace)[0].type == "percent"  # printed as a percent: kept
+
+
 def test_nothing_grounded_keeps_the_model_fields(collection: Collection) -> None:
     vocab = Vocabulary.of(collection)
     proposed = [

@@ -31,12 +31,13 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # (formula with parentheses), "是否…" gold descriptions are yes/no fields; v10: "都实现正向增长" is a
 # condition on every growth, not a ranking; v11: a heading named inside a quantity ("每股社会贡献值")
 # is that number, not the heading's yes/no disclosure; v12: a range/std question naming one year is a
-# spread within that year.
+# spread within that year; v13: a field the model typed a percent but the documents print as an
+# amount is read as a number.
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 SYSTEM_VERSIONS: dict[str, int] = {
-    "mdqa-oracle-rows": 12,
-    "mdqa": 12,
+    "mdqa-oracle-rows": 13,
+    "mdqa": 13,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }
