@@ -164,12 +164,11 @@ def _entity_values(frame: pl.DataFrame, out: Output, language: Language) -> tupl
             _join([f"{c}={format_number(frame[c][i])}" for c in shown], language) for i in range(len(vals))
         ]
         vals = [f"{v}{'；' if language == 'zh' else '; '}{x}" for v, x in zip(vals, extra, strict=True)]
-    between = "；" if members and language == "zh" else "; " if members else None
-    if language == "zh":
+    if language == "zh":  # member lists use 、 inside, so value counts are separated by ；
         items = [f"{e}（{v}）" for e, v in zip(ents, vals, strict=True)]
-        return f"{subject}为：{(between or '、').join(items)}。", ents
+        return f"{subject}为：{('；' if members else '、').join(items)}。", ents
     items = [f"{e} ({v})" for e, v in zip(ents, vals, strict=True)]
-    return f"{subject}: {(between or ', ').join(items)}.", ents
+    return f"{subject}: {('; ' if members else ', ').join(items)}.", ents
 
 
 def _groups(frame: pl.DataFrame, out: Output, language: Language) -> tuple[str, list[Any]]:

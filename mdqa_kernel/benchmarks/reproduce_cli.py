@@ -37,6 +37,12 @@ def _background(argv: list[str], log: Path) -> None:
     click.echo(f"started in the background: pid {proc.pid}; log {log}")
 
 
+def _totals(table: Any) -> dict[str, float]:
+    """Hours here and cost per price-table model, summed over the configs of an estimate table."""
+    return {c: round(float(table[c].sum()), 2) for c in table.columns
+            if (c.startswith("cost_") and "_per_q_" not in c) or c == "hours_here"}  # fmt: skip
+
+
 def _estimate(opts: Any, prices: str | None) -> None:
     import polars as pl
 
@@ -59,9 +65,7 @@ def _estimate(opts: Any, prices: str | None) -> None:
     )
     with pl.Config(tbl_cols=-1, tbl_width_chars=250, fmt_str_lengths=40, tbl_hide_dataframe_shape=True):
         click.echo(str(table))
-    totals = {c: round(float(table[c].sum()), 2) for c in table.columns
-              if (c.startswith("cost_") and "_per_q_" not in c) or c == "hours_here"}  # fmt: skip
-    click.echo(f"measured configs ({table.height}), all together: {totals}")
+    click.echo(f"measured configs ({table.height}), all together: {_totals(table)}")
     done = {c.label: c for c, recs in measured if any(r.get("status") != "unavailable" for r in recs)}
     missing = [c for c in table2_configs(None, noise=True) if c.label not in done]
     if not missing:
@@ -77,9 +81,7 @@ def _estimate(opts: Any, prices: str | None) -> None:
                      or (c.startswith("cost_") and "_per_q_" not in c)]  # fmt: skip
             click.echo(str(guessed.select(short)))
         both = pl.concat([table, guessed.drop("basis")])
-        grid = {c: round(float(both[c].sum()), 2) for c in both.columns
-                if (c.startswith("cost_") and "_per_q_" not in c) or c == "hours_here"}  # fmt: skip
-        click.echo(f"whole grid ({both.height} configs), measured + extrapolated: {grid}")
+        click.echo(f"whole grid ({both.height} configs), measured + extrapolated: {_totals(both)}")
     unknown = [c.label for c in missing if c.label not in set(guessed["config"])]
     if unknown:
         click.echo(f"not measured yet ({len(unknown)}; no estimate, no measured config of the system): "
