@@ -37,7 +37,14 @@ from mdqa_kernel.aggregate import AggregationError, aggregate
 from mdqa_kernel.operations import Aggregation, CodeOp
 from mdqa_kernel.plan import FIELD_TYPES, FieldSpec, Plan, PlanValidationError
 from mdqa_kernel.planner_families import FAMILIES, FamilyError, compile_family, param_schema
-from mdqa_kernel.planner_fields import field_from_phrase, fields_from_schema, ground_fields, level_phrase
+from mdqa_kernel.planner_fields import (
+    checklist_fields,
+    field_from_phrase,
+    fields_from_schema,
+    ground_fields,
+    level_phrase,
+)
+from mdqa_kernel.planner_formula import checklist_items
 from mdqa_kernel.planner_rules import (
     Hints,
     QuestionFacts,
@@ -387,6 +394,10 @@ class Planner:
         if given:
             trace.fields_source = "caller"
             return fields_from_schema(given)
+        items = checklist_items(question)
+        if items:  # a checklist score: its items are the fields, read as yes/no; no model call needed
+            trace.fields_source = f"rule (checklist of {len(items)} items)"
+            return checklist_fields(items, question, facts.language)
         trace.fields_source = "model"
         named = [t for t in vocabulary.matches(question) if t.norm not in meta.columns] if vocabulary else []
         try:

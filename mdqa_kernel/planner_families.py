@@ -31,6 +31,7 @@ from mdqa_kernel.operations import (
     StatOp,
 )
 from mdqa_kernel.plan import FieldSpec
+from mdqa_kernel.planner_formula import formula_parts
 from mdqa_kernel.planner_rules import QuestionFacts, flags_named, formula_in, load_hints, weights_in
 
 FAMILIES: tuple[str, ...] = (
@@ -196,9 +197,12 @@ class _Ctx:
         return out.model_copy(update={"also": inputs})
 
     def unit(self, name: str) -> str | None:
-        unit = self.fields[name].unit if name in self.fields else None
+        spec = self.fields.get(name)
+        unit = spec.unit if spec is not None else None
         if unit == "CNY" and self.facts.language == "zh":
             return "元"
+        if unit is None and spec is not None and spec.type == "percent":
+            return "%"  # percent cells hold percent points (21.23 for 21.23%): "21.23" alone reads as a ratio
         return unit
 
 
@@ -465,6 +469,14 @@ def _outlier(c: _Ctx) -> Aggregation:
 
 
 def _weighted_score(c: _Ctx) -> Aggregation:
+    parts = formula_parts(c.facts.question, c.described)
+    if parts:  # "综合得分=完整性得分×60%+规范性得分×40%": each sub-score is a column, shown beside the score
+        c.sources["formula"] = "rule(sub-scores " + ", ".join(f"{n}={label}" for n, label, _e in parts) + ")"
+        steps = [*c.year_filter(), *(DeriveOp(name=n, expr=e) for n, _l, e in parts)]
+        steps.append(c.rank("score", c.k(), c.direction()))
+        return Aggregation(
+            steps=steps, output=c.with_inputs(c.entities("score"), [n for n, _l, _e in parts[:-1]])
+        )
     formula = str(c.pick("formula", formula_in(c.facts.question, c.described), "")).strip()
     formula = formula.replace("×", "*").replace("÷", "/")
     try:

@@ -19,6 +19,12 @@ _NAME_TYPES = (("_pct", "percent"), ("_ratio", "number"), ("_date", "date"), ("_
                ("_disclosed", "boolean"), ("_count", "integer"), ("_name", "text"), ("_address", "text"))  # fmt: skip
 
 
+# A count: the only kind of quantity a small model may type "integer" and be right. Anything else it
+# types integer ("每股社会贡献值" = 3.64) would reject every printed decimal, so it is read as a number.
+_COUNT_WORDS = re.compile(
+    r"(?:人|次|个|家|户|票|名|股东|员工|职工|董事|高管|会议)数|数量|次数|人次|\bcount\b|\bnumber of\b|headcount",
+    re.IGNORECASE,
+)
 _LIST_WORDS = re.compile(r"列表|清单|\blist\b", re.IGNORECASE)
 _YES_NO = re.compile(r"\s*(?:是否|whether\b)", re.IGNORECASE)
 
@@ -93,6 +99,8 @@ def field_from_phrase(
         return None
     ftype = forced_type if forced_type in FIELD_TYPES else str(raw.get("type") or "text")
     ftype = ftype if ftype in FIELD_TYPES else "text"
+    if ftype == "integer" and forced_type != "integer" and not _COUNT_WORDS.search(phrase):
+        ftype = "number"
     kind = {"integer": "number", "percent": "number", "list_text": "text"}.get(ftype, ftype)
     template = _TEMPLATES["zh" if language == "zh" else "en"][kind].format(p=phrase)
     return FieldSpec(name=name, type=ftype, description=phrase, question=template)
@@ -163,3 +171,32 @@ def ground_fields(
 
 def _overlaps(a: Term, b: Term) -> bool:
     return a.norm in b.norm or b.norm in a.norm
+
+
+# Groups a checklist score may compare ("四大与非四大事务所客户"): a yes/no field whose description the
+# derived reader answers from the auditor line.
+_GROUP_FLAGS = ((re.compile(r"四大"), "big4_client", "是否为四大会计师事务所客户"),
+                (re.compile(r"big\s*(?:four|4)", re.I), "big4_client", "whether the auditor is a Big Four firm"))  # fmt: skip
+
+
+def checklist_fields(items: list[str], question: str, language: str) -> list[FieldSpec]:
+    """One yes/no field per item a checklist score counts ("环境披露" -> "是否披露环境"), plus the flag
+    that names the groups when the question compares Big Four clients with the others."""
+    out = []
+    for i, item in enumerate(items):
+        core = item.replace("披露", "") if len(item.replace("披露", "")) >= 2 else item
+        if language == "zh":
+            desc = f"是否{core}" if core.startswith(("经", "遵循", "参照", "有")) else f"是否披露{core}"
+        else:
+            desc = f"whether the document discloses {core}"
+        template = _TEMPLATES["zh" if language == "zh" else "en"]["boolean"].format(
+            p=desc.removeprefix("是否")
+        )
+        out.append(FieldSpec(name=f"item_{i + 1}", type="boolean", description=desc, question=template))
+    for pattern, name, desc in _GROUP_FLAGS:
+        if pattern.search(question) and all(f.name != name for f in out):
+            template = _TEMPLATES["zh" if language == "zh" else "en"]["boolean"].format(
+                p=desc.removeprefix("是否")
+            )
+            out.append(FieldSpec(name=name, type="boolean", description=desc, question=template))
+    return out

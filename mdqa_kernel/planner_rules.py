@@ -18,6 +18,8 @@ from typing import Any
 
 import yaml
 
+from mdqa_kernel.planner_formula import formula_in, match_field, weights_in  # noqa: F401 (re-exported)
+
 HINTS_FILE = Path(__file__).with_name("planner_hints.yaml")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
@@ -125,58 +127,6 @@ def cue_families(question: str, hints: Hints) -> list[str]:
     return [fam for fam, cues in hints.family_cues.items() if contains_any(question, cues)]
 
 
-_OPS = {
-    "÷": "/",
-    "／": "/",
-    "×": "*",
-    "＊": "*",
-    "＋": "+",
-    "－": "-",
-    "+": "+",
-    "-": "-",
-    "*": "*",
-    "/": "/",
-}
-_FORMULA = re.compile(r"[=＝]\s*([^，,。;；]+)")
-_NUMBER = re.compile(r"\d+(?:\.\d+)?")
-_WEIGHT = re.compile(r"([^，,。（(、；;]+?)\s*(?:权重|weight(?:ed)?(?: of)?)\s*(\d+(?:\.\d+)?)\s*%", re.I)
-
-
-def _clean(text: str) -> str:
-    return re.sub(r"[\s。.，,、:：（）()]+", "", text).lower()
-
-
-def _in_order(short: str, long: str) -> bool:
-    """Every character of `short` appears in `long` in the same order ("披露不足" in "是否披露公司存在的不足")."""
-    rest = iter(long)
-    return all(ch in rest for ch in short)
-
-
-def match_field(term: str, fields: Sequence[tuple[str, str]], cutoff: float = 0.6) -> str | None:
-    """The field (name, description) a phrase of the question names: by description, then by name."""
-    from difflib import SequenceMatcher
-
-    t = _clean(term)
-    for suffix in ("增长率", "增速", "growth", "rate"):
-        t = t.removesuffix(suffix) if t != suffix else t
-    if not t:
-        return None
-    best, score = None, 0.0
-    for name, desc in fields:
-        d = _clean(desc)
-        cand = [d, _clean(name.removeprefix("value_").replace("_", " "))]
-        s = max(
-            1.0 if t == c or (c and (t in c or c in t)) else max(
-                SequenceMatcher(None, t, c).ratio(), 0.7 if len(t) >= 3 and _in_order(t, c) else 0.0
-            )
-            for c in cand
-            if c
-        )  # fmt: skip
-        if s > score:
-            best, score = name, s
-    return best if score >= cutoff else None
-
-
 def flags_named(question: str, fields: Sequence[tuple[str, str]], hints: Hints) -> list[str]:
     """Yes/no fields the question names by their core term ("债权人" for "是否披露债权人权益保护")."""
     text = re.sub(r"\s+", "", question).lower()
@@ -188,48 +138,6 @@ def flags_named(question: str, fields: Sequence[tuple[str, str]], hints: Hints) 
         core = core.strip("。.，,、:：")
         if len(core) >= 2 and core in text:
             out.append(name)
-    return out
-
-
-def formula_in(question: str, fields: Sequence[tuple[str, str]]) -> str | None:
-    """'纳税效率=纳税总额÷每股社会贡献值' -> 'value_tax_total / value_social_...' when every term is a field
-    or a number; parentheses are kept ('得分=（第三方审验+GRI标准+披露不足）÷3'), and a closing one
-    that only ends the sentence's own parenthesis ('（纳税效率=A÷B）') is dropped."""
-    for m in _FORMULA.finditer(question):
-        tokens = [t.strip() for t in re.split(r"([÷／×＊＋－+\-*/（）()])", m.group(1)) if t.strip()]
-        out: list[str] = []
-        depth = terms = 0
-        for tok in tokens:
-            if tok in _OPS:
-                out.append(_OPS[tok])
-            elif tok in "（(":
-                depth += 1
-                out.append("(")
-            elif tok in "）)":
-                if depth == 0:
-                    break  # the end of the sentence's parenthesis, not the formula's
-                depth -= 1
-                out.append(")")
-            elif _NUMBER.fullmatch(tok):
-                out.append(tok)
-            elif (name := match_field(tok, fields)) is not None:
-                out.append(name)
-                terms += 1
-            else:
-                out = []
-                break
-        if out and depth == 0 and terms >= 1 and len(out) >= 3 and out[-1] not in _OPS.values():
-            return " ".join(out)
-    return None
-
-
-def weights_in(question: str, fields: Sequence[tuple[str, str]]) -> dict[str, float]:
-    """'资本充足率增长率权重40%' -> {field: 0.4} for every weight whose phrase names a field."""
-    out: dict[str, float] = {}
-    for m in _WEIGHT.finditer(question):
-        name = match_field(m.group(1), fields)
-        if name is not None:
-            out[name] = float(m.group(2)) / 100
     return out
 
 

@@ -89,9 +89,10 @@ def test_cn_text_facts(tmp_path):
     supplier = reader.read(
         doc, fld("value_supplier_protection_disclosed", "是否披露供应商权益保护。", type="boolean"), ""
     )
-    assert (
-        supplier.value is False and supplier.confidence < 0.8
-    )  # absence is not proof: the cascade asks the LLM
+    # a glossary topic searched under all its printed names and found under none: a confident "no"
+    assert supplier.value is False and supplier.confidence >= 0.8
+    carbon = reader.read(doc, fld("carbon_disclosed", "是否披露碳排放数据。", type="boolean"), "")
+    assert carbon.value is False and carbon.confidence < 0.8  # any other phrase: absence is not proof
     # no phrase to look for: defer to the LLM
     big4 = reader.read(doc, fld("value_big4_auditor_client", "四大客户", type="boolean"), "")
     assert big4.status == Status.NOT_FOUND
@@ -195,3 +196,51 @@ def _metadata(folder: Path) -> list[dict[str, str]]:
 
     with open(folder / "metadata.csv", encoding="utf-8") as f:
         return list(csv.DictReader(f))
+
+
+ESG_QUALITY = "q_9d9a15f009a8937f"  # "综合ESG质量": eight disclosure topics and two standards, 18 reports
+# The question's checklist items, in its order, and the gold columns they mean.
+ESG_ITEMS = {
+    "环境披露": "value_environment_protection_disclosed",
+    "股东保护": "value_shareholder_protection_disclosed",
+    "员工保护": "value_staff_protection_disclosed",
+    "客户保护": "value_customer_protection_disclosed",
+    "公共关系": "value_public_relations_disclosed",
+    "制度建设": "value_system_construction_disclosed",
+    "安全生产": "value_work_safety_disclosed",
+    "不足披露": "value_deficiency_disclosed",
+    "GRI标准": "value_uses_gri_standard",
+    "第三方审验": "value_third_party_assured",
+}
+
+
+def test_checklist_topics_read_from_rendered_esg_reports(tmp_path):
+    """The fields a checklist question becomes are read by the table reader alone: a topic under the
+    question's name ("员工保护") is found under the report's ("职工权益保护"), and a topic missing under
+    every printed name is a confident "no" (no LLM call)."""
+    import json
+
+    from mdqa_kernel.benchmarks.metrics import mudabench_gold, values_agree
+    from mdqa_kernel.benchmarks.mudabench import load_split
+    from mdqa_kernel.benchmarks.render import render_mudabench
+    from mdqa_kernel.planner_fields import checklist_fields
+    from mdqa_kernel.planner_formula import checklist_items
+
+    render_mudabench("simple", [ESG_QUALITY], tmp_path)
+    question = load_split("simple").questions.filter(question_id=ESG_QUALITY)["question"][0]
+    items = checklist_items(question)
+    assert items == list(ESG_ITEMS)
+    fields = checklist_fields(items, question, "zh")
+    docs = sorted(p.stem for p in (tmp_path / "pdfs").glob("*.pdf"))
+    gold = {(d, f): json.loads(g) for d, f, g, _ in mudabench_gold("simple", docs).iter_rows()}
+    meta = {r["doc_id"]: r for r in _metadata(tmp_path)}
+    reader, agree, confident, answers = TableReader(), 0, 0, set()
+    for doc_id in docs:
+        doc = view(tmp_path / "pdfs" / f"{doc_id}.pdf", int(meta[doc_id]["year"]))
+        for spec, column in zip(fields, ESG_ITEMS.values(), strict=False):
+            result = reader.read(doc, spec, "")
+            agree += values_agree(result.value, gold[(doc_id, column)])
+            confident += result.confidence >= 0.8
+            answers.add(result.value)
+    assert len(docs) == 18 and answers == {True, False}
+    assert agree == 180 and confident == 180

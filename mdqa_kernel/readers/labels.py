@@ -223,6 +223,42 @@ class LabelSet:
         return self.primary + self.synonyms
 
 
+# Disclosure topics of ESG reports under the names questions use ("员工保护") and the section titles
+# reports print ("职工权益保护"). Only for finding a yes/no topic's statement: the short question forms
+# ("环境", "不足") are keys here, never searched for themselves (see `phrase_variants`).
+TOPIC_GROUPS: tuple[tuple[str, ...], ...] = (
+    ("环境保护与可持续发展", "环境和可持续发展", "环境保护和可持续发展", "环境披露", "环境"),
+    ("股东权益保护", "股东保护", "投资者权益保护"),
+    ("债权人权益保护", "债权人保护"),
+    ("职工权益保护", "员工权益保护", "员工保护", "职工保护"),
+    ("客户及消费者权益保护", "客户权益保护", "消费者权益保护", "客户保护"),
+    ("供应商权益保护", "供应商保护"),
+    ("公共关系和社会公益事业", "社会公益事业", "公共关系"),
+    ("社会责任制度建设及改善措施", "社会责任制度建设", "社会责任管理制度", "制度建设"),
+    ("存在的不足与改进方向", "存在的不足", "存在不足", "披露不足", "不足"),
+    ("GRI 标准", "GRI Standards", "GRI标准"),
+    ("第三方审验", "第三方机构审验", "独立鉴证报告", "第三方鉴证"),
+    ("安全生产", "安全生产管理"),
+)
+_MIN_SEARCHED = 4  # shorter topic names occur in unrelated sentences ("外部环境")
+
+
+def is_topic(phrase: str) -> bool:
+    """A disclosure topic the glossary knows (so its absence was searched under every printed name)."""
+    norm = normalize_label(phrase)
+    return any(norm in (normalize_label(g) for g in group) for group in TOPIC_GROUPS)
+
+
+def phrase_variants(phrase: str) -> list[str]:
+    """The phrase and the printed names of its disclosure topic, each long enough to search for."""
+    norm = normalize_label(phrase)
+    out = [phrase] if len(norm) >= _MIN_SEARCHED else []
+    for group in TOPIC_GROUPS:
+        if norm in (normalize_label(g) for g in group):
+            out += [g for g in group if len(normalize_label(g)) >= _MIN_SEARCHED and g not in out]
+    return out or [phrase]
+
+
 def field_labels(name: str, description: str) -> LabelSet:
     """All names under which a field's row may be printed, normalised."""
     primary: list[str] = []

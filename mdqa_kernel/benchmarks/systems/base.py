@@ -32,12 +32,15 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # condition on every growth, not a ranking; v11: a heading named inside a quantity ("每股社会贡献值")
 # is that number, not the heading's yes/no disclosure; v12: a range/std question naming one year is a
 # spread within that year; v13: a field the model typed a percent but the documents print as an
-# amount is read as a number.
+# amount is read as a number; v14: a checklist score ("有第三方审验记1分", "八个方面…加一分") reads one
+# yes/no field per item (disclosure topics found under the reports' own titles), verbal formulas
+# ("等于…乘以百分之六十加上…") and sub-scores are expanded and shown, a percent field shows "%", a
+# non-count field the model typed integer is read as a number.
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 SYSTEM_VERSIONS: dict[str, int] = {
-    "mdqa-oracle-rows": 13,
-    "mdqa": 13,
+    "mdqa-oracle-rows": 14,
+    "mdqa": 14,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }

@@ -1,0 +1,109 @@
+"""Formulas and checklists read from a question's own words (planner_formula), and the yes/no fields a
+checklist becomes (planner_fields.checklist_fields)."""
+
+from __future__ import annotations
+
+import pytest
+
+from mdqa_kernel.planner_fields import checklist_fields
+from mdqa_kernel.planner_formula import (
+    checklist_items,
+    cn_number,
+    enumerations,
+    formula_in,
+    formula_parts,
+    verbal_to_symbols,
+)
+
+QUALITY = (
+    "综合质量评估方法：披露完整性得分等于已披露的ESG信息项数除以总项数（包括环境披露、股东保护、员工保护、"
+    "客户保护、公共关系、制度建设、安全生产、不足披露八个方面，其中任意一个方面有明确的正式披露加一分。），"
+    "规范性得分等于满足的规范要求数除以总要求数（包括是否遵循GRI标准、是否有第三方审验两个方面，其中任意一个"
+    "方面有正式披露加一分。），综合质量得分等于披露完整性得分乘以百分之六十加上规范性得分乘以百分之四十，"
+    "最后得分百分制到100分"
+)
+PILLARS = (
+    "以下任一细分维度如有明确且完整的披露则记为1分反之为0分：环境得分=（环境披露+安全生产）÷2，"
+    "社会得分=（员工保护+客户保护+公共关系）÷3，治理得分=（股东保护+债权人保护+制度建设）÷3，"
+    "ESG综合得分=环境得分×30%+社会得分×35%+治理得分×35%"
+)
+
+
+@pytest.mark.parametrize(("text", "value"), [("六十", 60), ("三十五", 35), ("十", 10), ("八", 8), ("两", 2),
+                                             ("12.5", 12.5), ("百", 100), ("第三", None)])  # fmt: skip
+def test_cn_number(text: str, value: float | None) -> None:
+    assert cn_number(text) == value
+
+
+def test_verbal_arithmetic_becomes_symbols() -> None:
+    assert verbal_to_symbols("C等于A乘以百分之六十加上B除以2") == "C=A×60%＋B÷2"
+    assert verbal_to_symbols("大于等于3") == "大于等于3"  # a comparison, not a definition
+
+
+def test_counted_lists_must_agree_with_their_count() -> None:
+    assert enumerations("在环境披露、股东保护、员工保护这3个维度中")[0][2] == [
+        "环境披露",
+        "股东保护",
+        "员工保护",
+    ]
+    assert enumerations("包括A项、B项三个方面") == []  # two items said to be three: not trusted
+
+
+def test_checklist_score_is_expanded_into_its_items() -> None:
+    items = checklist_items(QUALITY)
+    assert items == ["环境披露", "股东保护", "员工保护", "客户保护", "公共关系", "制度建设", "安全生产",
+                     "不足披露", "GRI标准", "第三方审验"]  # fmt: skip
+    fields = checklist_fields(items, QUALITY, "zh")
+    assert [f.description for f in fields[:2]] == ["是否披露环境", "是否披露股东保护"]
+    assert fields[8].description == "是否披露GRI标准" and all(f.type == "boolean" for f in fields)
+    described = [(f.name, f.description) for f in fields]
+    sums = " + ".join(f"item_{i}" for i in range(1, 9))
+    # a share of items is in points (7 of 8 -> 87.5), so "百分制" needs no further scaling
+    assert (
+        formula_in(QUALITY, described)
+        == f"( ( {sums} ) / 8 * 100 ) * 0.6 + ( ( item_9 + item_10 ) / 2 * 100 ) * 0.4"
+    )
+    parts = formula_parts(QUALITY, described)
+    assert [(n, label) for n, label, _e in parts] == [
+        ("sub_1", "披露完整性得分"),
+        ("sub_2", "规范性得分"),
+        ("score", "综合质量得分"),
+    ]
+    assert parts[-1][2] == "sub_1 * 0.6 + sub_2 * 0.4" and parts[1][2] == "( item_9 + item_10 ) / 2 * 100"
+
+
+def test_sub_scores_are_substituted_into_the_top_level_score() -> None:
+    items = checklist_items(PILLARS)
+    assert items == [
+        "环境披露",
+        "安全生产",
+        "员工保护",
+        "客户保护",
+        "公共关系",
+        "股东保护",
+        "债权人保护",
+        "制度建设",
+    ]
+    described = [(f.name, f.description) for f in checklist_fields(items, PILLARS, "zh")]
+    assert formula_in(PILLARS, described) == (
+        "( ( item_1 + item_2 ) / 2 ) * 0.3 + ( ( item_3 + item_4 + item_5 ) / 3 ) * 0.35"
+        " + ( ( item_6 + item_7 + item_8 ) / 3 ) * 0.35"
+    )
+
+
+def test_checklist_with_groups_and_disclosure_words() -> None:
+    q = ("计算四大会计师事务所与非四大事务所客户的ESG披露质量得分差值。ESG质量得分=（第三方审验+GRI标准+披露不足）÷3，"
+         "有第三方审验记1分，遵循了GRI标准记1分，明确披露了不足记1分")  # fmt: skip
+    items = checklist_items(q)
+    assert items == ["第三方审验", "GRI标准", "披露不足"]
+    fields = checklist_fields(items, q, "zh")
+    assert fields[2].description == "是否披露不足"  # the verb is not part of the topic
+    assert fields[-1].name == "big4_client" and fields[-1].description == "是否为四大会计师事务所客户"
+    described = [(f.name, f.description) for f in fields]
+    assert formula_in(q, described) == "( item_1 + item_2 + item_3 ) / 3"
+    assert formula_parts(q, described) == []  # no sub-scores
+
+
+def test_no_checklist_without_points() -> None:
+    assert checklist_items("计算纳税效率（纳税效率=纳税总额÷每股社会贡献值）") == []
+    assert checklist_items("2021年披露了环境、股东、员工三个方面的公司有哪些？") == []
