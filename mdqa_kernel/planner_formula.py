@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from mdqa_kernel.readers.labels import phrase_variants
+
 _OPS = {
     "÷": "/",
     "／": "/",
@@ -44,13 +46,20 @@ def _in_order(short: str, long: str) -> bool:
 
 def match_field(term: str, fields: Sequence[tuple[str, str]], cutoff: float = 0.6) -> str | None:
     """The field (name, description) a phrase of the question names: by description, then by name."""
-    from difflib import SequenceMatcher
-
     t = _clean(term)
     for suffix in ("增长率", "增速", "growth", "rate"):
         t = t.removesuffix(suffix) if t != suffix else t
     if not t:
         return None
+    # a disclosure topic under the reports' own titles ("员工保护" is "是否披露职工权益保护")
+    names = [t, *(_clean(v) for v in phrase_variants(term) if _clean(v) != t)]
+    best = max(((_match(n, fields), i) for i, n in enumerate(names)), key=lambda x: (x[0][1], -x[1]))[0]
+    return best[0] if best[1] >= cutoff else None
+
+
+def _match(t: str, fields: Sequence[tuple[str, str]]) -> tuple[str | None, float]:
+    from difflib import SequenceMatcher
+
     best, score = None, 0.0
     for name, desc in fields:
         d = _clean(desc)
@@ -66,7 +75,7 @@ def match_field(term: str, fields: Sequence[tuple[str, str]], cutoff: float = 0.
         )  # fmt: skip
         if s > score:
             best, score = name, s
-    return best if score >= cutoff else None
+    return best, score
 
 
 def _first_formula(question: str, fields: Sequence[tuple[str, str]]) -> str | None:
@@ -268,13 +277,12 @@ def formula_in(question: str, fields: Sequence[tuple[str, str]]) -> str | None:
     """The question's scoring formula over `fields`: '纳税效率=纳税总额÷每股社会贡献值' -> 'value_tax_total /
     value_social_...', with sub-scores and counted checklists expanded and '百分制' scaled to 100.
     The top-level definition (the one no other definition uses), last first, is preferred."""
-    text = verbal_to_symbols(question)
-    defs = definitions(text)
-    for lhs, rhs in _top_first(defs):
+    defs = definitions(verbal_to_symbols(question))
+    for lhs, rhs in _top_level(defs):  # never a sub-score alone: that would rank by a part of the score
         out = _compile(_expand(rhs, defs, frozenset({lhs})), fields)
         if out is not None:
             return _on_hundred(out, question)
-    return _first_formula(text, fields)
+    return None if len(defs) > 1 else _first_formula(question, fields)
 
 
 def formula_parts(question: str, fields: Sequence[tuple[str, str]]) -> list[tuple[str, str, str]]:
@@ -282,7 +290,7 @@ def formula_parts(question: str, fields: Sequence[tuple[str, str]]) -> list[tupl
     ("score", its name, its expression over those columns), so every figure the question defines
     can be shown; empty when the score has no sub-scores or a term names no field."""
     defs = definitions(verbal_to_symbols(question))
-    for lhs, rhs in _top_first(defs):
+    for lhs, rhs in _top_level(defs):
         subs = [d for d in defs if d[0] != lhs and any(_same_name(w, d[0]) for w in _words(rhs))]
         named = [(f"sub_{i + 1}", d[0]) for i, d in enumerate(subs)]
         parts = [
@@ -297,10 +305,10 @@ def formula_parts(question: str, fields: Sequence[tuple[str, str]]) -> list[tupl
     return []
 
 
-def _top_first(defs: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """Definitions no other definition uses (the last first), then the rest."""
+def _top_level(defs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Definitions no other definition uses, the last first."""
     used = {d[0] for d in defs for e in defs if e is not d and any(_same_name(w, d[0]) for w in _words(e[1]))}
-    return [d for d in reversed(defs) if d[0] not in used] + [d for d in defs if d[0] in used]
+    return [d for d in reversed(defs) if d[0] not in used]
 
 
 def _on_hundred(expr: str, question: str) -> str:

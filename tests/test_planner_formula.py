@@ -12,6 +12,7 @@ from mdqa_kernel.planner_formula import (
     enumerations,
     formula_in,
     formula_parts,
+    match_field,
     verbal_to_symbols,
 )
 
@@ -107,3 +108,14 @@ def test_checklist_with_groups_and_disclosure_words() -> None:
 def test_no_checklist_without_points() -> None:
     assert checklist_items("计算纳税效率（纳税效率=纳税总额÷每股社会贡献值）") == []
     assert checklist_items("2021年披露了环境、股东、员工三个方面的公司有哪些？") == []
+
+
+def test_topics_match_fields_under_the_reports_titles() -> None:
+    """Gold or printed descriptions name the topics as reports title them; the question, its own way."""
+    gold = [("env", "是否披露环境和可持续发展信息。"), ("staff", "是否披露职工权益保护。"),
+            ("deficiency", "是否披露公司存在的不足。"), ("gri", "是否使用或参照 GRI 标准。")]  # fmt: skip
+    items = ["环境披露", "员工保护", "不足披露", "GRI标准"]
+    assert [match_field(i, gold) for i in items] == ["env", "staff", "deficiency", "gri"]
+    parts = formula_parts(QUALITY, gold)
+    assert parts == []  # four of the ten items have no field: no partial score
+    assert formula_in(QUALITY, gold) is None  # and never the sub-score that happens to compile alone

@@ -35,12 +35,13 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # amount is read as a number; v14: a checklist score ("有第三方审验记1分", "八个方面…加一分") reads one
 # yes/no field per item (disclosure topics found under the reports' own titles), verbal formulas
 # ("等于…乘以百分之六十加上…") and sub-scores are expanded and shown, a percent field shows "%", a
-# non-count field the model typed integer is read as a number.
+# non-count field the model typed integer is read as a number; v15: a sub-score that compiles alone is
+# never taken for the whole score, and formula terms match fields through the topic glossary.
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 SYSTEM_VERSIONS: dict[str, int] = {
-    "mdqa-oracle-rows": 14,
-    "mdqa": 14,
+    "mdqa-oracle-rows": 15,
+    "mdqa": 15,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }
