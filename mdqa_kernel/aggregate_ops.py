@@ -462,6 +462,9 @@ def op_code(df: pl.DataFrame, op: ops.CodeOp, ctx: StepContext) -> pl.DataFrame:
     return result.with_columns(pl.Series(SRC, [all_src] * result.height, dtype=pl.List(pl.UInt32)))
 
 
+_DATE_PARTS = {"year": (0, 4), "month": (5, 2), "day": (8, 2)}
+
+
 def op_explode(df: pl.DataFrame, op: ops.ExplodeOp, ctx: StepContext) -> pl.DataFrame:
     ctx.require(df, [op.field])
     dtype = df.schema[op.field]
@@ -478,7 +481,12 @@ def op_explode(df: pl.DataFrame, op: ops.ExplodeOp, ctx: StepContext) -> pl.Data
         elif dtype.inner == pl.String:  # records as JSON text: '{"month": 6, "meeting_type": "年度股东大会"}'
             record = value.str.strip_chars().str.starts_with("{")
             # plain elements (a list of months already) are kept as they are
-            value = pl.when(record).then(value.str.json_path_match(f"$.{op.key}")).otherwise(value)
+            plain = value
+            if op.key in _DATE_PARTS:  # an ISO date's month (or year, day): "2022-06-28" -> "06"
+                start, length = _DATE_PARTS[op.key]
+                iso = value.str.contains(r"^\d{4}-\d{2}-\d{2}")
+                plain = pl.when(iso).then(value.str.slice(start, length)).otherwise(value)
+            value = pl.when(record).then(value.str.json_path_match(f"$.{op.key}")).otherwise(plain)
     out = out.with_columns(value.alias(name))
     if op.key is not None and out.height and out[name].null_count() == out.height:
         raise ctx.fail(f"no element of {op.field!r} has a key {op.key!r}", field=op.field,

@@ -39,6 +39,7 @@ from mdqa_kernel.plan import FIELD_TYPES, FieldSpec, Plan, PlanValidationError
 from mdqa_kernel.planner_families import FAMILIES, FamilyError, compile_family, param_schema
 from mdqa_kernel.planner_fields import (
     checklist_fields,
+    event_dates_field,
     field_from_phrase,
     fields_from_schema,
     ground_fields,
@@ -398,6 +399,10 @@ class Planner:
         if items:  # a checklist score: its items are the fields, read as yes/no; no model call needed
             trace.fields_source = f"rule (checklist of {len(items)} items)"
             return checklist_fields(items, question, facts.language)
+        dates = event_dates_field(question, facts.language)
+        if dates is not None:  # "各月份召开股东大会的公司": the meetings' dates, counted by month
+            trace.fields_source = "rule (event dates)"
+            return [dates]
         trace.fields_source = "model"
         named = [t for t in vocabulary.matches(question) if t.norm not in meta.columns] if vocabulary else []
         try:

@@ -200,3 +200,26 @@ def checklist_fields(items: list[str], question: str, language: str) -> list[Fie
             )
             out.append(FieldSpec(name=name, type="boolean", description=desc, question=template))
     return out
+
+
+# "各月份召开股东大会的公司" / "which month held the most meetings": counted by the month of each event,
+# so what is read is the list of the events' dates (exploded by month in the plan).
+_BY_MONTH = re.compile(r"月份|哪个月|各月|每个月|\bwhich month\b|\bby month\b|\beach month\b", re.I)
+_EVENTS = (re.compile(r"股东大会|董事会|监事会"), re.compile(r"(?:shareholder|board)\s+meetings?", re.I))
+
+
+def event_dates_field(question: str, language: str) -> FieldSpec | None:
+    """The dates of the events a by-month question counts; None when it counts no named event."""
+    if not _BY_MONTH.search(question):
+        return None
+    event = next((m.group(0) for p in _EVENTS if (m := p.search(question))), None)
+    if event is None:
+        return None
+    if language == "zh":
+        desc, template = f"{event}召开日期", f"{{symbol}}在{{year}}年召开的每次{event}的日期是哪些？"
+    else:
+        desc, template = (
+            f"dates of the {event}",
+            f"On which dates did {{symbol}} hold {event} in fiscal year {{year}}?",
+        )
+    return FieldSpec(name="event_dates", type="list_text", description=desc, question=template)

@@ -207,6 +207,11 @@ def test_explode_list_fields_records_and_plain_elements(rows: pl.DataFrame) -> N
     json_records = pl.DataFrame({"doc_id": ["a"], "symbol": ["A"], "ev": [['{"month": 1}']]})
     with pytest.raises(AggregationError, match="has a key 'day'"):
         run(json_records, ExplodeOp(field="ev", key="day"))
+    # a list of ISO dates (a year's meetings): the month of each, one row per month and document
+    dates = pl.DataFrame({"doc_id": ["a", "b"], "symbol": ["A", "B"],
+                          "ev": [["2022-06-08", "2022-06-28", "2022-11-02"], ["2022-06-20"]]})  # fmt: skip
+    by_month = run(dates, ExplodeOp(field="ev", key="month"), output=Output(form="table")).frame
+    assert by_month.select("symbol", "month").rows() == [("A", 6), ("A", 11), ("B", 6)]
 
 
 def test_outliers_mean_k_sigma_and_k_times_mean() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from mdqa_kernel.planner_fields import checklist_fields
+from mdqa_kernel.planner_fields import checklist_fields, event_dates_field
 from mdqa_kernel.planner_formula import (
     checklist_items,
     cn_number,
@@ -119,3 +119,19 @@ def test_topics_match_fields_under_the_reports_titles() -> None:
     parts = formula_parts(QUALITY, gold)
     assert parts == []  # four of the ten items have no field: no partial score
     assert formula_in(QUALITY, gold) is None  # and never the sub-score that happens to compile alone
+
+
+def test_by_month_questions_read_the_events_dates() -> None:
+    spec = event_dates_field(
+        "针对中国A股市场，在你的知识库中2022年股东大会的时间分布情况及各月份对应的公司证券代码", "zh"
+    )
+    assert spec is not None and (spec.name, spec.type, spec.description) == (
+        "event_dates",
+        "list_text",
+        "股东大会召开日期",
+    )
+    assert event_dates_field("Which month had the most shareholder meetings in 2022?", "en").description == (
+        "dates of the shareholder meetings"
+    )
+    assert event_dates_field("2022年股东大会出席股份比例最高的公司", "zh") is None  # not counted by month
+    assert event_dates_field("2022年哪个月份的营业收入最高", "zh") is None  # no event named

@@ -244,3 +244,35 @@ def test_checklist_topics_read_from_rendered_esg_reports(tmp_path):
             answers.add(result.value)
     assert len(docs) == 18 and answers == {True, False}
     assert agree == 180 and confident == 180
+
+
+MEETINGS_BY_MONTH = (
+    "q_51601c8e33c62b4a"  # "哪个月份召开股东大会的公司最多": each notice lists the year's meetings
+)
+
+
+def test_event_dates_read_from_rendered_meeting_notices(tmp_path):
+    """The field a by-month question becomes (the meetings' dates) is read as the whole date column of
+    the notice's meetings table; its months are the gold events' months."""
+    import json
+    from collections import Counter
+
+    from mdqa_kernel.benchmarks.metrics import mudabench_gold
+    from mdqa_kernel.benchmarks.mudabench import load_split
+    from mdqa_kernel.benchmarks.render import render_mudabench
+    from mdqa_kernel.planner_fields import event_dates_field
+
+    render_mudabench("simple", [MEETINGS_BY_MONTH], tmp_path)
+    question = load_split("simple").questions.filter(question_id=MEETINGS_BY_MONTH)["question"][0]
+    spec = event_dates_field(question, "zh")
+    assert spec is not None and spec.type == "list_text" and spec.description == "股东大会召开日期"
+    docs = sorted(p.stem for p in (tmp_path / "pdfs").glob("*.pdf"))
+    gold = {d: json.loads(g) for d, f, g, _ in mudabench_gold("simple", docs).iter_rows()
+            if f == "value_shareholder_meeting_events"}  # fmt: skip
+    meta = {r["doc_id"]: r for r in _metadata(tmp_path)}
+    reader, agree = TableReader(), 0
+    for doc_id in gold:
+        result = reader.read(view(tmp_path / "pdfs" / f"{doc_id}.pdf", int(meta[doc_id]["year"])), spec, "")
+        months = Counter(int(day[5:7]) for day in result.value or [])
+        agree += months == Counter(int(e["month"]) for e in gold[doc_id])
+    assert len(gold) >= 10 and agree == len(gold)

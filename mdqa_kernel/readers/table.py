@@ -39,6 +39,7 @@ from mdqa_kernel.readers.layout import (
 )
 from mdqa_kernel.readers.textfacts import (
     Candidate,
+    column_dates,
     column_values,
     counts,
     dividend_per_share,
@@ -55,7 +56,8 @@ from mdqa_kernel.readers.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-4"  # 4: disclosure topics searched under their printed names
+TABLE_READER_VERSION = "table-5"  # 4: disclosure topics under their printed names; 5: date lists
+_DATE_LIST = re.compile(r"日期|\bdates\b", re.IGNORECASE)
 NUMERIC_TYPES = ("number", "integer", "percent")
 _PER_SHARE = re.compile(r"每股|per\s+share|/\s*share|每\s*10\s*股|\beps\b", re.IGNORECASE)
 _DIVIDEND = re.compile(r"股利|分红|派息|红利|dividend", re.IGNORECASE)
@@ -116,6 +118,8 @@ class TableReader:
         lines = _lines_by_page(doc)
         if field.type in NUMERIC_TYPES:
             candidates = self._numeric_candidates(doc, field, labels, lines)
+        elif field.type == "list_text" and _DATE_LIST.search(field.description):
+            candidates = column_dates(lines, labels)  # "股东大会召开日期": every meeting of the year
         elif field.type in ("text", "date", "list_text"):
             candidates = key_values(lines, labels)
             if field.type == "date":

@@ -172,6 +172,46 @@ def column_values(lines_by_page: dict[int, list[Line]], labels: LabelSet, want: 
     return out
 
 
+_DATE_HEADER = re.compile(r"日期|时间|\bdate\b", re.IGNORECASE)
+
+
+def column_dates(lines_by_page: dict[int, list[Line]], labels: LabelSet) -> list[Candidate]:
+    """Every date in a table column whose header ends the field's label ("召开日期" under "股东大会召开
+    日期"), one candidate per column: the list of a year's meetings, read top to bottom."""
+    out = []
+    for page, lines in lines_by_page.items():
+        for i, line in enumerate(lines):
+            for w in line.words:
+                head = normalize_label(w.text)
+                if (
+                    len(head) < 4
+                    or not _DATE_HEADER.search(head)
+                    or not any(p.endswith(head) for p in labels.primary)
+                ):
+                    continue
+                days, rows = [], []
+                for below in lines[i + 1 :]:
+                    cell = " ".join(x.text for x in below.words if x.x0 - 4 <= w.x1 and w.x0 - 4 <= x.x1)
+                    found = find_dates(cell) if cell else []
+                    if not found:
+                        break  # the table ended
+                    days.append(found[0][0].isoformat())
+                    rows.append(below)
+                if days:
+                    out.append(
+                        Candidate(
+                            "column_list",
+                            page,
+                            "、".join(days),
+                            f"{w.text} … {rows[-1].text}",
+                            0.9,
+                            line_bbox(line),
+                            line_span(line),
+                        )
+                    )
+    return out
+
+
 _COUNT_NOUN = re.compile(r"^(?P<noun>.+?)(?:次数|人数|家数|个数|数量)$")
 
 
