@@ -44,6 +44,7 @@ from mdqa_kernel.planner_fields import (
     fields_from_schema,
     ground_fields,
     level_phrase,
+    people_count_field,
 )
 from mdqa_kernel.planner_formula import checklist_items
 from mdqa_kernel.planner_rules import (
@@ -403,6 +404,10 @@ class Planner:
         if dates is not None:  # "各月份召开股东大会的公司": the meetings' dates, counted by month
             trace.fields_source = "rule (event dates)"
             return [dates]
+        people = people_count_field(question, facts.language)
+        if people is not None:  # "女性高管最多的三家公司": ranked by a count of people
+            trace.fields_source = "rule (people count)"
+            return [people]
         trace.fields_source = "model"
         named = [t for t in vocabulary.matches(question) if t.norm not in meta.columns] if vocabulary else []
         try:

@@ -223,3 +223,24 @@ def event_dates_field(question: str, language: str) -> FieldSpec | None:
             f"On which dates did {{symbol}} hold {event} in fiscal year {{year}}?",
         )
     return FieldSpec(name="event_dates", type="list_text", description=desc, question=template)
+
+
+# "女性高管最多的三家公司": companies ranked by how many of a kind of people they have, a count per
+# document (read from "…中女性共3人"), whatever else the question asks to show.
+_MOST_PEOPLE = re.compile(
+    r"(?P<noun>(?:女性|男性|独立|外籍)?(?:高管|董事|监事|员工|职工|股东|高级管理人员))(?:人数)?(?:最多|最少)"
+)
+
+
+def people_count_field(question: str, language: str) -> FieldSpec | None:
+    """The count a "most <people>" ranking orders by; None when the question ranks no people."""
+    m = _MOST_PEOPLE.search(question) if language == "zh" else None
+    if m is None:
+        return None
+    desc = f"{m.group('noun')}人数"
+    return FieldSpec(
+        name="people_count",
+        type="integer",
+        description=desc,
+        question=f"{{symbol}}在{{year}}年的{desc}是多少？",
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from mdqa_kernel.planner_fields import checklist_fields, event_dates_field
+from mdqa_kernel.planner_fields import checklist_fields, event_dates_field, people_count_field
 from mdqa_kernel.planner_formula import (
     checklist_items,
     cn_number,
@@ -135,3 +135,10 @@ def test_by_month_questions_read_the_events_dates() -> None:
     )
     assert event_dates_field("2022年股东大会出席股份比例最高的公司", "zh") is None  # not counted by month
     assert event_dates_field("2022年哪个月份的营业收入最高", "zh") is None  # no event named
+
+
+def test_most_people_rankings_read_a_count() -> None:
+    q = "针对中国A股市场，2021年你的知识库中女性高管最多的三家公司的股票代码和这些公司的所有女性高管名字是？"
+    spec = people_count_field(q, "zh")
+    assert spec is not None and (spec.type, spec.description) == ("integer", "女性高管人数")
+    assert people_count_field("2021年营业收入最多的三家公司", "zh") is None

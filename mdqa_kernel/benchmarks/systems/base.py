@@ -36,12 +36,13 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # yes/no field per item (disclosure topics found under the reports' own titles), verbal formulas
 # ("等于…乘以百分之六十加上…") and sub-scores are expanded and shown, a percent field shows "%", a
 # non-count field the model typed integer is read as a number; v15: a sub-score that compiles alone is
-# never taken for the whole score, and formula terms match fields through the topic glossary.
+# never taken for the whole score, and formula terms match fields through the topic glossary; v16: a
+# by-month count of meetings reads the meetings' dates, "女性高管最多" ranks by a count of people.
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 SYSTEM_VERSIONS: dict[str, int] = {
-    "mdqa-oracle-rows": 15,
-    "mdqa": 15,
+    "mdqa-oracle-rows": 16,
+    "mdqa": 16,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }
