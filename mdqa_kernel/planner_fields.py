@@ -25,6 +25,7 @@ _COUNT_WORDS = re.compile(
     r"(?:人|次|个|家|户|票|名|股东|员工|职工|董事|高管|会议)数|数量|次数|人次|\bcount\b|\bnumber of\b|headcount",
     re.IGNORECASE,
 )
+_AMOUNT_WORDS = re.compile(r"每股|每10股|金额|总额|\bper share\b|\bamount\b", re.IGNORECASE)
 _LIST_WORDS = re.compile(r"列表|清单|\blist\b", re.IGNORECASE)
 _YES_NO = re.compile(r"\s*(?:是否|whether\b)", re.IGNORECASE)
 
@@ -101,6 +102,8 @@ def field_from_phrase(
     ftype = ftype if ftype in FIELD_TYPES else "text"
     if ftype == "integer" and forced_type != "integer" and not _COUNT_WORDS.search(phrase):
         ftype = "number"
+    if ftype == "percent" and forced_type != "percent" and _AMOUNT_WORDS.search(phrase):
+        ftype = "number"  # "税前每股股利" is an amount per share (1.738 元), whatever the model typed
     kind = {"integer": "number", "percent": "number", "list_text": "text"}.get(ftype, ftype)
     template = _TEMPLATES["zh" if language == "zh" else "en"][kind].format(p=phrase)
     return FieldSpec(name=name, type=ftype, description=phrase, question=template)

@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from mdqa_kernel.planner_fields import checklist_fields, event_dates_field, people_count_field
+from mdqa_kernel.planner_fields import (
+    checklist_fields,
+    event_dates_field,
+    field_from_phrase,
+    people_count_field,
+)
 from mdqa_kernel.planner_formula import (
     checklist_items,
     cn_number,
@@ -142,3 +147,14 @@ def test_most_people_rankings_read_a_count() -> None:
     spec = people_count_field(q, "zh")
     assert spec is not None and (spec.type, spec.description) == ("integer", "女性高管人数")
     assert people_count_field("2021年营业收入最多的三家公司", "zh") is None
+
+
+@pytest.mark.parametrize(
+    ("phrase", "typed", "kept"),
+    [("税前每股股利", "percent", "number"), ("每股社会贡献值", "integer", "number"),
+     ("女性高管人数", "integer", "integer"), ("资本充足率", "percent", "percent")],
+)  # fmt: skip
+def test_model_types_repaired_by_what_the_phrase_names(phrase: str, typed: str, kept: str) -> None:
+    """An amount per share is not a percent, and only counts are whole numbers."""
+    spec = field_from_phrase(0, {"phrase": phrase, "name": "x", "type": typed}, [], "zh", None)
+    assert spec is not None and spec.type == kept

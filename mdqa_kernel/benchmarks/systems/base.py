@@ -37,12 +37,13 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # ("等于…乘以百分之六十加上…") and sub-scores are expanded and shown, a percent field shows "%", a
 # non-count field the model typed integer is read as a number; v15: a sub-score that compiles alone is
 # never taken for the whole score, and formula terms match fields through the topic glossary; v16: a
-# by-month count of meetings reads the meetings' dates, "女性高管最多" ranks by a count of people.
+# by-month count of meetings reads the meetings' dates, "女性高管最多" ranks by a count of people;
+# v17: an amount per share the model typed a percent is a number (v14's "%" showed "1.738%").
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 SYSTEM_VERSIONS: dict[str, int] = {
-    "mdqa-oracle-rows": 16,
-    "mdqa": 16,
+    "mdqa-oracle-rows": 17,
+    "mdqa": 17,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }
