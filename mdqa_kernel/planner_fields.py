@@ -188,21 +188,24 @@ def checklist_fields(items: list[str], question: str, language: str) -> list[Fie
     out = []
     for i, item in enumerate(items):
         core = item.replace("披露", "") if len(item.replace("披露", "")) >= 2 else item
-        if language == "zh":
-            desc = f"是否{core}" if core.startswith(("经", "遵循", "参照", "有")) else f"是否披露{core}"
-        else:
+        if language != "zh":
             desc = f"whether the document discloses {core}"
-        template = _TEMPLATES["zh" if language == "zh" else "en"]["boolean"].format(
-            p=desc.removeprefix("是否")
-        )
-        out.append(FieldSpec(name=f"item_{i + 1}", type="boolean", description=desc, question=template))
+        elif core.startswith(("经", "遵循", "参照", "有")):
+            desc = f"是否{core}"
+        else:
+            desc = f"是否披露{core}"
+        out.append(_flag(f"item_{i + 1}", desc, language))
     for pattern, name, desc in _GROUP_FLAGS:
         if pattern.search(question) and all(f.name != name for f in out):
-            template = _TEMPLATES["zh" if language == "zh" else "en"]["boolean"].format(
-                p=desc.removeprefix("是否")
-            )
-            out.append(FieldSpec(name=name, type="boolean", description=desc, question=template))
+            out.append(_flag(name, desc, language))
     return out
+
+
+def _flag(name: str, description: str, language: str) -> FieldSpec:
+    template = _TEMPLATES["zh" if language == "zh" else "en"]["boolean"].format(
+        p=description.removeprefix("是否")
+    )
+    return FieldSpec(name=name, type="boolean", description=description, question=template)
 
 
 # "各月份召开股东大会的公司" / "which month held the most meetings": counted by the month of each event,

@@ -79,34 +79,13 @@ def _match(t: str, fields: Sequence[tuple[str, str]]) -> tuple[str | None, float
 
 
 def _first_formula(question: str, fields: Sequence[tuple[str, str]]) -> str | None:
-    """'纳税效率=纳税总额÷每股社会贡献值' -> 'value_tax_total / value_social_...' when every term is a field
-    or a number; parentheses are kept ('得分=（第三方审验+GRI标准+披露不足）÷3'), and a closing one
-    that only ends the sentence's own parenthesis ('（纳税效率=A÷B）') is dropped."""
+    """The first '= …' clause whose every term is a field or a number ('纳税效率=纳税总额÷每股社会贡献值');
+    parentheses are kept, and a closing one that only ends the sentence's own parenthesis
+    ('（纳税效率=A÷B）') is dropped."""
     for m in _FORMULA.finditer(question):
-        tokens = [t.strip() for t in re.split(r"([÷／×＊＋－+\-*/（）()])", m.group(1)) if t.strip()]
-        out: list[str] = []
-        depth = terms = 0
-        for tok in tokens:
-            if tok in _OPS:
-                out.append(_OPS[tok])
-            elif tok in "（(":
-                depth += 1
-                out.append("(")
-            elif tok in "）)":
-                if depth == 0:
-                    break  # the end of the sentence's parenthesis, not the formula's
-                depth -= 1
-                out.append(")")
-            elif _NUMBER.fullmatch(tok):
-                out.append(tok)
-            elif (name := match_field(tok, fields)) is not None:
-                out.append(name)
-                terms += 1
-            else:
-                out = []
-                break
-        if out and depth == 0 and terms >= 1 and len(out) >= 3 and out[-1] not in _OPS.values():
-            return " ".join(out)
+        out = _compile(m.group(1), fields)
+        if out is not None:
+            return out
     return None
 
 
@@ -216,7 +195,7 @@ def definitions(text: str) -> list[tuple[str, str]]:
 
 
 def _checklist_rhs(rhs: str) -> str:
-    """'已披露的项数÷总项数（包括A、B两个方面，…）' -> '（A＋B）÷2'."""
+    """'已披露的项数÷总项数（包括A、B两个方面，…）' -> '（A＋B）÷2×100'."""
     lists = enumerations(rhs)
     if len(lists) == 1 and _COUNT_RATIO.search(rhs[: lists[0][0]]):
         items = [item_core(i) for i in lists[0][2]]
@@ -312,7 +291,7 @@ def _top_level(defs: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 
 def _on_hundred(expr: str, question: str) -> str:
-    """ "最后得分百分制": scaled to 100, unless its parts already are (a share of items is in points)."""
+    """Scaled to 100 when the question says "百分制", unless its parts already are (a share of items)."""
     return f"({expr}) * 100" if _HUNDRED.search(question) and "* 100" not in expr else expr
 
 
