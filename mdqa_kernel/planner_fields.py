@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mdqa_kernel.plan import FIELD_TYPES, FieldSpec
+from mdqa_kernel.readers.derived import KNOWN_SETS
 from mdqa_kernel.vocabulary import Term, Vocabulary
 
 _NAME_TYPES = (("_pct", "percent"), ("_ratio", "number"), ("_date", "date"), ("_mmdd", "text"),
@@ -176,10 +177,12 @@ def _overlaps(a: Term, b: Term) -> bool:
     return a.norm in b.norm or b.norm in a.norm
 
 
-# Groups a checklist score may compare ("四大与非四大事务所客户"): a yes/no field whose description the
-# derived reader answers from the auditor line.
-_GROUP_FLAGS = ((re.compile(r"四大"), "big4_client", "是否为四大会计师事务所客户"),
-                (re.compile(r"big\s*(?:four|4)", re.I), "big4_client", "whether the auditor is a Big Four firm"))  # fmt: skip
+# The group a checklist score may compare ("四大与非四大事务所客户"): a yes/no field the derived reader
+# answers from the auditor line, when the question names one of its known sets (derived.KNOWN_SETS).
+_GROUP_FLAG = (
+    "big4_client",
+    {"zh": "是否为四大会计师事务所客户", "en": "whether the auditor is a Big Four firm"},
+)
 
 
 def checklist_fields(items: list[str], question: str, language: str) -> list[FieldSpec]:
@@ -195,9 +198,10 @@ def checklist_fields(items: list[str], question: str, language: str) -> list[Fie
         else:
             desc = f"是否披露{core}"
         out.append(_flag(f"item_{i + 1}", desc, language))
-    for pattern, name, desc in _GROUP_FLAGS:
-        if pattern.search(question) and all(f.name != name for f in out):
-            out.append(_flag(name, desc, language))
+    name, descriptions = _GROUP_FLAG
+    desc = descriptions["zh" if language == "zh" else "en"]
+    if any(re.search(key, question, re.I) and re.search(key, desc, re.I) for key in KNOWN_SETS):
+        out.append(_flag(name, desc, language))
     return out
 
 

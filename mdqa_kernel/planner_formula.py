@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from difflib import SequenceMatcher
 
 from mdqa_kernel.readers.labels import phrase_variants
 
@@ -58,8 +59,6 @@ def match_field(term: str, fields: Sequence[tuple[str, str]], cutoff: float = 0.
 
 
 def _match(t: str, fields: Sequence[tuple[str, str]]) -> tuple[str | None, float]:
-    from difflib import SequenceMatcher
-
     best, score = None, 0.0
     for name, desc in fields:
         d = _clean(desc)

@@ -37,10 +37,14 @@ def _background(argv: list[str], log: Path) -> None:
     click.echo(f"started in the background: pid {proc.pid}; log {log}")
 
 
+def _is_total(column: str) -> bool:
+    """A column summing over the configs: hours here, or a model's cost (not its cost per question)."""
+    return column == "hours_here" or (column.startswith("cost_") and "_per_q_" not in column)
+
+
 def _totals(table: Any) -> dict[str, float]:
     """Hours here and cost per price-table model, summed over the configs of an estimate table."""
-    return {c: round(float(table[c].sum()), 2) for c in table.columns
-            if (c.startswith("cost_") and "_per_q_" not in c) or c == "hours_here"}  # fmt: skip
+    return {c: round(float(table[c].sum()), 2) for c in table.columns if _is_total(c)}
 
 
 def _estimate(opts: Any, prices: str | None) -> None:
@@ -59,7 +63,8 @@ def _estimate(opts: Any, prices: str | None) -> None:
     records = [r for _, recs in measured for r in recs if r.get("status") != "unavailable"]
     if not records:
         _fail(f"no recorded runs under {root} to estimate from; run a few questions first (e.g. --sample 1)")
-    table = estimate_grid(summarize(records), load_prices(prices), questions)
+    price_table = load_prices(prices)
+    table = estimate_grid(summarize(records), price_table, questions)
     click.echo(
         f"estimated cost of {questions} questions per config (USD; tokens and time measured on our runs):"
     )
@@ -70,15 +75,16 @@ def _estimate(opts: Any, prices: str | None) -> None:
     missing = [c for c in table2_configs(None, noise=True) if c.label not in done]
     if not missing:
         return
-    guessed = extrapolate_grid(table, done, missing, opts.n_ctx, load_prices(prices), questions)
+    guessed = extrapolate_grid(table, done, missing, opts.n_ctx, price_table, questions)
     if guessed.height:
         click.echo(f"not measured yet, extrapolated from a measured config of the same system ({guessed.height}; "
                    "scaled by k and by 1.5× documents with noise — upper bounds):")  # fmt: skip
         with pl.Config(
             tbl_cols=-1, tbl_rows=-1, tbl_width_chars=250, fmt_str_lengths=70, tbl_hide_dataframe_shape=True
         ):
-            short = [c for c in guessed.columns if c in ("config", "prompt_tokens_per_q", "hours_here", "basis")
-                     or (c.startswith("cost_") and "_per_q_" not in c)]  # fmt: skip
+            short = [
+                c for c in guessed.columns if c in ("config", "prompt_tokens_per_q", "basis") or _is_total(c)
+            ]
             click.echo(str(guessed.select(short)))
         both = pl.concat([table, guessed.drop("basis")])
         click.echo(f"whole grid ({both.height} configs), measured + extrapolated: {_totals(both)}")

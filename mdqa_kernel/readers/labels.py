@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import cache
 
 # Bilingual synonyms of common line items. Keys and values are compared after `normalize_label`.
 # A group lists names of the SAME concept only: "净利润" is not "归属于母公司股东的净利润".
@@ -243,19 +244,27 @@ TOPIC_GROUPS: tuple[tuple[str, ...], ...] = (
 _MIN_SEARCHED = 4  # shorter topic names occur in unrelated sentences ("外部环境")
 
 
+@cache
+def _topic_norms() -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(normalize_label(g) for g in group) for group in TOPIC_GROUPS)
+
+
+def _topic_of(phrase: str) -> tuple[str, ...] | None:
+    """The TOPIC_GROUPS group naming the phrase, if any."""
+    norm = normalize_label(phrase)
+    return next((TOPIC_GROUPS[i] for i, norms in enumerate(_topic_norms()) if norm in norms), None)
+
+
 def is_topic(phrase: str) -> bool:
     """A disclosure topic the glossary knows (so its absence was searched under every printed name)."""
-    norm = normalize_label(phrase)
-    return any(norm in (normalize_label(g) for g in group) for group in TOPIC_GROUPS)
+    return _topic_of(phrase) is not None
 
 
 def phrase_variants(phrase: str) -> list[str]:
     """The phrase and the printed names of its disclosure topic, each long enough to search for."""
-    norm = normalize_label(phrase)
-    out = [phrase] if len(norm) >= _MIN_SEARCHED else []
-    for group in TOPIC_GROUPS:
-        if norm in (normalize_label(g) for g in group):
-            out += [g for g in group if len(normalize_label(g)) >= _MIN_SEARCHED and g not in out]
+    group = _topic_of(phrase) or ()
+    out = [phrase] if len(normalize_label(phrase)) >= _MIN_SEARCHED else []
+    out += [g for g in group if len(normalize_label(g)) >= _MIN_SEARCHED and g not in out]
     return out or [phrase]
 
 

@@ -133,9 +133,7 @@ class TableReader:
                 return not_found(
                     doc.doc_id, field.name, self.name, "no phrase to look for; needs the LLM reader"
                 )
-            candidates = [c for p in phrase_variants(phrase) for c in statements(lines, p)]
-            if any(c.boolean for c in candidates):  # one affirmative statement is enough (see statements)
-                candidates = [c for c in candidates if c.boolean]
+            candidates = statements(lines, phrase_variants(phrase))
             if not candidates:
                 return self._phrase_absent(doc, field, phrase)
         else:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mdqa_kernel.readers.labels import LabelSet, label_score, normalize_label
@@ -333,9 +334,20 @@ def _bigrams(text: str) -> set[str]:
     return {text[i : i + 2] for i in range(len(text) - 1)} if len(text) > 1 else {text}
 
 
-def statements(lines_by_page: dict[int, list[Line]], phrase: str, min_cover: float = 0.75) -> list[Candidate]:
-    """Lines that state the phrase (or nearly: ≥75% of its character bigrams, so '客户权益保护' matches
-    '客户及消费者权益保护'). A negation just before the phrase ('未披露…') makes that line say False."""
+def statements(
+    lines_by_page: dict[int, list[Line]], phrases: Sequence[str], min_cover: float = 0.75
+) -> list[Candidate]:
+    """Lines that state any of the phrases (a topic under each of its printed names), each matched
+    exactly or nearly (≥75% of its character bigrams, so '客户权益保护' matches '客户及消费者权益保护').
+    A negation just before the phrase ('未披露…') makes that line say False."""
+    out = [c for phrase in phrases for c in _stating(lines_by_page, phrase, min_cover)]
+    # One affirmative statement is enough: a negated mention elsewhere ("未发生重大安全生产事故") is not a denial.
+    if any(c.boolean for c in out):
+        out = [c for c in out if c.boolean]
+    return out
+
+
+def _stating(lines_by_page: dict[int, list[Line]], phrase: str, min_cover: float) -> list[Candidate]:
     target = normalize_label(phrase)
     out: list[Candidate] = []
     if not target:
@@ -367,7 +379,4 @@ def statements(lines_by_page: dict[int, list[Line]], phrase: str, min_cover: flo
                     boolean=not negated,
                 )
             )
-    # One affirmative statement is enough: a negated mention elsewhere ("未发生重大安全生产事故") is not a denial.
-    if any(c.boolean for c in out):
-        out = [c for c in out if c.boolean]
     return out
