@@ -42,16 +42,20 @@ from mdqa_kernel.planner_fields import (
     event_dates_field,
     field_from_phrase,
     fields_from_schema,
+    formula_fields,
     ground_fields,
     level_phrase,
+    located_field,
     people_count_field,
+    predicate_field,
 )
-from mdqa_kernel.planner_formula import checklist_items
+from mdqa_kernel.planner_formula import checklist_items, formula_operands
 from mdqa_kernel.planner_rules import (
     Hints,
     QuestionFacts,
     cue_families,
     load_hints,
+    located_in,
     measure_in,
     read_question,
 )
@@ -400,6 +404,10 @@ class Planner:
         if items:  # a checklist score: its items are the fields, read as yes/no; no model call needed
             trace.fields_source = f"rule (checklist of {len(items)} items)"
             return checklist_fields(items, question, facts.language)
+        operands = formula_operands(question) if len(facts.years) < 2 else []
+        if operands:  # "捐赠效率=社会捐赠额÷每股社会贡献值": the formula names what is read
+            trace.fields_source = f"rule (formula over {len(operands)} values)"
+            return formula_fields(operands, facts.language)
         dates = event_dates_field(question, facts.language)
         if dates is not None:  # "各月份召开股东大会的公司": the meetings' dates, counted by month
             trace.fields_source = "rule (event dates)"
@@ -408,6 +416,15 @@ class Planner:
         if people is not None:  # "女性高管最多的三家公司": ranked by a count of people
             trace.fields_source = "rule (people count)"
             return [people]
+        lists = _counts_or_lists(question, self.hints)
+        where = located_field(located_in(question), facts.language) if lists else None
+        if where is not None:  # "办公地址在深圳的公司": the address, tested for the place
+            trace.fields_source = "rule (located value)"
+            return [where]
+        flag = predicate_field(question, facts.language) if lists else None
+        if flag is not None:  # "经第三方机构审验的公司": one yes/no fact per document
+            trace.fields_source = "rule (yes/no fact)"
+            return [flag]
         trace.fields_source = "model"
         named = [t for t in vocabulary.matches(question) if t.norm not in meta.columns] if vocabulary else []
         try:
@@ -418,7 +435,7 @@ class Planner:
             proposed = []
         if vocabulary is None:
             return proposed
-        return ground_fields(proposed, named, vocabulary, facts.language, trace)
+        return ground_fields(proposed, named, vocabulary, facts.language, trace, measure_in(question))
 
     def _propose_fields(
         self, question: str, meta: MetadataSchema, facts: QuestionFacts, trace: PlanTrace
@@ -483,6 +500,12 @@ def _call(llm: Any, messages: list[dict[str, str]], schema: dict[str, Any]) -> A
     if hasattr(llm, "structured"):
         return llm.structured(messages, schema, stage=STAGE)
     return llm(messages, schema)
+
+
+def _counts_or_lists(question: str, hints: Hints) -> bool:
+    """The question counts or lists the companies that meet a condition, and ranks by nothing."""
+    cues = cue_families(question, hints)
+    return bool(cues) and set(cues) <= {"count", "threshold_filter"} and measure_in(question) is None
 
 
 def _metadata_schema(metadata: pl.DataFrame | MetadataSchema | None) -> MetadataSchema:

@@ -32,7 +32,14 @@ from mdqa_kernel.operations import (
 )
 from mdqa_kernel.plan import FieldSpec
 from mdqa_kernel.planner_formula import formula_parts
-from mdqa_kernel.planner_rules import QuestionFacts, flags_named, formula_in, load_hints, weights_in
+from mdqa_kernel.planner_rules import (
+    QuestionFacts,
+    flags_named,
+    formula_in,
+    load_hints,
+    located_in,
+    weights_in,
+)
 
 FAMILIES: tuple[str, ...] = (
     "topk", "threshold_filter", "count", "groupby_mode", "growth", "change",
@@ -184,8 +191,11 @@ class _Ctx:
             # The value each company is ranked by goes into the answer even when the question asks only
             # for codes: an analyst checks a ranking by its numbers, and extra content costs nothing.
             self.sources["output"] = "rule" if self.facts.wants_value else "default (ranked values shown)"
-            return Output(form="entity_values", value=value, unit=unit, decimals=decimals)
-        return Output(form="entities")
+            # "含并列": how many made the cut is part of the answer ("共有11家")
+            return Output(
+                form="entity_values", value=value, unit=unit, decimals=decimals, show_count=self.facts.ties
+            )
+        return Output(form="entities", show_count=self.facts.ties)
 
     def with_inputs(self, out: Output, inputs: list[str]) -> Output:
         """A computed score is shown with what it was computed from ("给出纳税总额、每股社会贡献值和纳税
@@ -245,10 +255,16 @@ def _filter_steps(c: _Ctx) -> list[Any]:
     if named and all(c.fields[n].type == "boolean" for n in names):
         names += named  # "股东、债权人、职工…五个方面": every flag the question names is a condition
         c.sources["fields"] = f"model+rule({len(named)} named flags)"
-    cond = c.pick("condition", "contains" if c.facts.effect("filter_cmp") == "contains" else None, "is_true")
+    contains = c.facts.effect("filter_cmp") == "contains" or located_in(c.facts.question) is not None
+    cond = c.pick("condition", "contains" if contains else None, "is_true")
     grew = len(c.facts.years) >= 2 and c.facts.growth_words
-    on = c.pick("on", "growth" if grew else None, "value")
-    value = str(c.p.get("value") or "")
+    # one year named: a condition on the value itself, whatever the model says (growth needs two)
+    on = c.pick("on", "growth" if grew else ("value" if len(c.facts.years) < 2 else None), "value")
+    place = located_in(c.facts.question)
+    if place is not None and cond == "contains":
+        value = str(c.pick("value", place[1]))  # "办公地址在深圳": the place is the word looked for
+    else:
+        value = str(c.p.get("value") or "")
     steps: list[Any] = []
     if on == "growth":
         y1, y2 = c.two_years()

@@ -14,6 +14,7 @@ from typing import Any
 
 from mdqa_kernel.plan import FIELD_TYPES, FieldSpec
 from mdqa_kernel.readers.derived import KNOWN_SETS
+from mdqa_kernel.readers.labels import is_topic
 from mdqa_kernel.vocabulary import Term, Vocabulary
 
 _NAME_TYPES = (("_pct", "percent"), ("_ratio", "number"), ("_date", "date"), ("_mmdd", "text"),
@@ -128,16 +129,22 @@ def field_from_term(index: int, term: Term, language: str) -> FieldSpec | None:
 
 
 def ground_fields(
-    proposed: list[FieldSpec], named: list[Term], vocabulary: Vocabulary, language: str, trace: Any
-) -> list[FieldSpec]:
+    proposed: list[FieldSpec], named: list[Term], vocabulary: Vocabulary, language: str, trace: Any,
+    measure: str | None = None,
+) -> list[FieldSpec]:  # fmt: skip
     """Keep the model's fields the documents print (or a synonym of), add the printed labels the
-    question names, and drop what nothing printed supports, unless that leaves nothing.
+    question names, and drop what nothing printed supports, unless that leaves nothing. A field
+    naming the value the question ranks by (`measure`, "出席股份比例") is kept even when no label
+    prints it as such (a notice states it in a sentence): without it the ranking has no value.
 
     The trace records which fields were kept, added and dropped, so a reviewer sees why."""
     kept: list[FieldSpec] = []
     dropped: list[str] = []
     for spec in proposed:
         term = vocabulary.ground(spec.description)
+        if term is None and _names_measure(spec.description, measure):
+            kept.append(spec)
+            continue
         if term is None:
             dropped.append(spec.description)
             continue
@@ -171,6 +178,11 @@ def ground_fields(
         f"dropped (not printed in the documents) {dropped}"
     )
     return out
+
+
+def _names_measure(description: str, measure: str | None) -> bool:
+    core = re.sub(r"\s+", "", description).lower()
+    return bool(measure) and len(core) >= 2 and core in re.sub(r"\s+", "", measure or "").lower()
 
 
 def _overlaps(a: Term, b: Term) -> bool:
@@ -253,4 +265,48 @@ def people_count_field(question: str, language: str) -> FieldSpec | None:
         type="integer",
         description=desc,
         question=f"{{symbol}}在{{year}}年的{desc}是多少？",
+    )
+
+
+def formula_fields(operands: list[str], language: str) -> list[FieldSpec]:
+    """One field per value the question's own formula uses (planner_formula.formula_operands): the
+    formula names exactly what is read, so the model is not asked (it merged "社会捐赠额" into
+    "每股社会贡献值" and the score divided a value by itself). A rate is typed a percent."""
+    out = []
+    for i, word in enumerate(operands):
+        ftype = "percent" if re.search(r"(?:率|比例|比率)$|\brate$", word) else "number"
+        spec = field_from_phrase(i, {"phrase": word, "name": word, "type": ftype}, [], language, None)
+        if spec is not None and spec.name not in {s.name for s in out}:
+            out.append(spec)
+    return out
+
+
+# "经第三方机构审验的公司", "有多少家公司的ESG报告参照了GRI《…》": a yes/no fact of each document whose
+# object is a disclosure topic the readers know (labels.TOPIC_GROUPS), so each document is read
+# as one flag rather than as a value.
+_PREDICATE = re.compile(
+    r"(?P<verb>经过|经|参照了?|遵循了?|采用了?|使用了?)(?P<obj>[^，,。；;？?的]{2,30}?)(?:的(?:公司|企业)|[？?。]|$)"
+)
+
+
+def predicate_field(question: str, language: str) -> FieldSpec | None:
+    """The flag a count or list of companies is filtered by, when what they did is a known topic;
+    None otherwise (the model then proposes the fields)."""
+    if language != "zh":
+        return None
+    for m in _PREDICATE.finditer(question):
+        obj = m.group("obj").strip()
+        if is_topic(obj):
+            verb = m.group("verb").removesuffix("了")
+            return _flag("flag", f"是否{verb}{obj}", language)
+    return None
+
+
+def located_field(located: tuple[str, str] | None, language: str) -> FieldSpec | None:
+    """The text value a place is looked for in ("办公地址在深圳" -> the 办公地址); the model named the
+    place itself as a field ("深圳") and filtered on every field it proposed."""
+    if located is None:
+        return None
+    return field_from_phrase(
+        0, {"phrase": located[0], "name": located[0], "type": "text"}, [], language, None
     )

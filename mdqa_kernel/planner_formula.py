@@ -283,6 +283,24 @@ def formula_parts(question: str, fields: Sequence[tuple[str, str]]) -> list[tupl
     return []
 
 
+def formula_operands(question: str) -> list[str]:
+    """The values the question's own scoring formula is computed from, in order ("捐赠效率=社会捐赠额÷
+    每股社会贡献值" -> ["社会捐赠额", "每股社会贡献值"]), sub-scores expanded; empty when the question
+    defines no formula, or a term is a count of items (a checklist, read by `checklist_items`)."""
+    defs = definitions(verbal_to_symbols(question))
+    for lhs, rhs in _top_level(defs):
+        words = _words(_expand(rhs, defs, frozenset({lhs})))
+        names = [w for w in words if not _NUMBER.fullmatch(w.rstrip("%"))]
+        if not names or any(len(w) < 2 or "项数" in w or _SCORE_NAME.search(w) for w in names):
+            continue
+        out: list[str] = []
+        for w in names:
+            if not any(_clean(w) == _clean(o) for o in out):
+                out.append(w)
+        return out
+    return []
+
+
 def _top_level(defs: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """Definitions no other definition uses, the last first."""
     used = {d[0] for d in defs for e in defs if e is not d and any(_same_name(w, d[0]) for w in _words(e[1]))}

@@ -207,6 +207,18 @@ def measure_in(question: str) -> str | None:
     return phrase.strip() or None
 
 
+# "办公地址在深圳的公司", "注册地位于北京的": a text value tested for the place it names.
+_LOCATED = re.compile(
+    r"(?P<field>(?:办公|注册|经营|通讯|联系)?(?:地址|所在地|注册地|住所|总部))(?:位于|在)(?P<place>[\u4e00-\u9fff]{2,8}?)(?:市|省)?的"
+)
+
+
+def located_in(question: str) -> tuple[str, str] | None:
+    """(the value's name, the place): '办公地址在深圳的公司' -> ('办公地址', '深圳'); None otherwise."""
+    m = _LOCATED.search(question)
+    return (m.group("field"), m.group("place")) if m else None
+
+
 def threshold_in(question: str, hints: Hints) -> float | None:
     """A comparison value ("超过7天" -> 7, "两周" -> 14, "more than 500" -> 500)."""
     for phrase, value in (hints.words.get("half_month") or {}).items():

@@ -537,3 +537,61 @@ def test_a_spread_in_one_named_year_ignores_a_between_years_answer() -> None:
     _year, spread = result.plan.aggregation.steps
     assert (spread.field, spread.stat) == ("cost", "range")
     assert result.trace.sources["between_years"] == "rule>model(True)"
+
+
+def test_yes_no_facts_and_places_are_fields_by_rule() -> None:
+    """ "经第三方机构审验的公司" is one yes/no field per report and "办公地址在深圳" the address tested for
+    the place, without asking the model for fields; one named year means a condition on the value,
+    whatever the model says about growth."""
+    llm = FakeLLM(family=[{"phrase": "有多少家", "family": "count"}],
+                  params=[{"fields": ["flag"], "on": "growth", "condition": "is_true"}])  # fmt: skip
+    counted = Planner(llm).propose(
+        "在你的知识库中2022年有多少家公司的ESG报告经第三方机构审验？", metadata=META
+    )
+    assert counted.valid, counted.error
+    assert [(f.name, f.type) for f in counted.plan.fields] == [("flag", "boolean")]
+    assert counted.plan.to_dict()["aggregation"]["steps"][1:] == [
+        {"op": "filter", "expr": "(flag)"},
+        {"op": "count"},
+    ]
+    assert "fields" not in [step for step, _ in llm.calls]
+
+    llm = FakeLLM(family=[{"phrase": "有多少家", "family": "count"}],
+                  params=[{"fields": ["field_1"], "condition": "contains", "value": "深圳市南山区"}])  # fmt: skip
+    placed = Planner(llm).propose("在你的知识库中2022年有多少家办公地址在深圳的公司？", metadata=META)
+    assert placed.valid, placed.error
+    assert [f.description for f in placed.plan.fields] == ["办公地址"]
+    assert placed.plan.to_dict()["aggregation"]["steps"][1] == {
+        "op": "filter", "field": "field_1", "cmp": "contains", "value": "深圳",
+    }  # fmt: skip
+
+
+def test_the_ranked_value_is_kept_though_no_label_prints_it() -> None:
+    """ "出席股份比例" is stated in a sentence of each notice, so no label grounds it; it is what the
+    ranking orders by, so it stays (grounding had kept only "年度股东大会", a text)."""
+    from mdqa_kernel.readers.labels import normalize_label
+    from mdqa_kernel.vocabulary import Term, Vocabulary
+
+    vocab = Vocabulary({normalize_label("年度股东大会"): Term("年度股东大会", "年度股东大会", "text", 5)}, 5)
+    llm = FakeLLM(
+        fields=[{"values": [{"phrase": "出席股份比例", "name": "attendance_pct", "type": "percent"},
+                            {"phrase": "年度股东大会", "name": "meeting", "type": "text"}]}],
+        family=[{"phrase": "最高的三家", "family": "topk"}],
+        params=[{"field": "attendance_pct", "direction": "highest", "k": 3}],
+    )  # fmt: skip
+    result = Planner(llm).propose(
+        "请给出你知识库中2021年年度股东大会出席股份比例最高的三家公司证券代码",
+        metadata=META,
+        vocabulary=vocab,
+    )
+    assert result.valid, result.error
+    assert [f.name for f in result.plan.fields] == ["attendance_pct"]
+
+
+def test_ties_at_the_cut_off_say_how_many() -> None:
+    llm = FakeLLM(family=[{"phrase": "最高", "family": "topk"}],
+                  params=[{"field": "car_pct", "direction": "highest", "k": 3}])  # fmt: skip
+    result = Planner(llm).propose(
+        "2021年资本充足率不低于第3名的全部公司（含并列）", metadata=META, schema_fields=[CAR]
+    )
+    assert result.valid and result.plan.aggregation.output.show_count

@@ -9,17 +9,22 @@ from mdqa_kernel.planner_fields import (
     checklist_fields,
     event_dates_field,
     field_from_phrase,
+    formula_fields,
+    located_field,
     people_count_field,
+    predicate_field,
 )
 from mdqa_kernel.planner_formula import (
     checklist_items,
     cn_number,
     enumerations,
     formula_in,
+    formula_operands,
     formula_parts,
     match_field,
     verbal_to_symbols,
 )
+from mdqa_kernel.planner_rules import located_in
 
 QUALITY = (
     "综合质量评估方法：披露完整性得分等于已披露的ESG信息项数除以总项数（包括环境披露、股东保护、员工保护、"
@@ -158,3 +163,49 @@ def test_model_types_repaired_by_what_the_phrase_names(phrase: str, typed: str, 
     """An amount per share is not a percent, and only counts are whole numbers."""
     spec = field_from_phrase(0, {"phrase": phrase, "name": "x", "type": typed}, [], "zh", None)
     assert spec is not None and spec.type == kept
+
+
+DONATION = "请根据你知识库中2022年的数据，计算捐赠效率（捐赠效率=社会捐赠额÷每股社会贡献值），给出最高的三家公司股票代码"
+
+
+def test_a_formula_names_the_values_to_read() -> None:
+    """Each operand of the question's own formula is a field (the model had merged two of them)."""
+    assert formula_operands(DONATION) == ["社会捐赠额", "每股社会贡献值"]
+    fields = formula_fields(formula_operands(DONATION), "zh")
+    assert [(f.name, f.type, f.description) for f in fields] == [
+        ("field_1", "number", "社会捐赠额"),
+        ("field_2", "number", "每股社会贡献值"),
+    ]
+    assert formula_in(DONATION, [(f.name, f.description) for f in fields]) == "field_1 / field_2"
+    assert formula_fields(["资本充足率"], "zh")[0].type == "percent"
+    # sub-scores are expanded to what is read; a share of counted items is a checklist, not values
+    assert formula_operands("综合得分=甲得分×60%+乙得分×40%，甲得分=营业收入÷总资产，乙得分=净利润") == [
+        "营业收入",
+        "总资产",
+        "净利润",
+    ]
+    assert formula_operands("得分=已披露的项数÷总项数") == []
+    assert formula_operands("2022年营业收入最高的三家公司") == []
+
+
+@pytest.mark.parametrize(
+    ("question", "description"),
+    [
+        ("请你给出你知识库中2022年ESG报告经第三方机构审验的公司股票代码", "是否经第三方机构审验"),
+        ("在你的知识库中2023年有多少家公司的ESG报告参照了GRI《可持续发展报告指南》？", "是否参照GRI《可持续发展报告指南》"),
+        ("2022年经营业绩提升的公司有多少家", None),  # 经营 is no verb here, and no known topic follows
+        ("2022年采用了现场投票的公司有多少家", None),  # not a disclosure topic the readers know
+    ],
+)  # fmt: skip
+def test_yes_no_facts_of_known_topics(question: str, description: str | None) -> None:
+    spec = predicate_field(question, "zh")
+    assert (spec.description if spec else None) == description
+    assert spec is None or spec.type == "boolean"
+
+
+def test_a_place_is_looked_for_in_the_address() -> None:
+    assert located_in("在你的知识库中2022年有多少家办公地址在深圳的公司？") == ("办公地址", "深圳")
+    assert located_in("注册地位于北京市的公司有哪些") == ("注册地", "北京")
+    assert located_in("2022年营业收入在100亿以上的公司") is None
+    spec = located_field(("办公地址", "深圳"), "zh")
+    assert spec is not None and (spec.type, spec.description) == ("text", "办公地址")

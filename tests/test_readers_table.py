@@ -246,6 +246,45 @@ def test_checklist_topics_read_from_rendered_esg_reports(tmp_path):
     assert agree == 180 and confident == 180
 
 
+# Counted or listed companies filtered by a yes/no fact of their report (planner_fields.predicate_field).
+YES_NO_FACTS = {
+    "q_b904c3f711284a4f": "value_third_party_assured",  # "ESG报告经第三方机构审验的公司"
+    "q_f1818aac48b4e242": "value_uses_gri_standard",  # "ESG报告参照了GRI《可持续发展报告指南》"
+}
+
+
+@pytest.mark.parametrize("qid", list(YES_NO_FACTS))
+def test_yes_no_facts_read_from_rendered_esg_reports(tmp_path, qid):
+    """The flag a "经第三方机构审验的公司" question becomes is read by the table reader alone, right and
+    confident on every rendered report (both answers occur)."""
+    import json
+
+    from mdqa_kernel.benchmarks.metrics import mudabench_gold, values_agree
+    from mdqa_kernel.benchmarks.mudabench import load_split
+    from mdqa_kernel.benchmarks.render import render_mudabench
+    from mdqa_kernel.planner_fields import predicate_field
+
+    render_mudabench("simple", [qid], tmp_path)
+    question = load_split("simple").questions.filter(question_id=qid)["question"][0]
+    spec = predicate_field(question, "zh")
+    assert spec is not None and spec.type == "boolean"
+    docs = sorted(p.stem for p in (tmp_path / "pdfs").glob("*.pdf"))
+    gold = {
+        d: json.loads(g)
+        for d, f, g, _ in mudabench_gold("simple", docs).iter_rows()
+        if f == YES_NO_FACTS[qid]
+    }
+    meta = {r["doc_id"]: r for r in _metadata(tmp_path)}
+    reader, agree, confident, answers = TableReader(), 0, 0, []
+    for doc_id in gold:
+        result = reader.read(view(tmp_path / "pdfs" / f"{doc_id}.pdf", int(meta[doc_id]["year"])), spec, "")
+        agree += values_agree(result.value, gold[doc_id])
+        confident += result.confidence >= 0.8
+        answers.append(gold[doc_id])
+    assert len(gold) >= 10 and set(answers) == {True, False}
+    assert agree == len(gold) and confident == len(gold)
+
+
 MEETINGS_BY_MONTH = (
     "q_51601c8e33c62b4a"  # "哪个月份召开股东大会的公司最多": each notice lists the year's meetings
 )

@@ -38,12 +38,15 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # non-count field the model typed integer is read as a number; v15: a sub-score that compiles alone is
 # never taken for the whole score, and formula terms match fields through the topic glossary; v16: a
 # by-month count of meetings reads the meetings' dates, "女性高管最多" ranks by a count of people;
-# v17: an amount per share the model typed a percent is a number (v14's "%" showed "1.738%").
+# v17: an amount per share the model typed a percent is a number (v14's "%" showed "1.738%");
+# v18: a formula's operands are its fields, a count/list filtered by a known yes/no topic
+# ("经第三方机构审验") or by a place ("办公地址在深圳") gets its field by rule, the ranked value is kept
+# though no label prints it, one named year filters on the value (never growth), ties say how many.
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 SYSTEM_VERSIONS: dict[str, int] = {
-    "mdqa-oracle-rows": 17,
-    "mdqa": 17,
+    "mdqa-oracle-rows": 18,
+    "mdqa": 18,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }
