@@ -159,9 +159,10 @@ def _entity_values(frame: pl.DataFrame, out: Output, language: Language) -> tupl
     else:
         vals = [_fmt(v, out, language) for v in vals]
     shown = [c for c in out.also if c in frame.columns]
-    if shown:  # a score's inputs beside it: "601398（5263111.11；tax_total=16578800.00、per_share=3.15）"
+    if shown:  # a score's inputs beside it: "601398（5263111.11；纳税总额=16578800.00、每股社会贡献值=3.15）"
         extra = [
-            _join([f"{c}={format_number(frame[c][i])}" for c in shown], language) for i in range(len(vals))
+            _join([f"{out.labels.get(c, c)}={format_number(frame[c][i])}" for c in shown], language)
+            for i in range(len(vals))
         ]
         vals = [f"{v}{'；' if language == 'zh' else '; '}{x}" for v, x in zip(vals, extra, strict=True)]
     if language == "zh":  # member lists use 、 inside, so value counts are separated by ；

@@ -358,6 +358,10 @@ class Output(BaseModel):
         default_factory=list,
         description="entity_values: more columns shown beside the value (a score's inputs)",
     )
+    labels: dict[str, str] = Field(
+        default_factory=dict,
+        description="what the `also` columns are called in the answer (their descriptions)",
+    )
 
 
 class Aggregation(BaseModel):

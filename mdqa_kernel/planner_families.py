@@ -197,14 +197,15 @@ class _Ctx:
             )
         return Output(form="entities", show_count=self.facts.ties)
 
-    def with_inputs(self, out: Output, inputs: list[str]) -> Output:
+    def with_inputs(self, out: Output, inputs: list[str], labels: dict[str, str] | None = None) -> Output:
         """A computed score is shown with what it was computed from ("给出纳税总额、每股社会贡献值和纳税
-        效率"): the analyst checks the arithmetic, and a judge finds the inputs it asks for. Up to
-        four inputs; more would bury the answer."""
+        效率"), each input under the question's name for it: the analyst checks the arithmetic, and a
+        judge finds the inputs it asks for. Up to four inputs; more would bury the answer."""
         if out.form != "entity_values" or not 0 < len(inputs) <= 4:
             return out
         self.sources["output"] = f"{self.sources.get('output', 'rule')} + inputs {inputs}"
-        return out.model_copy(update={"also": inputs})
+        named = {n: self.fields[n].description for n in inputs if n in self.fields} | (labels or {})
+        return out.model_copy(update={"also": inputs, "labels": named})
 
     def unit(self, name: str) -> str | None:
         spec = self.fields.get(name)
@@ -491,7 +492,12 @@ def _weighted_score(c: _Ctx) -> Aggregation:
         steps = [*c.year_filter(), *(DeriveOp(name=n, expr=e) for n, _l, e in parts)]
         steps.append(c.rank("score", c.k(), c.direction()))
         return Aggregation(
-            steps=steps, output=c.with_inputs(c.entities("score"), [n for n, _l, _e in parts[:-1]])
+            steps=steps,
+            output=c.with_inputs(
+                c.entities("score"),
+                [n for n, _l, _e in parts[:-1]],
+                {n: label for n, label, _e in parts[:-1]},
+            ),
         )
     formula = str(c.pick("formula", formula_in(c.facts.question, c.described), "")).strip()
     formula = formula.replace("×", "*").replace("÷", "/")

@@ -407,7 +407,8 @@ def test_change_of_a_date_reads_the_date_and_computes_the_shift() -> None:
 
 def test_a_computed_score_is_answered_with_its_inputs() -> None:
     """q_4b6bd3eb asks for "股票代码、纳税总额、每股社会贡献值和纳税效率": the score and what it was computed
-    from, so an analyst can check the arithmetic (the oracle-rows answer had the score only)."""
+    from, each under the question's name for it, so an analyst can check the arithmetic (the
+    oracle-rows answer had the score only)."""
     import polars as pl
 
     from mdqa_kernel.aggregate import aggregate
@@ -425,8 +426,8 @@ def test_a_computed_score_is_answered_with_its_inputs() -> None:
                          "tax": [16578800.0, 11377700.0, 953700.0], "per_share": [3.15, 2.92, 6.5]})  # fmt: skip
     text = render_answer(q, result.plan.aggregation, aggregate(rows, result.plan.aggregation)).text
     assert text == (
-        "结果为：601398（5263111.1111；tax=16578800.00、per_share=3.15）、"
-        "601288（3896472.6027；tax=11377700.00、per_share=2.92）。"
+        "结果为：601398（5263111.1111；纳税总额=16578800.00、每股社会贡献值=3.15）、"
+        "601288（3896472.6027；纳税总额=11377700.00、每股社会贡献值=2.92）。"
     )
 
 
