@@ -256,16 +256,13 @@ def _filter_steps(c: _Ctx) -> list[Any]:
     if named and all(c.fields[n].type == "boolean" for n in names):
         names += named  # "股东、债权人、职工…五个方面": every flag the question names is a condition
         c.sources["fields"] = f"model+rule({len(named)} named flags)"
-    contains = c.facts.effect("filter_cmp") == "contains" or located_in(c.facts.question) is not None
+    place = located_in(c.facts.question)  # "办公地址在深圳": the place is the word looked for
+    contains = c.facts.effect("filter_cmp") == "contains" or place is not None
     cond = c.pick("condition", "contains" if contains else None, "is_true")
     grew = len(c.facts.years) >= 2 and c.facts.growth_words
     # one year named: a condition on the value itself, whatever the model says (growth needs two)
     on = c.pick("on", "growth" if grew else ("value" if len(c.facts.years) < 2 else None), "value")
-    place = located_in(c.facts.question)
-    if place is not None and cond == "contains":
-        value = str(c.pick("value", place[1]))  # "办公地址在深圳": the place is the word looked for
-    else:
-        value = str(c.p.get("value") or "")
+    value = str(c.pick("value", place[1]) if place and cond == "contains" else c.p.get("value") or "")
     steps: list[Any] = []
     if on == "growth":
         y1, y2 = c.two_years()
