@@ -91,8 +91,9 @@ def field_from_phrase(
     The template is written here, not by the model: small models echo template syntax back.
     """
     phrase = " ".join(str(raw.get("phrase") or "").split()).strip("？?。.，, ")
-    # "表决方式组合": the combination is what the question counts; each document prints the 表决方式
-    phrase = re.sub(r"(?<=..)组合$", "", phrase)
+    # "各种召开方式组合": the kinds and their combination are what the question counts; each document
+    # prints its 召开方式
+    phrase = re.sub(r"(?<=..)组合$", "", re.sub(r"^(?:各种|各类|每种|所有)(?=..)", "", phrase))
     name = _slug(str(raw.get("name") or ""), index)
     low = phrase.lower()
     if (
