@@ -94,6 +94,8 @@ def field_from_phrase(
     # "各种召开方式组合": the kinds and their combination are what the question counts; each document
     # prints its 召开方式
     phrase = re.sub(r"(?<=..)组合$", "", re.sub(r"^(?:各种|各类|每种|所有)(?=..)", "", phrase))
+    # "更换了办公地点": what each document prints is the 办公地点; the change is found by comparing years
+    phrase = re.sub(r"^(?:更换了?|变更了?|更改了?)(?=..)", "", phrase)
     name = _slug(str(raw.get("name") or ""), index)
     low = phrase.lower()
     if (

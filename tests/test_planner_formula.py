@@ -212,3 +212,16 @@ def test_a_place_is_looked_for_in_the_address() -> None:
     assert located_in("2022年营业收入在100亿以上的公司") is None
     spec = located_field(("办公地址", "深圳"), "zh")
     assert spec is not None and (spec.type, spec.description) == ("text", "办公地址")
+
+
+def test_a_changed_value_is_read_as_the_value() -> None:
+    """ "更换了办公地点的公司": each report prints its 办公地点 (under 办公地址); the change is found by
+    comparing the years, so the field is the address as text, never a yes/no "更换了…"."""
+    from mdqa_kernel.planner_rules import load_hints, read_question
+
+    q = "请你给出你知识库中2022-2023年期间更换了办公地点的公司股票代码"
+    facts = read_question(q, hints=load_hints())
+    spec = field_from_phrase(
+        0, {"phrase": "更换了办公地点", "name": "x", "type": "boolean"}, [], "zh", facts.effect("field_type")
+    )
+    assert spec is not None and (spec.type, spec.description) == ("text", "办公地点")

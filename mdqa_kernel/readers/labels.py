@@ -94,7 +94,7 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
         "auditor",
         "independent registered public accounting firm",
     ),
-    ("办公地址", "公司办公地址", "office address", "principal executive offices"),
+    ("办公地址", "公司办公地址", "办公地点", "office address", "principal executive offices"),
     ("股权登记日", "record date"),
     ("除权除息日", "除权(息)日", "除息日", "ex dividend date", "ex-dividend date"),
     ("税前每股股利", "每股派息(税前)", "每股现金红利", "pre tax dividend per share", "dividend per share"),
