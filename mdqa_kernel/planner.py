@@ -55,7 +55,6 @@ from mdqa_kernel.planner_rules import (
     QuestionFacts,
     cue_families,
     load_hints,
-    located_in,
     measure_in,
     read_question,
 )
@@ -417,7 +416,7 @@ class Planner:
             trace.fields_source = "rule (people count)"
             return [people]
         lists = _counts_or_lists(question, self.hints)
-        where = located_field(located_in(question), facts.language) if lists else None
+        where = located_field(facts.located[0], facts.language) if lists and facts.located else None
         if where is not None:  # "办公地址在深圳的公司": the address, tested for the place
             trace.fields_source = "rule (located value)"
             return [where]

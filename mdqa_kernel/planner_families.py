@@ -37,7 +37,6 @@ from mdqa_kernel.planner_rules import (
     flags_named,
     formula_in,
     load_hints,
-    located_in,
     weights_in,
 )
 
@@ -256,7 +255,7 @@ def _filter_steps(c: _Ctx) -> list[Any]:
     if named and all(c.fields[n].type == "boolean" for n in names):
         names += named  # "股东、债权人、职工…五个方面": every flag the question names is a condition
         c.sources["fields"] = f"model+rule({len(named)} named flags)"
-    place = located_in(c.facts.question)  # "办公地址在深圳": the place is the word looked for
+    place = c.facts.located  # "办公地址在深圳": the place is the word looked for
     contains = c.facts.effect("filter_cmp") == "contains" or place is not None
     cond = c.pick("condition", "contains" if contains else None, "is_true")
     grew = len(c.facts.years) >= 2 and c.facts.growth_words

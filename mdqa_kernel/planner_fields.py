@@ -307,11 +307,7 @@ def predicate_field(question: str, language: str) -> FieldSpec | None:
     return None
 
 
-def located_field(located: tuple[str, str] | None, language: str) -> FieldSpec | None:
+def located_field(name: str, language: str) -> FieldSpec | None:
     """The text value a place is looked for in ("办公地址在深圳" -> the 办公地址); the model named the
     place itself as a field ("深圳") and filtered on every field it proposed."""
-    if located is None:
-        return None
-    return field_from_phrase(
-        0, {"phrase": located[0], "name": located[0], "type": "text"}, [], language, None
-    )
+    return field_from_phrase(0, {"phrase": name, "name": name, "type": "text"}, [], language, None)

@@ -293,12 +293,17 @@ def formula_operands(question: str) -> list[str]:
         names = [w for w in words if not _NUMBER.fullmatch(w.rstrip("%"))]
         if not names or any(len(w) < 2 or "项数" in w or _SCORE_NAME.search(w) for w in names):
             continue
-        out: list[str] = []
-        for w in names:
-            if not any(_clean(w) == _clean(o) for o in out):
-                out.append(w)
-        return out
+        return _distinct(names)
     return []
+
+
+def _distinct(words: list[str]) -> list[str]:
+    """The words in order, each once (compared without punctuation, spaces and case)."""
+    out: list[str] = []
+    for w in words:
+        if not any(_clean(w) == _clean(o) for o in out):
+            out.append(w)
+    return out
 
 
 def _top_level(defs: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -335,8 +340,5 @@ def checklist_items(question: str) -> list[str]:
                 and not any(_same_name(word, d[0]) for d in defs)
             ):
                 found.append(item_core(word))
-    out: list[str] = []
-    for item in found:
-        if not any(_clean(item) == _clean(o) for o in out):
-            out.append(item)
+    out = _distinct(found)
     return out if len(out) >= 2 else []

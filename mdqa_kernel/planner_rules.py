@@ -288,6 +288,7 @@ class QuestionFacts:
     combine: str | None  # "any" | "all"
     growth_words: bool  # "增长", "grew": a condition on growth between the years
     hints: list[DomainHint]
+    located: tuple[str, str] | None = None  # "办公地址在深圳": (the value's name, the place)
 
     def effect(self, key: str) -> Any:
         """The first matching hint's value for an effect key (None when no hint sets it)."""
@@ -334,4 +335,5 @@ def read_question(
         combine=combine,
         growth_words=contains_any(question, h.word_list("growth_on")),
         hints=matching_hints(question, h),
+        located=located_in(question),
     )

@@ -51,6 +51,14 @@ class FakeLLM:
         return queue.pop(0) if len(queue) > 1 else queue[0]
 
 
+def _vocabulary(labels: dict[str, str]) -> Any:
+    """A collection's printed labels ({label: type}), each seen in 5 of 5 sampled documents."""
+    from mdqa_kernel.readers.labels import normalize_label
+    from mdqa_kernel.vocabulary import Term, Vocabulary
+
+    return Vocabulary({normalize_label(h): Term(h, normalize_label(h), t, 5) for h, t in labels.items()}, 5)
+
+
 # -- rules -------------------------------------------------------------------------------------
 
 
@@ -333,12 +341,7 @@ def test_proposed_fields_no_step_reads_are_not_extracted() -> None:
 
     # Grounded in the collection's labels, an unread field is dropped all the same: "年度分配" is printed
     # in every dividend notice, yet read by no step it cost one LLM call per document (q_0f243809).
-    from mdqa_kernel.readers.labels import normalize_label
-    from mdqa_kernel.vocabulary import Term, Vocabulary
-
-    vocab = Vocabulary(
-        {normalize_label(h): Term(h, normalize_label(h), "number", 5) for h in ("净利润", "年度分配")}, 5
-    )
+    vocab = _vocabulary({"净利润": "number", "年度分配": "number"})
     llm = FakeLLM(
         fields=[{"values": [{"phrase": "年度分配", "name": "annual_dividend", "type": "integer"},
                             {"phrase": "净利润", "name": "net_profit", "type": "number"}]}],
@@ -570,10 +573,7 @@ def test_yes_no_facts_and_places_are_fields_by_rule() -> None:
 def test_the_ranked_value_is_kept_though_no_label_prints_it() -> None:
     """ "出席股份比例" is stated in a sentence of each notice, so no label grounds it; it is what the
     ranking orders by, so it stays (grounding had kept only "年度股东大会", a text)."""
-    from mdqa_kernel.readers.labels import normalize_label
-    from mdqa_kernel.vocabulary import Term, Vocabulary
-
-    vocab = Vocabulary({normalize_label("年度股东大会"): Term("年度股东大会", "年度股东大会", "text", 5)}, 5)
+    vocab = _vocabulary({"年度股东大会": "text"})
     llm = FakeLLM(
         fields=[{"values": [{"phrase": "出席股份比例", "name": "attendance_pct", "type": "percent"},
                             {"phrase": "年度股东大会", "name": "meeting", "type": "text"}]}],

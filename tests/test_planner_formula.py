@@ -210,7 +210,7 @@ def test_a_place_is_looked_for_in_the_address() -> None:
     assert located_in("在你的知识库中2022年有多少家办公地址在深圳的公司？") == ("办公地址", "深圳")
     assert located_in("注册地位于北京市的公司有哪些") == ("注册地", "北京")
     assert located_in("2022年营业收入在100亿以上的公司") is None
-    spec = located_field(("办公地址", "深圳"), "zh")
+    spec = located_field("办公地址", "zh")
     assert spec is not None and (spec.type, spec.description) == ("text", "办公地址")
 
 
