@@ -47,7 +47,7 @@ from mdqa_kernel.planner_fields import (
     level_phrase,
     located_field,
     people_count_field,
-    predicate_field,
+    predicate_fields,
 )
 from mdqa_kernel.planner_formula import checklist_items, formula_operands
 from mdqa_kernel.planner_rules import (
@@ -420,10 +420,10 @@ class Planner:
         if where is not None:  # "办公地址在深圳的公司": the address, tested for the place
             trace.fields_source = "rule (located value)"
             return [where]
-        flag = predicate_field(question, facts.language) if lists else None
-        if flag is not None:  # "经第三方机构审验的公司": one yes/no fact per document
-            trace.fields_source = "rule (yes/no fact)"
-            return [flag]
+        flags = predicate_fields(question, facts.language) if lists else []
+        if flags:  # "经第三方机构审验的公司": one yes/no fact per document (and per fact named)
+            trace.fields_source = f"rule ({len(flags)} yes/no fact{'s' if len(flags) > 1 else ''})"
+            return flags
         trace.fields_source = "model"
         named = [t for t in vocabulary.matches(question) if t.norm not in meta.columns] if vocabulary else []
         try:

@@ -228,8 +228,16 @@ def _topk(c: _Ctx) -> Aggregation:
     return Aggregation(steps=steps, output=c.entities(f, c.unit(f)))
 
 
+_FALSE_WORDS = {"false", "no", "0", "否", "无", "没有", "未"}
+
+
 def _condition(c: _Ctx, name: str, cond: str, value: str) -> tuple[str | None, FilterOp | None]:
     """(expression, or a FilterOp when the condition cannot be an expression: substring tests)."""
+    spec = c.fields.get(name)
+    if spec is not None and spec.type == "boolean" and cond not in ("is_true", "is_false"):
+        # A yes/no value is only true or false: "contains GRI" or "equals 是" on a flag means it is set.
+        cond = "is_false" if value.strip().lower() in _FALSE_WORDS else "is_true"
+        c.sources["condition"] = f"rule(yes/no field: {cond})"
     if cond == "is_true":
         return name, None
     if cond == "is_false":

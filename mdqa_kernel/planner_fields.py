@@ -289,22 +289,29 @@ def formula_fields(operands: list[str], language: str) -> list[FieldSpec]:
 # "经第三方机构审验的公司", "有多少家公司的ESG报告参照了GRI《…》": a yes/no fact of each document whose
 # object is a disclosure topic the readers know (labels.TOPIC_GROUPS), so each document is read
 # as one flag rather than as a value.
+_VERB = r"经过|经|参照了?|遵循了?|采用了?|使用了?"
+# The object ends where the next fact begins ("既参照GRI标准又经第三方机构审验的公司": two facts).
+_AND = r"又|且|并且|同时|以及|和|与"
 _PREDICATE = re.compile(
-    r"(?P<verb>经过|经|参照了?|遵循了?|采用了?|使用了?)(?P<obj>[^，,。；;？?的]{2,30}?)(?:的(?:公司|企业)|[？?。]|$)"
+    rf"(?P<verb>{_VERB})(?P<obj>(?:(?!{_AND}|{_VERB})[^，,。；;？?的]){{2,30}}?)"
+    rf"(?=的(?:公司|企业)|[？?。]|$|(?:{_AND})(?:{_VERB}))"
 )
 
 
-def predicate_field(question: str, language: str) -> FieldSpec | None:
-    """The flag a count or list of companies is filtered by, when what they did is a known topic;
-    None otherwise (the model then proposes the fields)."""
+def predicate_fields(question: str, language: str) -> list[FieldSpec]:
+    """The flags a count or list of companies is filtered by, when what they did is a known topic
+    (one per fact: "既参照GRI标准又经第三方机构审验" is two); empty otherwise (the model then
+    proposes the fields)."""
     if language != "zh":
-        return None
+        return []
+    out: list[FieldSpec] = []
     for m in _PREDICATE.finditer(question):
         obj = m.group("obj").strip()
         if is_topic(obj):
             verb = m.group("verb").removesuffix("了")
-            return _flag("flag", f"是否{verb}{obj}", language)
-    return None
+            name = "flag" if not out else f"flag_{len(out) + 1}"
+            out.append(_flag(name, f"是否{verb}{obj}", language))
+    return out
 
 
 def located_field(name: str, language: str) -> FieldSpec | None:

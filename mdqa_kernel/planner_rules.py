@@ -49,6 +49,12 @@ _K_EN = re.compile(
     r"|\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:companies|firms|banks|stocks|issuers|filers|tickers)\b",
     re.I,
 )
+# "得分最高的全部公司（含并列）": every company at the top value, a k of 1 with its ties
+_ALL_AT_TOP = re.compile(
+    r"(?:最高|最低|最多|最少|最大|最小|最早|最晚)的(?:全部|所有)"
+    r"|\ball (?:the )?(?:companies|firms|banks|stocks|tickers) (?:tied )?(?:with|at|sharing) the (?:highest|lowest|largest|smallest|top)\b",
+    re.I,
+)
 _THRESHOLD = re.compile(
     rf"(?:超过|高于|大于|多于|低于|少于|不低于|不少于|more than|greater than|over|above|exceeding|at least|less than|below|under)\s*{_NUM}(?:\.\d+)?",
     re.I,
@@ -173,6 +179,11 @@ def k_in(question: str) -> int | None:
     if m:
         return _to_int(m.group(1) or m.group(2))
     return None
+
+
+def all_at_top(question: str) -> bool:
+    """The question wants every company tied at the top (or bottom) value, however many there are."""
+    return _ALL_AT_TOP.search(question) is not None
 
 
 def _implied_k(question: str, hints: Hints) -> int | None:
@@ -317,15 +328,16 @@ def read_question(
     if combine is None and contains_any(question, h.word_list("all")):
         combine = "all"
     ys = years_in(question, years)
+    at_top = all_at_top(question)
     return QuestionFacts(
         question=question,
         language=language_of(question),
         years=ys,
         doctypes=doctypes_in(question, doctypes, h),
-        k=k_in(question) or _implied_k(question, h),
+        k=k_in(question) or (1 if at_top else None) or _implied_k(question, h),
         direction=direction,
         dense=contains_any(question, h.word_list("dense")),
-        ties=contains_any(question, h.word_list("ties")),
+        ties=at_top or contains_any(question, h.word_list("ties")),
         wants_value=contains_any(question, h.word_list("wants_value")),
         threshold=threshold_in(question, h),
         multiplier=multiplier_in(question),

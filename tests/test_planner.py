@@ -596,3 +596,49 @@ def test_ties_at_the_cut_off_say_how_many() -> None:
         "2021年资本充足率不低于第3名的全部公司（含并列）", metadata=META, schema_fields=[CAR]
     )
     assert result.valid and result.plan.aggregation.output.show_count
+
+
+def test_all_companies_at_the_top_value_is_a_k_of_one_with_ties() -> None:
+    """ "得分最高的全部公司（含并列）" asks for every company tied at the top score, however many;
+    the model's "all of them" (a huge k) would list every company."""
+    q = "2022年在四大会计师事务所的客户公司中，找出ESG披露质量得分最高的全部公司股票代码（含并列）。"
+    facts = read_question(q, years=[2022])
+    assert (facts.k, facts.ties) == (1, True)
+    assert read_question("2023年综合ESG质量得分最高的所有公司及得分").k == 1
+    assert read_question("List all the companies tied at the highest score in 2022.").k == 1
+    assert read_question("2021年资本充足率不低于第3名的全部公司（含并列）").k == 3  # a stated cut-off wins
+    llm = FakeLLM(family=[{"phrase": "最高的全部公司", "family": "topk"}],
+                  params=[{"field": "car_pct", "direction": "highest", "k": 10**15}])  # fmt: skip
+    result = Planner(llm).propose(
+        "2021年资本充足率最高的全部公司（含并列）", metadata=META, schema_fields=[CAR]
+    )
+    assert result.valid, result.error
+    rank = result.plan.aggregation.steps[-1]
+    assert (rank.k, rank.rank_method) == (1, "min")
+    assert result.plan.aggregation.output.show_count
+
+
+def test_two_yes_no_facts_are_both_conditions_and_a_flag_is_never_a_substring_test() -> None:
+    """ "既参照GRI标准又经第三方机构审验的公司有多少家": one flag per fact, both required; a "contains"
+    the model asks for on a yes/no value means the flag is set (a substring test of True fails)."""
+    llm = FakeLLM(family=[{"phrase": "有多少家", "family": "count"}],
+                  params=[{"fields": ["flag", "flag_2"], "condition": "contains", "value": "GRI标准"}])  # fmt: skip
+    result = Planner(llm).propose(
+        "在你的ESG报告知识库中2023年既参照GRI标准又经第三方机构审验的公司有多少家？", metadata=META
+    )
+    assert result.valid, result.error
+    assert [f.description for f in result.plan.fields] == ["是否参照GRI标准", "是否经第三方机构审验"]
+    assert result.plan.to_dict()["aggregation"]["steps"][-2:] == [
+        {"op": "filter", "expr": "(flag) and (flag_2)"},
+        {"op": "count"},
+    ]
+    assert "fields" not in [step for step, _ in llm.calls]
+
+    gri = FieldSpec(
+        name="gri", type="boolean", description="是否使用或参照 GRI 标准。", question="{symbol} {year} GRI"
+    )
+    llm = FakeLLM(family=[{"phrase": "有多少家", "family": "count"}],
+                  params=[{"fields": ["gri"], "condition": "equals", "value": "否"}])  # fmt: skip
+    result = Planner(llm).propose("2023年未参照GRI标准的公司有多少家？", metadata=META, schema_fields=[gri])
+    assert result.valid, result.error
+    assert result.plan.to_dict()["aggregation"]["steps"][-2] == {"op": "filter", "expr": "(not gri)"}

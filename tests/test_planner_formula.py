@@ -12,7 +12,7 @@ from mdqa_kernel.planner_fields import (
     formula_fields,
     located_field,
     people_count_field,
-    predicate_field,
+    predicate_fields,
 )
 from mdqa_kernel.planner_formula import (
     checklist_items,
@@ -198,12 +198,15 @@ def test_a_formula_names_the_values_to_read() -> None:
         ("在你的知识库中2023年有多少家公司的ESG报告参照了GRI《可持续发展报告指南》？", "是否参照GRI《可持续发展报告指南》"),
         ("2022年经营业绩提升的公司有多少家", None),  # 经营 is no verb here, and no known topic follows
         ("2022年采用了现场投票的公司有多少家", None),  # not a disclosure topic the readers know
+        # two facts joined by 又: two flags, both conditions of the count
+        ("2023年既参照GRI标准又经第三方机构审验的公司有多少家？", "是否参照GRI标准|是否经第三方机构审验"),
     ],
 )  # fmt: skip
 def test_yes_no_facts_of_known_topics(question: str, description: str | None) -> None:
-    spec = predicate_field(question, "zh")
-    assert (spec.description if spec else None) == description
-    assert spec is None or spec.type == "boolean"
+    specs = predicate_fields(question, "zh")
+    assert ("|".join(s.description for s in specs) or None) == description
+    assert all(s.type == "boolean" for s in specs)
+    assert len({s.name for s in specs}) == len(specs)
 
 
 def test_a_place_is_looked_for_in_the_address() -> None:

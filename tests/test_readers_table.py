@@ -3,6 +3,7 @@ draw, on real filings (../shared/realdocs) and on rendered MuDABench documents."
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -246,7 +247,7 @@ def test_checklist_topics_read_from_rendered_esg_reports(tmp_path):
     assert agree == 180 and confident == 180
 
 
-# Counted or listed companies filtered by a yes/no fact of their report (planner_fields.predicate_field).
+# Counted or listed companies filtered by a yes/no fact of their report (planner_fields.predicate_fields).
 YES_NO_FACTS = {
     "q_b904c3f711284a4f": "value_third_party_assured",  # "ESG报告经第三方机构审验的公司"
     "q_f1818aac48b4e242": "value_uses_gri_standard",  # "ESG报告参照了GRI《可持续发展报告指南》"
@@ -262,12 +263,13 @@ def test_yes_no_facts_read_from_rendered_esg_reports(tmp_path, qid):
     from mdqa_kernel.benchmarks.metrics import mudabench_gold, values_agree
     from mdqa_kernel.benchmarks.mudabench import load_split
     from mdqa_kernel.benchmarks.render import render_mudabench
-    from mdqa_kernel.planner_fields import predicate_field
+    from mdqa_kernel.planner_fields import predicate_fields
 
     render_mudabench("simple", [qid], tmp_path)
     question = load_split("simple").questions.filter(question_id=qid)["question"][0]
-    spec = predicate_field(question, "zh")
-    assert spec is not None and spec.type == "boolean"
+    specs = predicate_fields(question, "zh")
+    assert len(specs) == 1 and specs[0].type == "boolean"
+    spec = specs[0]
     docs = sorted(p.stem for p in (tmp_path / "pdfs").glob("*.pdf"))
     gold = {
         d: json.loads(g)
@@ -283,6 +285,35 @@ def test_yes_no_facts_read_from_rendered_esg_reports(tmp_path, qid):
         answers.append(gold[doc_id])
     assert len(gold) >= 10 and set(answers) == {True, False}
     assert agree == len(gold) and confident == len(gold)
+
+
+# The analysts' names of three 10-K ratios, which the rendered reports print under longer labels.
+US_RATIO_NAMES = {
+    "q_b28c9790ded97e06": ("inventory intensity", "value_inventory_to_current_assets_ratio"),
+    "q_35cfaa80eb3cbc8d": ("intangible asset reliance", "value_intangible_to_total_assets_ratio"),
+    "q_9d70e650333442e1": ("proportion of other business revenue", "value_other_business_revenue_ratio"),
+}
+
+
+@pytest.mark.parametrize("qid", list(US_RATIO_NAMES))
+def test_us_ratios_read_under_the_questions_names(tmp_path, qid):
+    """ "Which three companies had the highest inventory intensity": the field the question names is
+    read from the printed "Inventories to current assets" row (a glossary synonym), on every report."""
+    from mdqa_kernel.benchmarks.metrics import mudabench_gold
+    from mdqa_kernel.benchmarks.render import render_mudabench
+
+    name, gold_field = US_RATIO_NAMES[qid]
+    render_mudabench("simple", [qid], tmp_path)
+    docs = sorted(p.stem for p in (tmp_path / "pdfs").glob("*.pdf"))
+    gold = {d: json.loads(g) for d, f, g, _ in mudabench_gold("simple", docs).iter_rows() if f == gold_field}
+    meta = {r["doc_id"]: r for r in _metadata(tmp_path)}
+    spec = fld(name.replace(" ", "_"), name, type="percent")
+    reader = TableReader()
+    for doc_id, want in gold.items():
+        got = reader.read(view(tmp_path / "pdfs" / f"{doc_id}.pdf", int(meta[doc_id]["year"])), spec, "")
+        assert got.confidence >= 0.9, (doc_id, got)
+        assert got.value == pytest.approx(want * 100, abs=0.006), doc_id  # printed as a percent, 2 decimals
+    assert len(gold) >= 5
 
 
 MEETINGS_BY_MONTH = (

@@ -132,12 +132,19 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
         "intangible assets to total assets ratio",
         "intangible to total assets ratio",
         "intangible assets to total assets",
+        "intangible asset reliance",
+        "intangible assets reliance",
     ),
-    ("inventory to current assets ratio", "inventories to current assets"),
+    # "inventory intensity", "intangible asset reliance", "proportion of other business revenue": the
+    # analysts' names for these ratios, which a 10-K prints under the longer descriptive label
+    ("inventory to current assets ratio", "inventories to current assets", "inventory intensity"),
     (
         "other business revenue ratio",
         "other revenue as a share of total revenues",
         "other revenues as a share of total revenues",
+        "proportion of other business revenue",
+        "other business revenue proportion",
+        "share of other business revenue",
     ),
     ("inventory", "inventories", "存货"),
     ("total current assets", "current assets", "流动资产合计"),

@@ -45,12 +45,16 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # v19: a score's inputs are shown under the question's names for them (was the column names);
 # v20: "表决方式组合" reads the printed 表决方式 (the combination is what is counted); v21: and
 # "各种召开方式组合" the printed 召开方式 (v20 asked the model for "各种召开方式", 11 of 12 right);
-# v22: "更换了办公地点" reads the 办公地点 (printed 办公地址) as text and compares the years.
+# v22: "更换了办公地点" reads the 办公地点 (printed 办公地址) as text and compares the years;
+# v23: "得分最高的全部公司（含并列）" is a k of 1 with ties (was the model's "all"), "既参照GRI标准又经
+# 第三方机构审验" is two yes/no fields, a yes/no field is never a substring test, and three US ratio
+# names ("inventory intensity", "intangible asset reliance", "proportion of other business revenue")
+# are glossary synonyms of their printed labels.
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 SYSTEM_VERSIONS: dict[str, int] = {
-    "mdqa-oracle-rows": 22,
-    "mdqa": 22,
+    "mdqa-oracle-rows": 23,
+    "mdqa": 23,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }
