@@ -293,7 +293,7 @@ _VERB = r"经过|经|参照了?|遵循了?|采用了?|使用了?"
 # The object ends where the next fact begins ("既参照GRI标准又经第三方机构审验的公司": two facts).
 _AND = r"又|且|并且|同时|以及|和|与"
 _PREDICATE = re.compile(
-    rf"(?P<verb>{_VERB})(?P<obj>(?:(?!{_AND}|{_VERB})[^，,。；;？?的]){{2,30}}?)"
+    rf"(?P<verb>{_VERB})(?P<obj>[^，,。；;？?的]{{2,30}}?)"
     rf"(?=的(?:公司|企业)|[？?。]|$|(?:{_AND})(?:{_VERB}))"
 )
 
