@@ -198,6 +198,7 @@ def test_a_formula_names_the_values_to_read() -> None:
         ("在你的知识库中2023年有多少家公司的ESG报告参照了GRI《可持续发展报告指南》？", "是否参照GRI《可持续发展报告指南》"),
         ("2022年经营业绩提升的公司有多少家", None),  # 经营 is no verb here, and no known topic follows
         ("2022年采用了现场投票的公司有多少家", None),  # not a disclosure topic the readers know
+        ("2022年有多少家公司的ESG报告披露了环境和可持续发展信息？", "是否披露环境和可持续发展信息"),
         # two facts joined by 又: two flags, both conditions of the count
         ("2023年既参照GRI标准又经第三方机构审验的公司有多少家？", "是否参照GRI标准|是否经第三方机构审验"),
     ],

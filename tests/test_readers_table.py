@@ -251,6 +251,7 @@ def test_checklist_topics_read_from_rendered_esg_reports(tmp_path):
 YES_NO_FACTS = {
     "q_b904c3f711284a4f": "value_third_party_assured",  # "ESG报告经第三方机构审验的公司"
     "q_f1818aac48b4e242": "value_uses_gri_standard",  # "ESG报告参照了GRI《可持续发展报告指南》"
+    "q_cd668465c69000dd": "value_environment_protection_disclosed",  # "披露了环境和可持续发展信息"
 }
 
 

@@ -259,7 +259,11 @@ def _topic_norms() -> tuple[tuple[str, ...], ...]:
 def _topic_of(phrase: str) -> tuple[str, ...] | None:
     """The TOPIC_GROUPS group naming the phrase, if any."""
     norm = normalize_label(phrase)
-    return next((TOPIC_GROUPS[i] for i, norms in enumerate(_topic_norms()) if norm in norms), None)
+    # "环境和可持续发展信息": a topic's information is the topic
+    bare = norm.removesuffix("信息").removesuffix(" information").strip()
+    return next(
+        (TOPIC_GROUPS[i] for i, norms in enumerate(_topic_norms()) if norm in norms or bare in norms), None
+    )
 
 
 def is_topic(phrase: str) -> bool:
