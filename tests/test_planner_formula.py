@@ -158,14 +158,15 @@ def test_most_people_rankings_read_a_count() -> None:
     ("phrase", "typed", "kept"),
     [("税前每股股利", "percent", "number"), ("每股社会贡献值", "integer", "number"),
      ("女性高管人数", "integer", "integer"), ("资本充足率", "percent", "percent"),
-     ("表决方式组合", "list_text", "list_text"), ("各种召开方式组合", "list_text", "list_text")],
+     ("表决方式组合", "list_text", "list_text"), ("各种召开方式组合", "list_text", "list_text"),
+     ("最常见的召开方式组合", "list_text", "list_text")],
 )  # fmt: skip
 def test_model_types_repaired_by_what_the_phrase_names(phrase: str, typed: str, kept: str) -> None:
     """An amount per share is not a percent, and only counts are whole numbers."""
     spec = field_from_phrase(0, {"phrase": phrase, "name": "x", "type": typed}, [], "zh", None)
     assert spec is not None and spec.type == kept
     # a combination of the printed 表决方式 / 召开方式
-    assert spec.description == phrase.removeprefix("各种").removesuffix("组合")
+    assert spec.description == phrase.removeprefix("各种").removeprefix("最常见的").removesuffix("组合")
 
 
 DONATION = "请根据你知识库中2022年的数据，计算捐赠效率（捐赠效率=社会捐赠额÷每股社会贡献值），给出最高的三家公司股票代码"
