@@ -37,6 +37,7 @@ from mdqa_kernel.planner_rules import (
     flags_named,
     formula_in,
     load_hints,
+    threshold_is_percent,
     weights_in,
 )
 
@@ -278,11 +279,15 @@ def _filter_steps(c: _Ctx) -> list[Any]:
         if cond in ("is_true", "is_false", "contains"):
             cond, value = "greater_than", "0"  # "grew" on a growth column means a positive growth
             c.sources["condition"] = "rule(growth>0)"
+        elif c.facts.threshold is None and cond in ("greater_than", "less_than"):
+            value = "0"  # the question states no number: "增长"/"下降" is the sign (the model invented 1e7)
+            c.sources["value"] = "rule(sign of growth)"
     else:
         steps += c.year_filter()
     if cond in ("greater_than", "less_than") and c.facts.threshold is not None:
-        value = f"{c.facts.threshold:g}"
-        c.sources["value"] = "rule"
+        pct = on == "growth" and threshold_is_percent(c.facts.question)  # a growth is a ratio: 50% is 0.5
+        value = f"{c.facts.threshold / 100 if pct else c.facts.threshold:g}"
+        c.sources["value"] = "rule(percent of a ratio)" if pct else "rule"
     combine = c.pick("combine", c.facts.combine, "all")
     exprs, ops_ = [], []
     for n in names:
@@ -299,6 +304,8 @@ LISTED = Output(form="entities", show_count=True)
 
 
 def _threshold_filter(c: _Ctx) -> Aggregation:
+    if _ALL_GREW.search(c.facts.question) and len(c.facts.years) >= 2:
+        return _all_grew(c)  # "营业总成本和净利润都实现正向增长的公司": every growth positive
     return Aggregation(steps=_filter_steps(c), output=LISTED)
 
 

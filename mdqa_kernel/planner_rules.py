@@ -245,6 +245,15 @@ def threshold_in(question: str, hints: Hints) -> float | None:
     return None
 
 
+def threshold_is_percent(question: str) -> bool:
+    """The comparison value is written as a percent ("增长超过50%"): 0.5 on a ratio such as a growth."""
+    m = _THRESHOLD.search(question)
+    if not m:
+        return False
+    rest = question[m.end() :].lstrip()
+    return rest[:1] in ("%", "％") or rest.lower().startswith("percent")
+
+
 def multiplier_in(question: str) -> float | None:
     """How many times the mean / standard deviations ("两倍" -> 2, "twice" -> 2, "3 standard deviations")."""
     m = _TIMES_ZH.search(question)

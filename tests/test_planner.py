@@ -642,3 +642,37 @@ def test_two_yes_no_facts_are_both_conditions_and_a_flag_is_never_a_substring_te
     result = Planner(llm).propose("2023年未参照GRI标准的公司有多少家？", metadata=META, schema_fields=[gri])
     assert result.valid, result.error
     assert result.plan.to_dict()["aggregation"]["steps"][-2] == {"op": "filter", "expr": "(not gri)"}
+
+
+def test_a_growth_condition_without_a_number_is_its_sign() -> None:
+    """q_bc4257c1: "营业总成本和净利润都实现正向增长的公司" as a filter family, with a threshold the model
+    invented (1e7): every growth must be positive, whichever family the model chose."""
+    fields = [FieldSpec(name="cost", type="number", description="营业总成本", question="{symbol}{year}营业总成本"),
+              FieldSpec(name="profit", type="number", description="净利润", question="{symbol}{year}净利润")]  # fmt: skip
+    meta = MetadataSchema(["doc_id", "symbol", "year"], {"year": [2021, 2022]})
+    llm = FakeLLM(family=[{"phrase": "都实现正向增长", "family": "threshold_filter"}],
+                  params=[{"fields": ["cost", "profit"], "on": "growth", "condition": "greater_than",
+                           "value": "1e7", "combine": "all"}])  # fmt: skip
+    q = "2021年至2022年之间，营业总成本和净利润都实现正向增长的公司的股票代码是？"
+    result = Planner(llm).propose(q, metadata=meta, schema_fields=fields)
+    assert result.valid, result.error
+    assert result.plan.to_dict()["aggregation"]["steps"][-1] == {
+        "op": "filter", "expr": "cost_growth > 0 and profit_growth > 0"
+    }  # fmt: skip
+
+    llm = FakeLLM(family=[{"phrase": "增长", "family": "threshold_filter"}],
+                  params=[{"fields": ["profit"], "on": "growth", "condition": "greater_than", "value": "1e7"}])  # fmt: skip
+    result = Planner(llm).propose(
+        "2021年至2022年净利润增长的公司有哪些？", metadata=meta, schema_fields=fields
+    )
+    assert result.valid, result.error
+    assert result.plan.to_dict()["aggregation"]["steps"][-1] == {
+        "op": "filter",
+        "expr": "(profit_growth > 0)",
+    }
+    llm = FakeLLM(family=[{"phrase": "增长", "family": "threshold_filter"}],
+                  params=[{"fields": ["profit"], "on": "growth", "condition": "greater_than", "value": "0.5"}])  # fmt: skip
+    result = Planner(llm).propose(
+        "2021年至2022年净利润增长超过50%的公司有哪些？", metadata=meta, schema_fields=fields
+    )
+    assert "profit_growth > 0.5" in result.plan.to_dict()["aggregation"]["steps"][-1]["expr"]

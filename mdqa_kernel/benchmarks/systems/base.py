@@ -50,12 +50,14 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # 第三方机构审验" is two yes/no fields, a yes/no field is never a substring test, and three US ratio
 # names ("inventory intensity", "intangible asset reliance", "proportion of other business revenue")
 # are glossary synonyms of their printed labels; v24: "披露了环境和可持续发展信息的公司" is a yes/no
-# topic fact (披露了 a verb, a topic's 信息 the topic), "最常见的召开方式" reads the printed 召开方式.
+# topic fact (披露了 a verb, a topic's 信息 the topic), "最常见的召开方式" reads the printed 召开方式;
+# v25: "都实现正向增长" is every growth positive in the filter family too, a growth condition the
+# question gives no number for is its sign (the model invented 1e7), "增长超过50%" is 0.5 of a growth.
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 SYSTEM_VERSIONS: dict[str, int] = {
-    "mdqa-oracle-rows": 24,
-    "mdqa": 24,
+    "mdqa-oracle-rows": 25,
+    "mdqa": 25,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }
