@@ -288,6 +288,34 @@ def test_yes_no_facts_read_from_rendered_esg_reports(tmp_path, qid):
     assert agree == len(gold) and confident == len(gold)
 
 
+def test_an_english_slug_does_not_add_another_line_items_names(tmp_path):
+    """q_bc4257c1: the model named 营业总成本 "operating_cost"; the slug's synonyms (营业成本) made a second,
+    equally good reading, so the sure reading was halved and sent to the LLM, which read the other
+    year's column. The description decides the line item; a consistent slug still counts."""
+    from mdqa_kernel.benchmarks.metrics import mudabench_gold
+    from mdqa_kernel.benchmarks.render import render_mudabench
+
+    labels = field_labels("operating_cost", "营业总成本")
+    assert "营业成本" not in labels.all and "营业总成本" in labels.primary
+    assert "totaloperatingcost" in field_labels("value_total_operating_cost_cny", "营业总成本。").primary
+    qid = "q_bc4257c10a0de8f0"
+    render_mudabench("simple", [qid], tmp_path)
+    docs = sorted(p.stem for p in (tmp_path / "pdfs").glob("*.pdf"))
+    gold = {
+        d: json.loads(g)
+        for d, f, g, _ in mudabench_gold("simple", docs).iter_rows()
+        if f == "value_total_operating_cost_cny"
+    }
+    meta = {r["doc_id"]: r for r in _metadata(tmp_path)}
+    spec = fld("operating_cost", "营业总成本")
+    for doc_id, want in gold.items():
+        got = TableReader().read(
+            view(tmp_path / "pdfs" / f"{doc_id}.pdf", int(meta[doc_id]["year"])), spec, ""
+        )
+        assert got.value == pytest.approx(want) and got.confidence >= 0.9, (doc_id, got.value, got.confidence)
+    assert len(gold) == 20
+
+
 # The analysts' names of three 10-K ratios, which the rendered reports print under longer labels.
 US_RATIO_NAMES = {
     "q_b28c9790ded97e06": ("inventory intensity", "value_inventory_to_current_assets_ratio"),

@@ -279,16 +279,33 @@ def phrase_variants(phrase: str) -> list[str]:
     return out or [phrase]
 
 
+@cache
+def _synonym_norms() -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(normalize_label(g) for g in group) for group in SYNONYM_GROUPS)
+
+
+def _groups_of(norms: list[str]) -> set[int]:
+    """The SYNONYM_GROUPS (by index) that name any of these normalised labels."""
+    return {i for i, group in enumerate(_synonym_norms()) if any(n in group for n in norms)}
+
+
 def field_labels(name: str, description: str) -> LabelSet:
-    """All names under which a field's row may be printed, normalised."""
+    """All names under which a field's row may be printed, normalised.
+
+    The name counts only when it names the same line item as the description: a model's English slug
+    ("operating_cost" for 营业总成本) would otherwise add another line item's names (营业成本) as equally
+    good readings, and the reader, seeing two rows disagree, would give up its sure reading."""
+    described = [n for n in (normalize_label(t) for t in _description_core(description)) if len(n) >= 2]
+    named = normalize_label(_name_words(name))
+    own, slug = _groups_of(described), _groups_of([named])
+    if own and slug and not own & slug:
+        named = ""
     primary: list[str] = []
-    for text in [*_description_core(description), _name_words(name)]:
-        norm = normalize_label(text)
+    for norm in [*described, named]:
         if len(norm) >= 2 and norm not in primary:
             primary.append(norm)
     synonyms: list[str] = []
-    for group in SYNONYM_GROUPS:
-        normed = [normalize_label(g) for g in group]
+    for normed in _synonym_norms():
         if any(p in normed for p in primary):
             synonyms.extend(n for n in normed if n not in primary and n not in synonyms)
     return LabelSet(tuple(primary), tuple(synonyms))

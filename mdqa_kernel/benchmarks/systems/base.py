@@ -52,12 +52,14 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # are glossary synonyms of their printed labels; v24: "披露了环境和可持续发展信息的公司" is a yes/no
 # topic fact (披露了 a verb, a topic's 信息 the topic), "最常见的召开方式" reads the printed 召开方式;
 # v25: "都实现正向增长" is every growth positive in the filter family too, a growth condition the
-# question gives no number for is its sign (the model invented 1e7), "增长超过50%" is 0.5 of a growth.
+# question gives no number for is its sign (the model invented 1e7), "增长超过50%" is 0.5 of a growth;
+# mdqa v26: a field's English name counts as a printed label only when it names the same line item as
+# its description ("operating_cost" for 营业总成本 had made 营业成本 a rival reading, q_bc4257c1).
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 SYSTEM_VERSIONS: dict[str, int] = {
     "mdqa-oracle-rows": 25,
-    "mdqa": 25,
+    "mdqa": 26,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }
