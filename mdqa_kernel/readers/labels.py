@@ -260,7 +260,7 @@ def _topic_of(phrase: str) -> tuple[str, ...] | None:
     """The TOPIC_GROUPS group naming the phrase, if any."""
     norm = normalize_label(phrase)
     # "环境和可持续发展信息": a topic's information is the topic
-    bare = norm.removesuffix("信息").removesuffix(" information").strip()
+    bare = norm.removesuffix("信息").removesuffix("information")  # normalised: no spaces
     return next(
         (TOPIC_GROUPS[i] for i, norms in enumerate(_topic_norms()) if norm in norms or bare in norms), None
     )
