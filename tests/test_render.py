@@ -24,6 +24,7 @@ from mdqa_kernel.benchmarks.render import (
     judge_equal,
     parse_number,
     render_document,
+    render_mudabench,
     select_noise,
 )
 from mdqa_kernel.benchmarks.render.layouts.esg_cn import TOPICS
@@ -254,3 +255,16 @@ def test_demo_subset_covers_every_doctype_and_language() -> None:
         "A股股东大会类公告",
     }
     assert not q["known_defect"].any()
+
+
+def test_benchmark_render_refuses_the_fallback_font(monkeypatch, tmp_path: Path) -> None:
+    """Without the embedded CJK font a corpus reads back differently: say so and name the fix."""
+    from mdqa_kernel.benchmarks.render import fonts
+
+    monkeypatch.setattr(fonts, "CJK_FONT_CANDIDATES", ((str(tmp_path / "absent.ttc"), 0),))
+    monkeypatch.delenv("MDQA_ALLOW_CID_FONT", raising=False)
+    with pytest.raises(fonts.MissingFontError, match="make sysdeps"):
+        render_mudabench("simple", 1, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+    monkeypatch.setenv("MDQA_ALLOW_CID_FONT", "1")
+    fonts.require_cjk_truetype()  # the escape hatch renders anyway

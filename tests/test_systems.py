@@ -12,7 +12,13 @@ import polars as pl
 import pytest
 
 from mdqa_kernel.benchmarks import runner
-from mdqa_kernel.benchmarks.grid import QuestionRef, ResultStore, stratified_sample
+from mdqa_kernel.benchmarks.grid import (
+    GridError,
+    QuestionRef,
+    ResultStore,
+    parse_questions,
+    stratified_sample,
+)
 from mdqa_kernel.benchmarks.systems import (
     QuestionInput,
     SystemConfig,
@@ -22,6 +28,7 @@ from mdqa_kernel.benchmarks.systems import (
     table2_configs,
 )
 from mdqa_kernel.benchmarks.systems.base import UnknownSystemError, approx_tokens, fit_blocks
+from mdqa_kernel.benchmarks.table2 import grid_root
 from mdqa_kernel.llm import LLMClient, LLMConfig
 from mdqa_kernel.llm.backends import Backend, Generation
 
@@ -199,6 +206,20 @@ def test_stratified_sample_is_fixed_and_balanced() -> None:
     refs = stratified_sample(10, seed=0)
     assert refs == stratified_sample(10, seed=0) and len(set(refs)) == 10
     assert sum(r.split == "simple" for r in refs) == 5
+
+
+def test_shuffled_order_is_the_held_out_order_of_earlier_sessions() -> None:
+    """The README's held-out stretches name these positions: the order must never move."""
+    order = parse_questions("shuffled:simple", seed=0)
+    assert len(order) == 164 and len(set(order)) == 164
+    pos = {r.question_id[:10]: i + 1 for i, r in enumerate(order)}
+    assert [pos["q_b904c3f7"], pos["q_5469967a"], pos["q_927dfaaa"], pos["q_bc4257c1"]] == [26, 82, 153, 148]
+    stretch = parse_questions("shuffled:simple:126-164", seed=0)
+    assert stretch == order[125:] and len(stretch) == 39
+    assert grid_root("results", "shuffled:simple:126-164", 0).name == "shuffled-simple-126-164-seed0"
+    for bad in ("shuffled:nope", "shuffled:simple:9-3", "shuffled:simple:x"):
+        with pytest.raises(GridError):
+            parse_questions(bad)
 
 
 def test_run_config_records_and_skips_finished_questions(tmp_path, monkeypatch) -> None:

@@ -95,11 +95,33 @@ def stratified_sample(
 
 
 def parse_questions(spec: str | int, seed: int = 0) -> list[QuestionRef]:
-    """'all', a count (stratified sample), or comma-separated '<split>:<qid>' references."""
+    """'all', a count (stratified sample), 'shuffled:<split>[:<from>-<to>]', or '<split>:<qid>,…'."""
     text = str(spec).strip()
     if text == "all" or text.isdigit():
         return stratified_sample(text if text == "all" else int(text), seed)
+    if text.startswith("shuffled:"):
+        return shuffled_questions(text, seed)
     return [QuestionRef.parse(t.strip()) for t in text.split(",") if t.strip()]
+
+
+def shuffled_questions(spec: str, seed: int = 0) -> list[QuestionRef]:
+    """A split's unique questions in a seeded random order, or positions `from`–`to` of it (1-based).
+
+    Held-out checks take a stretch of this order nobody has looked at yet: the order is fixed by the
+    split file and the seed (`random.Random(seed).shuffle` of the file's order), so the stretches of
+    earlier sessions stay the same questions.
+    """
+    parts = spec.split(":")
+    if len(parts) not in (2, 3) or parts[1] not in SPLITS:
+        raise GridError(f"sample {spec!r} is not 'shuffled:<simple|complex>[:<from>-<to>]'")
+    ids = list(load_split(parts[1]).question_ids)
+    random.Random(seed).shuffle(ids)
+    if len(parts) == 3:
+        lo, _, hi = parts[2].partition("-")
+        if not (lo.isdigit() and hi.isdigit() and 1 <= int(lo) <= int(hi)):
+            raise GridError(f"positions {parts[2]!r} in {spec!r} are not '<from>-<to>' (1-based, from ≤ to)")
+        ids = ids[int(lo) - 1 : int(hi)]
+    return [QuestionRef(parts[1], q) for q in ids]
 
 
 # -- corpus ---------------------------------------------------------------------------------------

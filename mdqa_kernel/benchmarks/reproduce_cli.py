@@ -104,7 +104,7 @@ def _estimate(opts: Any, prices: str | None) -> None:
     "--sample",
     default="10",
     show_default=True,
-    help="questions: a count (stratified), 'all', or split:qid,...",
+    help="questions: a count (stratified), 'all', shuffled:<split>[:<from>-<to>] (seeded order), or split:qid,...",
 )
 @click.option("--seed", default=0, show_default=True, type=int)
 @click.option("--jobs", default=1, show_default=True, type=int, help="notebooks run in parallel")

@@ -9,6 +9,7 @@ numbers beside ours, clearly labelled) and table2.png/.svg (altair through vl-co
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -56,9 +57,12 @@ PAPER_NOTE = (
 
 def grid_root(results_dir: str | Path, questions: str | int, seed: int) -> Path:
     text = str(questions)
-    name = (
-        f"sample{text}" if text.isdigit() else ("all" if text == "all" else "custom-" + stable_hash(text)[:8])
-    )
+    if text.isdigit():
+        name = f"sample{text}"
+    elif text == "all" or text.startswith("shuffled:"):
+        name = re.sub(r"[^a-z0-9]+", "-", text)
+    else:
+        name = "custom-" + stable_hash(text)[:8]
     return Path(results_dir) / f"{name}-seed{seed}"
 
 

@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from mdqa_kernel.benchmarks.mudabench import DocumentRecord, MudaSplit, load_split
 from mdqa_kernel.benchmarks.render.document import index_records, render_document
+from mdqa_kernel.benchmarks.render.fonts import require_cjk_truetype
 from mdqa_kernel.benchmarks.render.models import HONESTY_NOTE_EN, DocumentManifest, RenderOptions
 
 # 12 questions of the simple split covering every doctype and both languages, small collections,
@@ -141,6 +142,7 @@ def render_mudabench(
     progress: bool = False,
 ) -> RenderSummary:
     """Render the documents of the selected questions (plus noise documents) into `out`."""
+    require_cjk_truetype()
     t0 = time.perf_counter()
     data = load_split(split, path)
     qids = select_questions(data, questions)

@@ -1,10 +1,13 @@
 """Fonts for rendering. Chinese text uses an embedded TrueType CJK font (WenQuanYi Micro Hei from
 the Debian package fonts-wqy-microhei): reportlab's built-in CID font STSong-Light is not embedded
 and some punctuation (·) did not come back from pdfplumber. Without the package we fall back to the
-CID font with a warning, so rendering still works, with slightly weaker text round trips."""
+CID font with a warning, so rendering still works, with slightly weaker text round trips. A benchmark
+corpus must not silently change with the machine's fonts, so `render_mudabench` calls
+`require_cjk_truetype()` first."""
 
 from __future__ import annotations
 
+import os
 import warnings
 from functools import cache
 from pathlib import Path
@@ -22,6 +25,26 @@ CJK_FONT = "MdqaCJK"
 LATIN_FONT = "Times-Roman"
 LATIN_BOLD = "Times-Bold"
 SANS_BOLD = "Helvetica-Bold"
+
+
+class MissingFontError(RuntimeError):
+    """The embedded CJK font a benchmark corpus is rendered with is not installed."""
+
+
+def require_cjk_truetype() -> None:
+    """Refuse to render a benchmark corpus with the fallback font (its text round trips differ).
+
+    MDQA_ALLOW_CID_FONT=1 renders anyway, for a machine where the font cannot be installed.
+    """
+    if os.environ.get("MDQA_ALLOW_CID_FONT") == "1":
+        return
+    if not any(Path(path).exists() for path, _ in CJK_FONT_CANDIDATES):
+        raise MissingFontError(
+            "no embedded CJK TrueType font: benchmark documents rendered without it read back differently, "
+            "so their figures would not compare with published ones. Install it with `make sysdeps` "
+            "(apt-get install fonts-wqy-microhei), or set MDQA_ALLOW_CID_FONT=1 to render with the "
+            "non-embedded STSong-Light anyway."
+        )
 
 
 @cache
