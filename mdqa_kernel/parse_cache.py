@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import sys
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
@@ -100,6 +101,18 @@ def commit(workspace: Workspace, record: dict[str, Any], also: Callable[[Any], N
             also(conn)
 
 
+def _script_hint() -> str:
+    """Worker processes import the running script again, so a script whose calls are not under a
+    main guard kills every worker; that is the usual cause when every document of a build fails."""
+    main = sys.modules.get("__main__")
+    if getattr(main, "__file__", None) and not getattr(main, "__spec__", None):
+        return (
+            f"; if every document failed, put the code of {os.path.basename(main.__file__)} under "
+            '`if __name__ == "__main__":` (each worker process imports the script again)'
+        )
+    return ""
+
+
 def _crashed(sha256: str, path: str, error: BaseException) -> dict[str, Any]:
     return {
         "sha256": sha256,
@@ -107,7 +120,7 @@ def _crashed(sha256: str, path: str, error: BaseException) -> dict[str, Any]:
         "status": "error",
         "error_kind": "worker_crashed",
         "message": f"{path}: the parser process died ({type(error).__name__}); "
-        "rebuild with --jobs 1 to find the file that crashes it",
+        "rebuild with --jobs 1 to find the file that crashes it" + _script_hint(),
         "n_pages": 0,
         "language": "unknown",
         "scanned_pages": "[]",

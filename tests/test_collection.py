@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import polars as pl
@@ -159,6 +161,30 @@ def test_parallel_build(tmp_path: Path, example: tuple[Path, Path]) -> None:
     coll = Collection.build(pdf_dir, metadata=meta, workspace=tmp_path / "ws", jobs=2, progress=False)
     assert coll.last_build is not None and coll.last_build.parsed == 6
     assert coll.documents["status"].to_list() == ["ok"] * 6
+
+
+def test_unguarded_script_gets_a_message_that_names_the_fix(
+    tmp_path: Path, example: tuple[Path, Path]
+) -> None:
+    """Worker processes import a script again: without a main guard every worker dies. The build must
+    still finish, with error rows that say what to do, and a guarded re-run must parse everything."""
+    pdf_dir, meta = example
+    body = (
+        "from mdqa_kernel.collection import Collection\n"
+        f"coll = Collection.build({str(pdf_dir)!r}, metadata={str(meta)!r}, workspace={str(tmp_path / 'ws')!r},"
+        " jobs=2, progress=False)\n"
+        "print('STATUS', sorted(set(coll.documents['status'].to_list())))\n"
+        "print('MESSAGE', coll.documents['message'][0])\n"
+    )
+    script = tmp_path / "build_it.py"
+    script.write_text(body)
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    out = run.stdout
+    assert "STATUS ['error']" in out and "build_it.py under `if __name__" in out, run.stderr[-2000:]
+    guarded = "def main():\n" + "".join(f"    {line}\n" for line in body.splitlines())
+    script.write_text(guarded + "if __name__ == '__main__':\n    main()\n")
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert "STATUS ['ok']" in run.stdout, run.stderr[-2000:]  # crashes were not cached
 
 
 def test_where_and_display(tmp_path: Path, example: tuple[Path, Path]) -> None:
