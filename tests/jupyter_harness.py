@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -127,19 +128,55 @@ def open_notebook(page: object, server: str, relpath: str) -> None:
     page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=120_000)  # type: ignore[attr-defined]
 
 
-def run_all(page: object, timeout_ms: int = 600_000) -> None:
-    """Run every cell and wait until the kernel is idle again."""
-    page.click(".jp-Notebook .jp-Cell >> nth=0")  # type: ignore[attr-defined]
-    page.click("div.lm-MenuBar-itemLabel:text-is('Run')")  # type: ignore[attr-defined]
-    page.click("li[data-command='runmenu:run-all']")  # type: ignore[attr-defined]
-    # The indicator goes busy, then idle; wait for the last cell's execution count to appear.
-    page.wait_for_timeout(1000)  # type: ignore[attr-defined]
-    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=timeout_ms)  # type: ignore[attr-defined]
-    page.wait_for_function(  # type: ignore[attr-defined]
-        """() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
-                 .every(p => /\\[\\d+\\]/.test(p.textContent))""",
-        timeout=timeout_ms,
-    )
+_PROMPTS_JS = """() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
+                     .map(p => p.textContent.trim())"""
+_ERRORS_JS = """() => [
+    ...[...document.querySelectorAll(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error']")]
+        .map(e => e.textContent),
+    ...[...document.querySelectorAll(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")]
+        .map(e => e.textContent).filter(t => t.includes('Traceback (most recent call last)'))]"""
+
+
+def run_all(page: object, timeout_ms: int = 600_000, artifacts: Path | None = None) -> None:
+    """Run every cell and wait until each code cell has an execution count.
+
+    A lost "Run All" click (NOTES: about 2 in 3 without focus) is retried; a cell that raises fails
+    the wait at once with its traceback, and a timeout names the cells that never ran and leaves a
+    screenshot, so a failure here says why instead of only that 10 minutes passed.
+    """
+    started = False
+    for _ in range(3):
+        page.click(".jp-Notebook .jp-Cell >> nth=0")  # type: ignore[attr-defined]
+        page.click("div.lm-MenuBar-itemLabel:text-is('Run')")  # type: ignore[attr-defined]
+        page.click("li[data-command='runmenu:run-all']")  # type: ignore[attr-defined]
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            prompts = page.evaluate(_PROMPTS_JS)  # type: ignore[attr-defined]
+            if any(p != "[ ]:" and p != "[ ]" for p in prompts):
+                started = True
+                break
+            page.wait_for_timeout(250)  # type: ignore[attr-defined]
+        if started:
+            break
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        prompts = page.evaluate(_PROMPTS_JS)  # type: ignore[attr-defined]
+        errors = page.evaluate(_ERRORS_JS)  # type: ignore[attr-defined]
+        if errors:
+            raise AssertionError(f"a notebook cell raised:\n{errors[0][-3000:]}")
+        idle = page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").count() > 0  # type: ignore[attr-defined]
+        if idle and prompts and all(re.fullmatch(r"\[\d+\]:?", p) for p in prompts):
+            return
+        if time.monotonic() > deadline:
+            if artifacts is not None:
+                artifacts.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(artifacts / "run-all-timeout.png"))  # type: ignore[attr-defined]
+            pending = [i for i, p in enumerate(prompts) if not re.fullmatch(r"\[\d+\]:?", p)]
+            raise AssertionError(
+                f"Run All did not finish in {timeout_ms / 1000:.0f} s (started: {started}); "
+                f"code cells not run or still running: {pending} of {len(prompts)}, prompts {prompts}"
+            )
+        page.wait_for_timeout(500)  # type: ignore[attr-defined]
 
 
 def restart_kernel(page: object) -> None:

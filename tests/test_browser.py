@@ -45,7 +45,7 @@ def test_review_edit_survives_restart(tmp_path: Path) -> None:
     root = _prepare(tmp_path)
     with jupyterlab(root, tmp_path) as server, browser_page() as page:
         open_notebook(page, server, "03.ipynb")
-        run_all(page)
+        run_all(page, artifacts=ARTIFACTS)
         grid = page.locator(".mdqa-review")
         grid.wait_for(timeout=60_000)
         page.wait_for_function("() => document.querySelector('.mdqa-answer').textContent.includes('601398')")
@@ -80,7 +80,7 @@ def test_review_edit_survives_restart(tmp_path: Path) -> None:
         assert [v["value"] for k, v in live.items() if k[1] == "capital_adequacy_ratio"] == [1.0]
 
         restart_kernel(page)
-        run_all(page)
+        run_all(page, artifacts=ARTIFACTS)
         page.locator(".mdqa-review").wait_for(timeout=60_000)
         page.wait_for_function("() => document.querySelector('.mdqa-answer').textContent.length > 0")
         assert "601398" not in page.locator(".mdqa-answer").inner_text()
