@@ -264,7 +264,9 @@ def test_benchmark_render_refuses_the_fallback_font(monkeypatch, tmp_path: Path)
     monkeypatch.setattr(fonts, "CJK_FONT_CANDIDATES", ((str(tmp_path / "absent.ttc"), 0),))
     monkeypatch.delenv("MDQA_ALLOW_CID_FONT", raising=False)
     with pytest.raises(fonts.MissingFontError, match="make sysdeps"):
-        render_mudabench("simple", 1, tmp_path / "out")
+        render_mudabench("simple", 1, tmp_path / "out", strict_fonts=True)
     assert not (tmp_path / "out").exists()
+    # the demo and tutorials render anyway (a workshop laptop without root still runs `make demo`)
+    assert render_mudabench("simple", 1, tmp_path / "lenient").documents > 0
     monkeypatch.setenv("MDQA_ALLOW_CID_FONT", "1")
     fonts.require_cjk_truetype()  # the escape hatch renders anyway

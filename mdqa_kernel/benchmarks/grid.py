@@ -186,7 +186,16 @@ def prepare_corpus(
         if not set(wanted) <= set(rendered):
             # Render the union, so growing the sample never drops documents another run still uses.
             union = sorted(set(wanted) | set(rendered))
-            render_mudabench(split, union, folder, seed=seed, noise=noise, workers=jobs, progress=progress)
+            render_mudabench(
+                split,
+                union,
+                folder,
+                seed=seed,
+                noise=noise,
+                workers=jobs,
+                progress=progress,
+                strict_fonts=True,
+            )
             rendered = _rendered_questions(folder)
             _build(workspace, split, folder, jobs, progress)
         else:

@@ -140,9 +140,15 @@ def render_mudabench(
     path: str | Path | None = None,
     options: RenderOptions | None = None,
     progress: bool = False,
+    strict_fonts: bool = False,
 ) -> RenderSummary:
-    """Render the documents of the selected questions (plus noise documents) into `out`."""
-    require_cjk_truetype()
+    """Render the documents of the selected questions (plus noise documents) into `out`.
+
+    `strict_fonts`: refuse the fallback CJK font (benchmark corpora, whose figures must not depend on
+    the machine's fonts); the demo and tutorials render with a warning instead.
+    """
+    if strict_fonts:
+        require_cjk_truetype()
     t0 = time.perf_counter()
     data = load_split(split, path)
     qids = select_questions(data, questions)

@@ -2,8 +2,8 @@
 the Debian package fonts-wqy-microhei): reportlab's built-in CID font STSong-Light is not embedded
 and some punctuation (·) did not come back from pdfplumber. Without the package we fall back to the
 CID font with a warning, so rendering still works, with slightly weaker text round trips. A benchmark
-corpus must not silently change with the machine's fonts, so `render_mudabench` calls
-`require_cjk_truetype()` first."""
+corpus must not silently change with the machine's fonts, so the benchmarks render with
+`strict_fonts=True`, which calls `require_cjk_truetype()` first."""
 
 from __future__ import annotations
 
