@@ -128,6 +128,7 @@ def open_notebook(page: object, server: str, relpath: str) -> None:
     page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=120_000)  # type: ignore[attr-defined]
 
 
+_RAN = re.compile(r"\[\d+\]:?")  # an execution count: the cell has run
 _PROMPTS_JS = """() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]
                      .map(p => p.textContent.trim())"""
 _ERRORS_JS = """() => [
@@ -152,7 +153,7 @@ def run_all(page: object, timeout_ms: int = 600_000, artifacts: Path | None = No
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:
             prompts = page.evaluate(_PROMPTS_JS)  # type: ignore[attr-defined]
-            if any(p != "[ ]:" and p != "[ ]" for p in prompts):
+            if any(p.strip("[ ]:") for p in prompts):  # "[*]" or a count: something runs
                 started = True
                 break
             page.wait_for_timeout(250)  # type: ignore[attr-defined]
@@ -165,13 +166,13 @@ def run_all(page: object, timeout_ms: int = 600_000, artifacts: Path | None = No
         if errors:
             raise AssertionError(f"a notebook cell raised:\n{errors[0][-3000:]}")
         idle = page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").count() > 0  # type: ignore[attr-defined]
-        if idle and prompts and all(re.fullmatch(r"\[\d+\]:?", p) for p in prompts):
+        if idle and prompts and all(_RAN.fullmatch(p) for p in prompts):
             return
         if time.monotonic() > deadline:
             if artifacts is not None:
                 artifacts.mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=str(artifacts / "run-all-timeout.png"))  # type: ignore[attr-defined]
-            pending = [i for i, p in enumerate(prompts) if not re.fullmatch(r"\[\d+\]:?", p)]
+            pending = [i for i, p in enumerate(prompts) if not _RAN.fullmatch(p)]
             raise AssertionError(
                 f"Run All did not finish in {timeout_ms / 1000:.0f} s (started: {started}); "
                 f"code cells not run or still running: {pending} of {len(prompts)}, prompts {prompts}"

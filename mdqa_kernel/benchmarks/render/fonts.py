@@ -27,6 +27,11 @@ LATIN_BOLD = "Times-Bold"
 SANS_BOLD = "Helvetica-Bold"
 
 
+def _cjk_truetype() -> tuple[str, int] | None:
+    """The first installed CJK TrueType font (path, subfont index), if any."""
+    return next(((path, index) for path, index in CJK_FONT_CANDIDATES if Path(path).exists()), None)
+
+
 class MissingFontError(RuntimeError):
     """The embedded CJK font a benchmark corpus is rendered with is not installed."""
 
@@ -38,7 +43,7 @@ def require_cjk_truetype() -> None:
     """
     if os.environ.get("MDQA_ALLOW_CID_FONT") == "1":
         return
-    if not any(Path(path).exists() for path, _ in CJK_FONT_CANDIDATES):
+    if _cjk_truetype() is None:
         raise MissingFontError(
             "no embedded CJK TrueType font: benchmark documents rendered without it read back differently, "
             "so their figures would not compare with published ones. Install it with `make sysdeps` "
@@ -50,10 +55,10 @@ def require_cjk_truetype() -> None:
 @cache
 def cjk_font() -> str:
     """Register and return the CJK font name (embedded TrueType when available)."""
-    for path, index in CJK_FONT_CANDIDATES:
-        if Path(path).exists():
-            pdfmetrics.registerFont(TTFont(CJK_FONT, path, subfontIndex=index))
-            return CJK_FONT
+    found = _cjk_truetype()
+    if found is not None:
+        pdfmetrics.registerFont(TTFont(CJK_FONT, found[0], subfontIndex=found[1]))
+        return CJK_FONT
     warnings.warn(
         "no CJK TrueType font found (apt-get install fonts-wqy-microhei); using the non-embedded "
         "CID font STSong-Light",
