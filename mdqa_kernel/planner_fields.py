@@ -14,7 +14,7 @@ from typing import Any
 
 from mdqa_kernel.plan import FIELD_TYPES, FieldSpec
 from mdqa_kernel.readers.derived import KNOWN_SETS
-from mdqa_kernel.readers.labels import is_topic
+from mdqa_kernel.readers.labels import is_topic, normalize_label
 from mdqa_kernel.vocabulary import Term, Vocabulary
 
 _NAME_TYPES = (("_pct", "percent"), ("_ratio", "number"), ("_date", "date"), ("_mmdd", "text"),
@@ -147,6 +147,7 @@ def ground_fields(
     The trace records which fields were kept, added and dropped, so a reviewer sees why."""
     kept: list[FieldSpec] = []
     dropped: list[str] = []
+    decorated: list[str] = []
     for spec in proposed:
         term = vocabulary.ground(spec.description)
         if term is None and _names_measure(spec.description, measure):
@@ -160,6 +161,10 @@ def ground_fields(
         elif spec.type == "percent" and term.type == "number":
             # "operating profit" typed a percent by the model, printed as an amount: read the amount
             spec = spec.model_copy(update={"type": "number"})
+        printed = undecorated(spec.description, term)
+        if printed != spec.description:
+            decorated.append(f"{spec.description} → {printed}")
+            spec = spec.model_copy(update={"description": printed})
         kept.append(spec)
     covered = [t for t in (vocabulary.ground(s.description) for s in kept) if t is not None]
     added = [t for t in named if not any(_overlaps(t, c) for c in covered)]
@@ -183,8 +188,31 @@ def ground_fields(
     trace.sources["fields"] = (
         f"kept {[s.description for s in kept]}, added from the question {[t.text for t in added]}, "
         f"dropped (not printed in the documents) {dropped}"
+        + (f", read under the printed label {decorated}" if decorated else "")
     )
     return out
+
+
+# Words a model adds around a printed label ("exact operating revenue amounts") that name no other value.
+_DECORATION = re.compile(
+    r"(?:exact|precise|specific|actual|reported|the|amounts?|values?|figures?|numbers?|具体|的|金额|数额|数值)+"
+)
+
+
+def undecorated(description: str, term: Term) -> str:
+    """The printed label itself when the model's phrase is that label plus decoration only.
+
+    The table reader finds a row by the field's description and the glossary's synonyms of it; a
+    decorated phrase matches neither ("exact operating revenue amounts" is no synonym of the printed
+    "Total revenues"), so every document went to the LLM, which misread them (q_c7f10721). A phrase
+    with any other word ("每股社会贡献值" around the heading 社会贡献) is a different quantity: kept."""
+    if term.type not in ("number", "percent"):
+        return description
+    phrase = normalize_label(description)
+    if term.norm == phrase or term.norm not in phrase:
+        return description
+    rest = phrase.replace(term.norm, "", 1)
+    return term.text if _DECORATION.fullmatch(rest) else description
 
 
 def _names_measure(description: str, measure: str | None) -> bool:

@@ -316,6 +316,28 @@ def test_an_english_slug_does_not_add_another_line_items_names(tmp_path):
     assert len(gold) == 20
 
 
+def test_revenue_read_under_the_printed_label_not_the_models_phrase(tmp_path):
+    """q_c7f10721: under the model's "exact operating revenue amounts" no 10-K row matches, so the cascade
+    sent every report to the LLM; under the label the planner now grounds it to ("operating revenue", a
+    glossary synonym of the printed "Total revenues") the table reader reads every report surely."""
+    from mdqa_kernel.benchmarks.metrics import mudabench_gold
+    from mdqa_kernel.benchmarks.render import render_mudabench
+
+    qid = "q_c7f1072156267095"
+    render_mudabench("complex", [qid], tmp_path)
+    docs = sorted(p.stem for p in (tmp_path / "pdfs").glob("*.pdf"))
+    gold = {d: json.loads(g) for d, f, g, _ in mudabench_gold("complex", docs).iter_rows() if "revenue" in f}
+    meta = {r["doc_id"]: r for r in _metadata(tmp_path)}
+    reader = TableReader()
+    for doc_id, want in gold.items():
+        doc = view(tmp_path / "pdfs" / f"{doc_id}.pdf", int(meta[doc_id]["year"]))
+        decorated = reader.read(doc, fld("operating_revenue_amounts", "exact operating revenue amounts"), "")
+        assert decorated.confidence < 0.8, (doc_id, decorated)
+        got = reader.read(doc, fld("operating_revenue_amounts", "operating revenue"), "")
+        assert got.value == pytest.approx(want) and got.confidence >= 0.9, (doc_id, got.value, got.confidence)
+    assert len(gold) >= 5
+
+
 # The analysts' names of three 10-K ratios, which the rendered reports print under longer labels.
 US_RATIO_NAMES = {
     "q_b28c9790ded97e06": ("inventory intensity", "value_inventory_to_current_assets_ratio"),

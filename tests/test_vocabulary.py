@@ -136,3 +136,29 @@ def test_a_heading_named_inside_a_quantity_is_that_quantity() -> None:
     assert [(t.text, t.type) for t in vocab.matches("2022年披露安全生产信息的公司")] == [
         ("安全生产", "boolean")
     ]
+
+
+def test_a_decorated_phrase_is_read_under_the_printed_label(collection: Collection) -> None:
+    """q_c7f10721: the model asked for "exact operating revenue amounts"; the table reader matched no
+    row under that phrase, so every document went to the LLM and was misread (the reader's side is
+    `tests/test_readers_table.py`). A phrase that is a printed label plus decoration is read as the
+    label; a phrase with another word keeps its meaning."""
+    us = Vocabulary.of(collection.where(doc_id="us"))
+    proposed = [
+        FieldSpec(
+            name="total_assets_amounts",
+            type="number",
+            description="total assets amounts",
+            question="What were the total assets amounts of {symbol} in fiscal year {year}?",
+        )
+    ]
+    trace = SimpleNamespace(fields_source="model", sources={})
+    (assets,) = ground_fields(proposed, [], us, "en", trace)
+    assert assets.description == "Total assets" and assets.name == "total_assets_amounts"
+    assert "total assets amounts → Total assets" in trace.sources["fields"]
+
+    cn = Vocabulary.of(collection.where(doc_id="cn"))
+    amount = [FieldSpec(name="cost", type="number", description="营业总成本金额", question="{symbol}{year}")]
+    assert ground_fields(amount, [], cn, "zh", trace)[0].description == "营业总成本"
+    other = [FieldSpec(name="ratio", type="number", description="营业总成本占比", question="{symbol}{year}")]
+    assert ground_fields(other, [], cn, "zh", trace)[0].description == "营业总成本占比"

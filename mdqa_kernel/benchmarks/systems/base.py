@@ -54,12 +54,14 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # v25: "都实现正向增长" is every growth positive in the filter family too, a growth condition the
 # question gives no number for is its sign (the model invented 1e7), "增长超过50%" is 0.5 of a growth;
 # mdqa v26: a field's English name counts as a printed label only when it names the same line item as
-# its description ("operating_cost" for 营业总成本 had made 营业成本 a rival reading, q_bc4257c1).
+# its description ("operating_cost" for 营业总成本 had made 营业成本 a rival reading, q_bc4257c1);
+# mdqa v27: a model's phrase that is a printed label plus decoration ("exact operating revenue
+# amounts") is read under the label (no row matched the phrase; q_c7f10721, found on v26's cold run).
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 SYSTEM_VERSIONS: dict[str, int] = {
     "mdqa-oracle-rows": 25,
-    "mdqa": 26,
+    "mdqa": 27,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }
