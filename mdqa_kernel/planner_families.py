@@ -306,7 +306,14 @@ LISTED = Output(form="entities", show_count=True)
 def _threshold_filter(c: _Ctx) -> Aggregation:
     if _ALL_GREW.search(c.facts.question) and len(c.facts.years) >= 2:
         return _all_grew(c)  # "营业总成本和净利润都实现正向增长的公司": every growth positive
-    return Aggregation(steps=_filter_steps(c), output=LISTED)
+    steps = _filter_steps(c)
+    names = c.field_list()
+    if c.facts.located is not None and len(names) == 1:
+        # "办公地址在深圳的所有公司股票代码和具体办公地址": each company with the address it was picked by,
+        # which the reader checks the filter by (and such questions ask for it)
+        c.sources["output"] = "rule (located value shown)"
+        return Aggregation(steps=steps, output=Output(form="entity_values", value=names[0], show_count=True))
+    return Aggregation(steps=steps, output=LISTED)
 
 
 def _count(c: _Ctx) -> Aggregation:

