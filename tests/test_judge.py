@@ -47,6 +47,17 @@ def test_us_tickers_and_extra_text() -> None:
     assert not judge("The result: PLAY, DY, BBY.", ref)
 
 
+def test_a_decimal_is_not_read_as_a_year() -> None:
+    """q_56ecd6f2: "0.1942" was cut to "0" (its "1942" taken for a year), so a right answer failed."""
+    ref = "Top 3 companies by intangible assets ratio in 2023:\n[VNCE]: 0.2311\n[GEN]: 0.1942\n[PINC]: 0.1275"
+    assert [n.text for n in extract_numbers(ref)] == ["0.2311", "0.1942", "0.1275"]
+    q = "Report the exact intangible-assets-to-total-assets ratios and stock symbols for the top three companies in 2023."
+    assert judge("The result: VNCE (23.11%), GEN (19.42%), PINC (12.75%).", ref, question=q)
+    assert not judge(
+        "The result: VNCE (23.11%), GEN, PINC.", ref, question=q
+    )  # ratios of GEN and PINC missing
+
+
 def test_names_and_dates() -> None:
     ref = "审验客户数量最多的机构是普华永道中天会计师事务所(特殊普通合伙)"
     assert judge("结果为：普华永道中天会计师事务所（特殊普通合伙）（3家）。", ref)

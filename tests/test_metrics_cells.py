@@ -28,6 +28,8 @@ from mdqa_kernel.benchmarks.metrics import (
         (0.5886, 0.588559, True),  # fractions compared in percent points: 58.8 vs 58.8
         (0.5786, 0.588559, False),
         (-162003000.0, -162003000.0, True),
+        (23.11, 0.2311, True),  # the same ratio read in percent points (a printed 23.11%), q_56ecd6f2
+        (23.21, 0.2311, False),
     ],
 )
 def test_numeric_rule(pred, gold, ok):

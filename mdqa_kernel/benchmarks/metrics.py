@@ -41,9 +41,12 @@ def _trunc1(x: float) -> Decimal | None:
 
 
 def numbers_agree(pred: float, gold: float) -> bool:
-    """Integer digits and first decimal agree (fractions below 1 compared in percent points)."""
-    if abs(gold) < 1 and abs(pred) < 1.5 and not float(gold).is_integer():
-        pred, gold = pred * 100, gold * 100
+    """Integer digits and first decimal agree (fractions below 1 compared in percent points, and a
+    gold fraction matches the same ratio read in percent points: 0.2311 and a printed 23.11%)."""
+    if abs(gold) < 1 and not float(gold).is_integer():
+        gold = gold * 100
+        if abs(pred) < 1.5:
+            pred = pred * 100
     return _trunc1(pred) == _trunc1(gold) or round(pred, 1) == round(gold, 1)
 
 

@@ -41,7 +41,9 @@ DOCUMENT_GROUNDED = frozenset({"paper-workflow", "paper-workflow-oracle-rows", "
 # Version of the scoring rules (cell comparison, deterministic judge). Bump it when they change:
 # stored records of an older version are re-scored from their kept cells and kept answer.
 # 2: a gold list matches a text enumeration ("现场投票、网络投票"); records carry their cells.
-METRICS_VERSION = 2
+# 3: the judge no longer takes the "1942" of 0.1942 for a year (it read the number as "0"), and a gold
+#    fraction matches the same ratio read in percent points (0.2311 and 23.11), q_56ecd6f2.
+METRICS_VERSION = 3
 
 
 def cells_path(root: str | Path, key: str) -> Path:
