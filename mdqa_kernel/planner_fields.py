@@ -195,7 +195,7 @@ def ground_fields(
 
 # Words a model adds around a printed label ("exact operating revenue amounts") that name no other value.
 _DECORATION = re.compile(
-    r"(?:exact|precise|specific|actual|reported|the|amounts?|values?|figures?|numbers?|具体|的|金额|数额|数值)+"
+    r"(?:exact|precise|specific|actual|reported|the|amounts?|values?|figures?|numbers?|percentages?|具体|的|金额|数额|数值)+"
 )
 
 

@@ -594,6 +594,28 @@ def test_companies_listed_by_a_place_come_with_the_address() -> None:
     assert judge(text, reference, question=q).correct
 
 
+def test_the_three_most_profitable_is_a_top_three() -> None:
+    """q_3b9c182b, q_5e73b298 (complex, held-out run of v27): "the three most profitable companies" had no
+    topk cue, and the model's "most common value" family listed every company with a count of 1."""
+    from mdqa_kernel.planner_rules import k_in
+
+    q = (
+        "Based on US stock market, What are the stock symbols and exact gross profit margin percentages for "
+        "the three most profitable companies in 2023 in your knowledge base?"
+    )
+    assert k_in(q) == 3
+    margin = FieldSpec(
+        name="margin", type="percent", description="gross profit margin", question="{symbol} {year}"
+    )
+    llm = FakeLLM(family=[{"phrase": "most profitable", "family": "groupby_mode"}],
+                  params=[{"field": "margin", "direction": "highest", "k": 5}])  # fmt: skip
+    result = Planner(llm).propose(q, metadata=META, schema_fields=[margin])
+    assert result.valid, result.error
+    assert (result.trace.family, result.trace.family_source) == ("topk", "rule>model")
+    rank = result.plan.aggregation.steps[-1]
+    assert (rank.op, rank.field, rank.k) == ("top_k", "margin", 3)
+
+
 def test_the_ranked_value_is_kept_though_no_label_prints_it() -> None:
     """ "出席股份比例" is stated in a sentence of each notice, so no label grounds it; it is what the
     ranking orders by, so it stays (grounding had kept only "年度股东大会", a text)."""

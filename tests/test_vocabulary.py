@@ -160,5 +160,11 @@ def test_a_decorated_phrase_is_read_under_the_printed_label(collection: Collecti
     cn = Vocabulary.of(collection.where(doc_id="cn"))
     amount = [FieldSpec(name="cost", type="number", description="营业总成本金额", question="{symbol}{year}")]
     assert ground_fields(amount, [], cn, "zh", trace)[0].description == "营业总成本"
+    from mdqa_kernel.planner_fields import undecorated
+    from mdqa_kernel.vocabulary import Term
+
+    margin = Term("gross profit margin", "grossprofitmargin", "percent", 5)
+    assert undecorated("exact gross profit margin percentages", margin) == "gross profit margin"
+    assert undecorated("gross profit margin growth", margin) == "gross profit margin growth"
     other = [FieldSpec(name="ratio", type="number", description="营业总成本占比", question="{symbol}{year}")]
     assert ground_fields(other, [], cn, "zh", trace)[0].description == "营业总成本占比"

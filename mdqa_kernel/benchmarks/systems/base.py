@@ -58,7 +58,9 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # mdqa v27: a model's phrase that is a printed label plus decoration ("exact operating revenue
 # amounts") is read under the label (no row matched the phrase; q_c7f10721, found on v26's cold run);
 # mdqa v28: "办公地址在深圳的所有公司…和具体办公地址" is a place filter on the printed address (the cue had
-# missed "的所有公司"), and the list shows each company's address (q_8eb65781, complex held-out run of v27).
+# missed "的所有公司"), and the list shows each company's address (q_8eb65781, complex held-out run of v27);
+# "the three most profitable companies" is a top three (q_3b9c182b; the model had chosen the most common
+# value), and "percentages" is decoration around a printed label.
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 SYSTEM_VERSIONS: dict[str, int] = {
