@@ -339,3 +339,17 @@ def test_figures_are_read_back_from_an_executed_notebook(tmp_path) -> None:
     )
     # the system changed since (its version is part of the config key): run again
     assert _up_to_date(path, GridOptions(), {"backend": "x"}, {"system": "mdqa", "k": 3.0, "v": 4}) is None
+
+
+def test_heldout_scoring_takes_the_latest_record_and_a_wilson_interval(tmp_path) -> None:
+    """The held-out figures in the README: the interval quoted for 32 of 36, and a re-scored record
+    (appended under the same key) counted once, with its new verdict."""
+    from mdqa_kernel.benchmarks.heldout import latest_records, wilson
+
+    lo, hi = wilson(32, 36)
+    assert (round(lo, 2), round(hi, 2)) == (0.75, 0.96)
+    rec = {"key": "a", "config": {"system": "mdqa", "v": 28}, "correct": False}
+    lines = [rec, {**rec, "correct": True}, {**rec, "key": "b", "config": {"system": "mdqa", "v": 27}}]
+    (tmp_path / "results.jsonl").write_text("\n".join(json.dumps(r) for r in lines) + "\n", encoding="utf-8")
+    (latest,) = latest_records(tmp_path, "mdqa", 28)
+    assert latest["correct"] is True

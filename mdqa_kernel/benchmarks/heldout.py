@@ -1,0 +1,76 @@
+"""Score a held-out stretch of a shuffled grid: one system version, leaving out the development sample.
+
+    python -m mdqa_kernel.benchmarks.heldout results/mudabench-table2/shuffled-complex-1-40-seed0 --version 28
+
+Questions of the stratified 40-question development sample (seed 0) are scored apart ("dev"), so the
+"held out" line counts only questions nobody had looked at when the version was made. The latest record
+of each (config, question) is used, so re-scored records count once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from mdqa_kernel.benchmarks import grid
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson interval of k successes in n."""
+    p, d = k / n, 1 + z * z / n
+    c, h = p + z * z / (2 * n), z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (c - h) / d, (c + h) / d
+
+
+def latest_records(folder: Path, system: str, version: int | None) -> list[dict[str, Any]]:
+    lines = (folder / "results.jsonl").read_text(encoding="utf-8").splitlines()
+    latest = {r["key"]: r for r in (json.loads(line) for line in lines if line.strip())}
+    return [r for r in latest.values() if r["config"]["system"] == system and r["config"].get("v") == version]
+
+
+def summary(records: list[dict[str, Any]], order: list[str]) -> str:
+    n = len(records)
+    k = sum(bool(r["correct"]) for r in records)
+    clean = [r for r in records if not r["known_defect"]]
+    lo, hi = wilson(k, n)
+    misses = [
+        f"{r['question_id'][:10]}@{order.index(r['question_id']) + 1}{'(defect)' if r['known_defect'] else ''}"
+        for r in records
+        if not r["correct"]
+    ]
+    return (
+        f"n={n} final={k / n:.3f} ({k}), 95% interval {lo:.2f}-{hi:.2f}; "
+        f"clean {sum(bool(r['correct']) for r in clean)}/{len(clean)}; "
+        f"LLM calls/q {sum(r['llm_calls'] for r in records) / n:.1f} "
+        f"(paid {sum(r['llm_paid_calls'] for r in records) / n:.1f}); "
+        f"prompt tok/q {sum(r['llm_prompt_tokens'] for r in records) / n:,.0f}; "
+        f"wall s/q {sum(r['wall_s'] for r in records) / n:.1f}; misses {misses}"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("grid", type=Path, help="a shuffled grid folder (holds results.jsonl)")
+    ap.add_argument("--system", default="mdqa")
+    ap.add_argument("--version", type=int, default=None, help="SYSTEM_VERSIONS value of the records")
+    ap.add_argument("--split", default="complex")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    dev = {q.question_id for q in grid.parse_questions("40", args.seed) if q.split == args.split}
+    order = [q.question_id for q in grid.shuffled_questions(f"shuffled:{args.split}", args.seed)]
+    records = latest_records(args.grid, args.system, args.version)
+    if not records:
+        raise SystemExit(f"no {args.system} v{args.version} records in {args.grid / 'results.jsonl'}")
+    for name, part in (
+        ("held out", [r for r in records if r["question_id"] not in dev]),
+        ("dev", [r for r in records if r["question_id"] in dev]),
+    ):
+        if part:
+            print(f"{args.system} v{args.version} {name}: {summary(part, order)}")
+
+
+if __name__ == "__main__":
+    main()
