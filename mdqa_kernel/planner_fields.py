@@ -146,6 +146,7 @@ def ground_fields(
 
     The trace records which fields were kept, added and dropped, so a reviewer sees why."""
     kept: list[FieldSpec] = []
+    covered: list[Term] = []  # the printed labels the kept fields read
     dropped: list[str] = []
     decorated: list[str] = []
     for spec in proposed:
@@ -166,7 +167,7 @@ def ground_fields(
             decorated.append(f"{spec.description} → {printed}")
             spec = spec.model_copy(update={"description": printed})
         kept.append(spec)
-    covered = [t for t in (vocabulary.ground(s.description) for s in kept) if t is not None]
+        covered.append(term)
     added = [t for t in named if not any(_overlaps(t, c) for c in covered)]
     out = list(kept)
     for term in added:

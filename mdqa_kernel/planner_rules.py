@@ -46,8 +46,8 @@ _NUM = r"(\d{1,3}(?:\.\d+)?(?!\d)|[一二两三四五六七八九十])"
 _K_ZH = (re.compile(rf"前{_NUM}"), re.compile(rf"{_NUM}(?:家|档|位)"), re.compile(rf"第{_NUM}名"))
 _K_EN = re.compile(
     r"\b(?:top|first|bottom|last)[\s-]+(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b"
-    r"|\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:companies|firms|banks|stocks|issuers|filers|tickers)\b"
-    r"|\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+most\b",  # "the three most profitable"
+    # "three companies", and "the three most profitable"
+    r"|\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:companies|firms|banks|stocks|issuers|filers|tickers|most)\b",
     re.I,
 )
 # "得分最高的全部公司（含并列）": every company at the top value, a k of 1 with its ties
@@ -178,7 +178,7 @@ def k_in(question: str) -> int | None:
             return _to_int(m.group(1))
     m = _K_EN.search(question)
     if m:
-        return _to_int(m.group(1) or m.group(2) or m.group(3))
+        return _to_int(m.group(1) or m.group(2))
     return None
 
 

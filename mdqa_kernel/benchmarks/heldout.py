@@ -10,24 +10,16 @@ of each (config, question) is used, so re-scored records count once.
 from __future__ import annotations
 
 import argparse
-import json
-import math
 from pathlib import Path
 from typing import Any
 
 from mdqa_kernel.benchmarks import grid
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95 % Wilson interval of k successes in n."""
-    p, d = k / n, 1 + z * z / n
-    c, h = p + z * z / (2 * n), z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return (c - h) / d, (c + h) / d
+from mdqa_kernel.benchmarks.grid import ResultStore
+from mdqa_kernel.benchmarks.metrics import wilson
 
 
 def latest_records(folder: Path, system: str, version: int | None) -> list[dict[str, Any]]:
-    lines = (folder / "results.jsonl").read_text(encoding="utf-8").splitlines()
-    latest = {r["key"]: r for r in (json.loads(line) for line in lines if line.strip())}
+    latest = ResultStore(folder / "results.jsonl").latest()
     return [r for r in latest.values() if r["config"]["system"] == system and r["config"].get("v") == version]
 
 
