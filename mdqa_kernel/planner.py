@@ -48,6 +48,7 @@ from mdqa_kernel.planner_fields import (
     located_field,
     people_count_field,
     predicate_fields,
+    shown_field,
 )
 from mdqa_kernel.planner_formula import checklist_items, formula_operands
 from mdqa_kernel.planner_rules import (
@@ -423,6 +424,10 @@ class Planner:
         flags = predicate_fields(question, facts.language) if lists else []
         if flags:  # "经第三方机构审验的公司": one yes/no fact per document (and per fact named)
             trace.fields_source = f"rule ({len(flags)} yes/no fact{'s' if len(flags) > 1 else ''})"
+            shown = shown_field(facts.shown, vocabulary, facts.language) if facts.shown else None
+            if shown is not None:  # "…的公司股票代码和审验机构名称": each company with its 审验机构
+                trace.fields_source += f" + the {shown.description} shown"
+                return [*flags, shown]
             return flags
         trace.fields_source = "model"
         named = [t for t in vocabulary.matches(question) if t.norm not in meta.columns] if vocabulary else []

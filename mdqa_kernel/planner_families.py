@@ -31,6 +31,7 @@ from mdqa_kernel.operations import (
     StatOp,
 )
 from mdqa_kernel.plan import FieldSpec
+from mdqa_kernel.planner_fields import SHOWN
 from mdqa_kernel.planner_formula import formula_parts
 from mdqa_kernel.planner_rules import (
     QuestionFacts,
@@ -257,8 +258,18 @@ def _condition(c: _Ctx, name: str, cond: str, value: str) -> tuple[str | None, F
     return f"{name} {op} {num:g}", None
 
 
+def _shown(c: _Ctx) -> str | None:
+    """The field a list shows beside each company (added by rule, never a condition), if any."""
+    f = c.fields.get(SHOWN)
+    return SHOWN if f is not None and f.type == "text" and c.facts.shown else None
+
+
 def _filter_steps(c: _Ctx) -> list[Any]:
-    names = c.field_list()
+    shown = _shown(c)
+    names = [n for n in c.field_list() if n != shown]
+    if not names:  # the model filtered on the shown value only: the conditions are the flags
+        names = [n for n, f in c.fields.items() if f.type == "boolean"]
+        c.sources["fields"] = "rule (the flags, not the shown value)"
     flags = [(n, d) for n, d in c.described if c.fields[n].type == "boolean"]
     named = [n for n in flags_named(c.facts.question, flags, load_hints()) if n not in names]
     if named and all(c.fields[n].type == "boolean" for n in names):
@@ -313,6 +324,10 @@ def _threshold_filter(c: _Ctx) -> Aggregation:
         # which the reader checks the filter by (and such questions ask for it)
         c.sources["output"] = "rule (located value shown)"
         return Aggregation(steps=steps, output=Output(form="entity_values", value=names[0], show_count=True))
+    shown = _shown(c)
+    if shown is not None:  # "…的公司股票代码和审验机构名称": each company with the value asked for
+        c.sources["output"] = "rule (asked value shown)"
+        return Aggregation(steps=steps, output=Output(form="entity_values", value=shown, show_count=True))
     return Aggregation(steps=steps, output=LISTED)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from mdqa_kernel.plan import FIELD_TYPES, FieldSpec
 from mdqa_kernel.readers.derived import KNOWN_SETS
-from mdqa_kernel.readers.labels import is_topic, normalize_label
+from mdqa_kernel.readers.labels import glossary_label, is_topic, normalize_label
 from mdqa_kernel.vocabulary import Term, Vocabulary
 
 _NAME_TYPES = (("_pct", "percent"), ("_ratio", "number"), ("_date", "date"), ("_mmdd", "text"),
@@ -343,6 +343,21 @@ def predicate_fields(question: str, language: str) -> list[FieldSpec]:
             name = "flag" if not out else f"flag_{len(out) + 1}"
             out.append(_flag(name, f"是否{verb}{obj}", language))
     return out
+
+
+SHOWN = "shown"  # the name of the field a list shows beside each company
+
+
+def shown_field(phrase: str, vocabulary: Vocabulary | None, language: str) -> FieldSpec | None:
+    """The value a list of companies shows beside each code ("…的公司股票代码和审验机构名称"), read
+    under the label the documents print for it ("审验机构：…") or the glossary knows; None otherwise
+    (an "采用比例" or a "数量统计" is computed over the companies, not read from each)."""
+    term = vocabulary.ground(phrase) if vocabulary is not None else None
+    # a label inside a sentence ("…鉴证报告。审验机构：…") is no term: the glossary then names it
+    label = term.text if term is not None and term.type == "text" else glossary_label(phrase)
+    if label is None:
+        return None
+    return field_from_phrase(0, {"phrase": label, "name": SHOWN, "type": "text"}, [], language, None)
 
 
 def located_field(name: str, language: str) -> FieldSpec | None:

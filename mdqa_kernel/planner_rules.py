@@ -231,6 +231,20 @@ def located_in(question: str) -> tuple[str, str] | None:
     return (m.group("field"), m.group("place")) if m else None
 
 
+# "…的公司股票代码和审验机构名称": besides its code, each company listed comes with one named value.
+_SHOWN = re.compile(
+    r"(?:股票代码|证券代码|代码)(?:和|及|以及|与)(?:其|对应的)?(?:具体的?)?(?P<what>[\u4e00-\u9fffA-Za-z]{2,12}?)"
+    r"(?:分别)?(?:是什么|是哪些|有哪些|是多少|是)?[。？?]?$"
+)
+
+
+def shown_in(question: str) -> str | None:
+    """The value a list of companies shows beside each code ("…的公司股票代码和审验机构名称" ->
+    "审验机构名称"); None when the question asks only for the codes."""
+    m = _SHOWN.search(question.strip())
+    return m.group("what") if m else None
+
+
 def threshold_in(question: str, hints: Hints) -> float | None:
     """A comparison value ("超过7天" -> 7, "两周" -> 14, "more than 500" -> 500)."""
     for phrase, value in (hints.words.get("half_month") or {}).items():
@@ -310,6 +324,7 @@ class QuestionFacts:
     growth_words: bool  # "增长", "grew": a condition on growth between the years
     hints: list[DomainHint]
     located: tuple[str, str] | None = None  # "办公地址在深圳": (the value's name, the place)
+    shown: str | None = None  # "股票代码和审验机构名称": a value each listed company is shown with
 
     def effect(self, key: str) -> Any:
         """The first matching hint's value for an effect key (None when no hint sets it)."""
@@ -358,4 +373,5 @@ def read_question(
         growth_words=contains_any(question, h.word_list("growth_on")),
         hints=matching_hints(question, h),
         located=located_in(question),
+        shown=shown_in(question),
     )

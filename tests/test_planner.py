@@ -594,6 +594,57 @@ def test_companies_listed_by_a_place_come_with_the_address() -> None:
     assert judge(text, reference, question=q).correct
 
 
+@pytest.mark.parametrize(
+    ("question", "shown"),
+    [
+        ("请你给出你知识库中2022年ESG报告经第三方机构审验的公司股票代码和审验机构名称", "审验机构名称"),
+        ("2022年办公地址在深圳的所有公司股票代码和具体办公地址是什么？", "办公地址"),
+        ("2021年税前每股股利最高的三家公司证券代码及其具体税前每股股利金额", "税前每股股利金额"),
+        ("2021年ESG报告参照GRI《可持续发展报告指南》的公司股票代码和采用比例是多少？", "采用比例"),
+        ("在你的知识库中2022年有多少家公司的ESG报告经第三方机构审验？", None),
+        ("请给出这些公司的股票代码。", None),
+    ],
+)
+def test_the_value_a_list_shows_beside_each_code(question: str, shown: str | None) -> None:
+    from mdqa_kernel.planner_rules import shown_in
+
+    assert shown_in(question) == shown
+
+
+def test_companies_filtered_by_a_fact_come_with_the_value_asked_for() -> None:
+    """q_4f818e87 "…经第三方机构审验的公司股票代码和审验机构名称" (complex, held-out run of v27/v28): the
+    yes/no rule made the fact the only field, so the list had codes and no 审验机构. The name is a
+    second, text field read under the glossary's label (the reports print "审验机构：" inside a
+    sentence, so no sampled label names it), shown beside each code and never a condition, whatever
+    the model filters on. A share over the companies ("采用比例") is not read from each report."""
+    from mdqa_kernel.aggregate import aggregate
+    from mdqa_kernel.answer import render_answer
+
+    q = "针对中国A股市场，请你给出你知识库中2022年ESG报告经第三方机构审验的公司股票代码和审验机构名称"
+    vocab = _vocabulary({"独立鉴证报告": "boolean"})
+    rows = pl.DataFrame({"doc_id": ["a", "b", "c"], "symbol": ["600016", "002142", "002948"],
+                         "year": [2022] * 3, "flag": [True, False, True],
+                         "shown": ["普华永道中天会计师事务所(特殊普通合伙)", None, "毕马威华振会计师事务所(特殊普通合伙)"]})  # fmt: skip
+    for model_fields in (["flag"], ["flag", "shown"], ["shown"]):
+        llm = FakeLLM(family=[{"phrase": "经第三方机构审验的公司", "family": "threshold_filter"}],
+                      params=[{"fields": model_fields, "condition": "is_true"}])  # fmt: skip
+        result = Planner(llm).propose(q, metadata=META, vocabulary=vocab)
+        assert result.valid, result.error
+        assert [(f.name, f.type, f.description) for f in result.plan.fields] == [
+            ("flag", "boolean", "是否经第三方机构审验"),
+            ("shown", "text", "审验机构"),
+        ]
+        assert result.trace.fields_source == "rule (1 yes/no fact) + the 审验机构 shown"
+        text = render_answer(q, result.plan.aggregation, aggregate(rows, result.plan.aggregation)).text
+        assert text == (
+            "结果（共2家）为：600016（普华永道中天会计师事务所(特殊普通合伙)）、"
+            "002948（毕马威华振会计师事务所(特殊普通合伙)）。"
+        )
+    from mdqa_kernel.planner_fields import shown_field
+
+    assert shown_field("采用比例", vocab, "zh") is None and shown_field("数量统计", vocab, "zh") is None
+
+
 def test_the_three_most_profitable_is_a_top_three() -> None:
     """q_3b9c182b, q_5e73b298 (complex, held-out run of v27): "the three most profitable companies" had no
     topk cue, and the model's "most common value" family listed every company with a count of 1."""

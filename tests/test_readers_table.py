@@ -288,6 +288,48 @@ def test_yes_no_facts_read_from_rendered_esg_reports(tmp_path, qid):
     assert agree == len(gold) and confident == len(gold)
 
 
+def test_the_assurance_provider_a_list_shows_is_read_from_rendered_esg_reports(tmp_path):
+    """q_4f818e87 "…经第三方机构审验的公司股票代码和审验机构名称": the value shown beside each listed
+    company ("审验机构：…" inside a sentence of the report) is read by the table reader alone, right and
+    confident on every report that names one, and nothing is read from those that do not."""
+    import json
+
+    from mdqa_kernel.benchmarks.metrics import mudabench_gold
+    from mdqa_kernel.benchmarks.render import render_mudabench
+    from mdqa_kernel.collection import Collection
+    from mdqa_kernel.planner_fields import shown_field
+    from mdqa_kernel.planner_rules import shown_in
+    from mdqa_kernel.vocabulary import Vocabulary
+
+    qid = "q_4f818e87e56c705c"
+    render_mudabench("complex", [qid], tmp_path)
+    question = json.loads((tmp_path / "questions.json").read_text(encoding="utf-8"))[qid]["question"]
+    collection = Collection.build(
+        tmp_path / "pdfs",
+        metadata=tmp_path / "metadata.csv",
+        workspace=tmp_path / "ws",
+        jobs=1,
+        progress=False,
+    )
+    spec = shown_field(shown_in(question), Vocabulary.of(collection), "zh")
+    assert spec is not None and spec.type == "text"
+    docs = sorted(p.stem for p in (tmp_path / "pdfs").glob("*.pdf"))
+    gold = {
+        d: json.loads(g)
+        for d, f, g, _ in mudabench_gold("complex", docs).iter_rows()
+        if f == "value_assurance_org_name"
+    }
+    meta = {r["doc_id"]: r for r in _metadata(tmp_path)}
+    reader, named = TableReader(), 0
+    for doc_id, want in gold.items():
+        result = reader.read(view(tmp_path / "pdfs" / f"{doc_id}.pdf", int(meta[doc_id]["year"])), spec, "")
+        assert result.value == want, doc_id
+        if want is not None:
+            named += 1
+            assert result.confidence >= 0.8, doc_id
+    assert len(gold) == 12 and named == 4
+
+
 def test_an_english_slug_does_not_add_another_line_items_names(tmp_path):
     """q_bc4257c1: the model named 营业总成本 "operating_cost"; the slug's synonyms (营业成本) made a second,
     equally good reading, so the sure reading was halved and sent to the LLM, which read the other

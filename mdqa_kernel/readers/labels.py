@@ -289,6 +289,16 @@ def _groups_of(norms: list[str]) -> set[int]:
     return {i for i, group in enumerate(_synonym_norms()) if any(n in group for n in norms)}
 
 
+def glossary_label(phrase: str) -> str | None:
+    """The phrase as the glossary knows it ("审验机构名称" -> "审验机构", a name of 第三方审验机构名称),
+    whether or not a sampled document printed it as a label of its own; None when it knows neither."""
+    for text in (phrase, phrase.removesuffix("名称")):
+        norm = normalize_label(text)
+        if norm and _groups_of([norm]):
+            return text
+    return None
+
+
 def field_labels(name: str, description: str) -> LabelSet:
     """All names under which a field's row may be printed, normalised.
 

@@ -61,11 +61,13 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # missed "的所有公司"), and the list shows each company's address (q_8eb65781, complex held-out run of v27);
 # "the three most profitable companies" is a top three (q_3b9c182b; the model had chosen the most common
 # value), and "percentages" is decoration around a printed label.
+# mdqa v29: a list of companies filtered by a yes/no fact that asks for a named value beside each code
+# ("…经第三方机构审验的公司股票代码和审验机构名称") reads that value too and shows it (q_4f818e87).
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 SYSTEM_VERSIONS: dict[str, int] = {
     "mdqa-oracle-rows": 25,
-    "mdqa": 28,
+    "mdqa": 29,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }
