@@ -247,6 +247,18 @@ def test_checklist_topics_read_from_rendered_esg_reports(tmp_path):
     assert agree == 180 and confident == 180
 
 
+def _rendered_gold(folder: Path, split: str, qid: str, field: str) -> tuple[dict, dict]:
+    """Render one question's documents into `folder`: the gold value of `field` by doc id, and the
+    metadata row of each document."""
+    from mdqa_kernel.benchmarks.metrics import mudabench_gold
+    from mdqa_kernel.benchmarks.render import render_mudabench
+
+    render_mudabench(split, [qid], folder)
+    docs = sorted(p.stem for p in (folder / "pdfs").glob("*.pdf"))
+    gold = {d: json.loads(g) for d, f, g, _ in mudabench_gold(split, docs).iter_rows() if f == field}
+    return gold, {r["doc_id"]: r for r in _metadata(folder)}
+
+
 # Counted or listed companies filtered by a yes/no fact of their report (planner_fields.predicate_fields).
 YES_NO_FACTS = {
     "q_b904c3f711284a4f": "value_third_party_assured",  # "ESG报告经第三方机构审验的公司"
@@ -259,25 +271,15 @@ YES_NO_FACTS = {
 def test_yes_no_facts_read_from_rendered_esg_reports(tmp_path, qid):
     """The flag a "经第三方机构审验的公司" question becomes is read by the table reader alone, right and
     confident on every rendered report (both answers occur)."""
-    import json
-
-    from mdqa_kernel.benchmarks.metrics import mudabench_gold, values_agree
+    from mdqa_kernel.benchmarks.metrics import values_agree
     from mdqa_kernel.benchmarks.mudabench import load_split
-    from mdqa_kernel.benchmarks.render import render_mudabench
     from mdqa_kernel.planner_fields import predicate_fields
 
-    render_mudabench("simple", [qid], tmp_path)
+    gold, meta = _rendered_gold(tmp_path, "simple", qid, YES_NO_FACTS[qid])
     question = load_split("simple").questions.filter(question_id=qid)["question"][0]
     specs = predicate_fields(question, "zh")
     assert len(specs) == 1 and specs[0].type == "boolean"
     spec = specs[0]
-    docs = sorted(p.stem for p in (tmp_path / "pdfs").glob("*.pdf"))
-    gold = {
-        d: json.loads(g)
-        for d, f, g, _ in mudabench_gold("simple", docs).iter_rows()
-        if f == YES_NO_FACTS[qid]
-    }
-    meta = {r["doc_id"]: r for r in _metadata(tmp_path)}
     reader, agree, confident, answers = TableReader(), 0, 0, []
     for doc_id in gold:
         result = reader.read(view(tmp_path / "pdfs" / f"{doc_id}.pdf", int(meta[doc_id]["year"])), spec, "")
@@ -292,17 +294,13 @@ def test_the_assurance_provider_a_list_shows_is_read_from_rendered_esg_reports(t
     """q_4f818e87 "…经第三方机构审验的公司股票代码和审验机构名称": the value shown beside each listed
     company ("审验机构：…" inside a sentence of the report) is read by the table reader alone, right and
     confident on every report that names one, and nothing is read from those that do not."""
-    import json
-
-    from mdqa_kernel.benchmarks.metrics import mudabench_gold
-    from mdqa_kernel.benchmarks.render import render_mudabench
     from mdqa_kernel.collection import Collection
     from mdqa_kernel.planner_fields import shown_field
     from mdqa_kernel.planner_rules import shown_in
     from mdqa_kernel.vocabulary import Vocabulary
 
     qid = "q_4f818e87e56c705c"
-    render_mudabench("complex", [qid], tmp_path)
+    gold, meta = _rendered_gold(tmp_path, "complex", qid, "value_assurance_org_name")
     question = json.loads((tmp_path / "questions.json").read_text(encoding="utf-8"))[qid]["question"]
     collection = Collection.build(
         tmp_path / "pdfs",
@@ -313,13 +311,6 @@ def test_the_assurance_provider_a_list_shows_is_read_from_rendered_esg_reports(t
     )
     spec = shown_field(shown_in(question), Vocabulary.of(collection), "zh")
     assert spec is not None and spec.type == "text"
-    docs = sorted(p.stem for p in (tmp_path / "pdfs").glob("*.pdf"))
-    gold = {
-        d: json.loads(g)
-        for d, f, g, _ in mudabench_gold("complex", docs).iter_rows()
-        if f == "value_assurance_org_name"
-    }
-    meta = {r["doc_id"]: r for r in _metadata(tmp_path)}
     reader, named = TableReader(), 0
     for doc_id, want in gold.items():
         result = reader.read(view(tmp_path / "pdfs" / f"{doc_id}.pdf", int(meta[doc_id]["year"])), spec, "")
@@ -334,21 +325,10 @@ def test_an_english_slug_does_not_add_another_line_items_names(tmp_path):
     """q_bc4257c1: the model named 营业总成本 "operating_cost"; the slug's synonyms (营业成本) made a second,
     equally good reading, so the sure reading was halved and sent to the LLM, which read the other
     year's column. The description decides the line item; a consistent slug still counts."""
-    from mdqa_kernel.benchmarks.metrics import mudabench_gold
-    from mdqa_kernel.benchmarks.render import render_mudabench
-
     labels = field_labels("operating_cost", "营业总成本")
     assert "营业成本" not in labels.all and "营业总成本" in labels.primary
     assert "totaloperatingcost" in field_labels("value_total_operating_cost_cny", "营业总成本。").primary
-    qid = "q_bc4257c10a0de8f0"
-    render_mudabench("simple", [qid], tmp_path)
-    docs = sorted(p.stem for p in (tmp_path / "pdfs").glob("*.pdf"))
-    gold = {
-        d: json.loads(g)
-        for d, f, g, _ in mudabench_gold("simple", docs).iter_rows()
-        if f == "value_total_operating_cost_cny"
-    }
-    meta = {r["doc_id"]: r for r in _metadata(tmp_path)}
+    gold, meta = _rendered_gold(tmp_path, "simple", "q_bc4257c10a0de8f0", "value_total_operating_cost_cny")
     spec = fld("operating_cost", "营业总成本")
     for doc_id, want in gold.items():
         got = TableReader().read(
