@@ -158,6 +158,8 @@ def _entity_values(frame: pl.DataFrame, out: Output, language: Language) -> tupl
                 for v, m in zip(vals, members, strict=True)]  # fmt: skip
     else:
         vals = [_fmt(v, out, language) for v in vals]
+    if out.value in out.labels:  # a labelled value ("2022年=大信…；2023年=中喜…", a change)
+        vals = [f"{out.labels[out.value]}={v}" for v in vals]
     shown = [c for c in out.also if c in frame.columns]
     if shown:  # a score's inputs beside it: "601398（5263111.11；纳税总额=16578800.00、每股社会贡献值=3.15）"
         extra = [

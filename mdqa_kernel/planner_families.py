@@ -446,7 +446,17 @@ def _change(c: _Ctx) -> Aggregation:
     f = names[0]
     if kind == "value_changed":
         norm = c.pick("normalize", c.facts.effect("normalize"), "text")
-        return Aggregation(steps=[ChangeOp(field=f, from_year=y1, to_year=y2, normalize=norm)], output=LISTED)
+        output = LISTED
+        if c.facts.from_to:  # "具体由哪家会计事务所换到哪家": each company with both years' values
+            before, after = f"{f}_{y1}", f"{f}_{y2}"
+            labels = (
+                {before: f"{y1}年", after: f"{y2}年"}
+                if c.facts.language == "zh"
+                else {before: str(y1), after: str(y2)}
+            )
+            output = Output(form="entity_values", value=before, also=[after], labels=labels, show_count=True)
+            c.sources["output"] = "rule (old and new value shown)"
+        return Aggregation(steps=[ChangeOp(field=f, from_year=y1, to_year=y2, normalize=norm)], output=output)
     if kind in ("date_moved", "largest_shift"):
         shift = f"day_of_year({f}_{y1}) - day_of_year({f}_{y2})"  # > 0: earlier in the later year
         if c.facts.later:

@@ -245,6 +245,17 @@ def shown_in(question: str) -> str | None:
     return m.group("what") if m else None
 
 
+# "具体由哪家会计事务所换到哪家", "从哪里换到了哪里": a change shown with its old and new value.
+_FROM_TO = re.compile(
+    r"(?:由|从)哪.{0,12}?换(?:到|成|为)了?哪|\bfrom (?:which|what)\b.{0,40}?\bto (?:which|what)\b", re.I
+)
+
+
+def asks_from_to(question: str) -> bool:
+    """The question asks what a changed value was before and after ("由哪家…换到哪家")."""
+    return _FROM_TO.search(question) is not None
+
+
 def threshold_in(question: str, hints: Hints) -> float | None:
     """A comparison value ("超过7天" -> 7, "两周" -> 14, "more than 500" -> 500)."""
     for phrase, value in (hints.words.get("half_month") or {}).items():
@@ -325,6 +336,7 @@ class QuestionFacts:
     hints: list[DomainHint]
     located: tuple[str, str] | None = None  # "办公地址在深圳": (the value's name, the place)
     shown: str | None = None  # "股票代码和审验机构名称": a value each listed company is shown with
+    from_to: bool = False  # "由哪家…换到哪家": a change is shown with its old and new value
 
     def effect(self, key: str) -> Any:
         """The first matching hint's value for an effect key (None when no hint sets it)."""
@@ -374,4 +386,5 @@ def read_question(
         hints=matching_hints(question, h),
         located=located_in(question),
         shown=shown_in(question),
+        from_to=asks_from_to(question),
     )

@@ -70,6 +70,14 @@ def test_names_and_dates() -> None:
     )
 
 
+def test_a_firm_changed_from_is_the_firm_without_the_preposition() -> None:
+    """q_c5eb3932: the reference's "从苏亚金诚会计师事务所(特殊普通合伙)更换为…" names the firm, not "从苏亚金诚…"."""
+    ref = "股票代码601860从苏亚金诚会计师事务所(特殊普通合伙)更换为立信会计师事务所(特殊普通合伙)"
+    both = "601860（2022年=苏亚金诚会计师事务所(特殊普通合伙)；2023年=立信会计师事务所(特殊普通合伙)）"
+    assert judge(both, ref).correct
+    assert not judge("601860（2023年=立信会计师事务所(特殊普通合伙)）", ref).correct
+
+
 def test_count_answers() -> None:
     assert judge("办公地址在深圳的公司共有0家。", "根据2021年数据分析，办公地址在深圳的公司共有0家。")
     assert not judge("共有1家。", "根据2021年数据分析，办公地址在深圳的公司共有0家。")

@@ -175,6 +175,40 @@ def test_rule_family_overrides_model_and_is_recorded() -> None:
     assert "names only the auditor" in family_prompt  # the domain hint reached the model
 
 
+def test_a_change_asked_from_which_to_which_shows_both_years_values() -> None:
+    """q_c5eb3932 "…更换了会计事务所的公司股票代码和具体由哪家会计事务所换到哪家会计事务所" (complex,
+    held-out run of v29): every cell was right, but the answer listed only the codes. The question asks
+    for the old and the new firm, so each company is shown with both years' values."""
+    from mdqa_kernel.aggregate import aggregate
+    from mdqa_kernel.answer import render_answer
+    from mdqa_kernel.benchmarks.judge import judge
+    from mdqa_kernel.planner_rules import asks_from_to
+
+    assert asks_from_to("2021-2022年期间更换了办公地点的公司股票代码和从哪里换到了哪里的具体信息")
+    assert asks_from_to("Which companies changed auditor, and from which firm to which?")
+    assert not asks_from_to("2021-2022年更换了会计事务所的公司股票代码")
+    q = "请你给出你知识库中2021-2022年更换了会计事务所的公司股票代码和具体由哪家会计事务所换到哪家会计事务所"
+    llm = FakeLLM(
+        family=[{"phrase": "", "family": "change"}], params=[{"kind": "value_changed", "fields": ["auditor"]}]
+    )
+    result = Planner(llm).propose(q, metadata=META, schema_fields=[AUDITOR])
+    assert result.valid, result.error
+    assert result.trace.sources["output"] == "rule (old and new value shown)"
+    rows = pl.DataFrame({"doc_id": list("abcd"), "symbol": ["601860", "601860", "600000", "600000"],
+                         "year": [2021, 2022] * 2,
+                         "auditor": ["苏亚金诚会计师事务所(特殊普通合伙)", "立信会计师事务所(特殊普通合伙)",
+                                     "安永华明会计师事务所(特殊普通合伙)", "安永华明会计师事务所（特殊普通合伙）"]})  # fmt: skip
+    text = render_answer(q, result.plan.aggregation, aggregate(rows, result.plan.aggregation)).text
+    assert text == (
+        "结果（共1家）为：601860（2021年=苏亚金诚会计师事务所(特殊普通合伙)；2022年=立信会计师事务所(特殊普通合伙)）。"
+    )
+    reference = (
+        "根据2021年到2022年数据分析，更换会计事务所的公司情况如下：股票代码601860从苏亚金诚会计师事务所"
+        "(特殊普通合伙)更换为立信会计师事务所(特殊普通合伙)。"
+    )
+    assert judge(text, reference, question=q).correct
+
+
 def test_retry_sends_the_error_back() -> None:
     fields = [FieldSpec(name="tax", type="number", description="tax paid", question="{symbol} {year} tax"),
               FieldSpec(name="shares", type="number", description="share count", question="{symbol} {year} shares")]  # fmt: skip

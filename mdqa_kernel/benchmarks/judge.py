@@ -121,7 +121,8 @@ def numbers_match(ref: Number, pred: Number) -> bool:
 
 def _names(text: str) -> list[str]:
     names = [q for q in _QUOTED.findall(text)]
-    names += [re.split(r"[是为的：:]", f)[-1] for f in _FIRM.findall(text)]  # drop the sentence before it
+    # drop the sentence before it, and a "从"/"由" of "从X更换为Y" (X is the firm, not "从X")
+    names += [re.sub(r"^[从由]", "", re.split(r"[是为的：:]", f)[-1]) for f in _FIRM.findall(text)]
     parts = []
     for n in names:  # "现场投票、网络投票" is a set of items
         parts += [p for p in re.split(r"[、,，;；]", n) if p.strip()]

@@ -43,7 +43,8 @@ DOCUMENT_GROUNDED = frozenset({"paper-workflow", "paper-workflow-oracle-rows", "
 # 2: a gold list matches a text enumeration ("现场投票、网络投票"); records carry their cells.
 # 3: the judge no longer takes the "1942" of 0.1942 for a year (it read the number as "0"), and a gold
 #    fraction matches the same ratio read in percent points (0.2311 and 23.11), q_56ecd6f2.
-METRICS_VERSION = 3
+# 4: a firm of "从X更换为Y" is X, not "从X" (no answer could contain the preposition), q_c5eb3932.
+METRICS_VERSION = 4
 
 
 def cells_path(root: str | Path, key: str) -> Path:
