@@ -298,7 +298,8 @@ class Planner:
         trace: PlanTrace, params: dict[str, Any],
     ) -> Plan:  # fmt: skip
         compiled = compile_family(trace.family or "", params, facts, fields, set(meta.columns))
-        trace.sources = compiled.sources
+        # the family's provenance beside what grounding the fields recorded (kept, added, dropped)
+        trace.sources = {k: v for k, v in trace.sources.items() if k == "grounding"} | compiled.sources
         if trace.fields_source != "caller":  # also grounded ones: a printed label can be unused too
             fields = used_fields(fields, compiled.aggregation, trace)
         plan = Plan(

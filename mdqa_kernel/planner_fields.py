@@ -149,11 +149,23 @@ def ground_fields(
     covered: list[Term] = []  # the printed labels the kept fields read
     dropped: list[str] = []
     decorated: list[str] = []
+    # the ranked value as the glossary knows it ("第一大股东持股比例"), for a model phrase naming it short
+    ranked = glossary_label(measure) if measure else None
     for spec in proposed:
         term = vocabulary.ground(spec.description)
         if term is None and _names_measure(spec.description, measure):
             kept.append(spec)
             continue
+        if term is None and ranked and not any(_names_measure(k.description, measure) for k in kept):
+            # "…第一大股东持股比例前三的公司股票代码和持股比率": the model named the value by the question's
+            # last words ("持股比率"), which no document prints; the ranking says which value it is
+            again = field_from_phrase(
+                0, {"phrase": ranked, "name": spec.name, "type": spec.type}, [], language, None
+            )
+            if again is not None:
+                decorated.append(f"{spec.description} → {ranked} (the value ranked by)")
+                kept.append(again)
+                continue
         if term is None:
             dropped.append(spec.description)
             continue
@@ -186,7 +198,7 @@ def ground_fields(
         trace.fields_source = "model (no field grounded in the documents' labels)"
         return proposed
     trace.fields_source = "model+vocabulary"
-    trace.sources["fields"] = (
+    trace.sources["grounding"] = (
         f"kept {[s.description for s in kept]}, added from the question {[t.text for t in added]}, "
         f"dropped (not printed in the documents) {dropped}"
         + (f", read under the printed label {decorated}" if decorated else "")

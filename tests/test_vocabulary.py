@@ -60,7 +60,7 @@ def test_grounding_keeps_printed_fields_adds_named_ones_and_drops_the_rest(colle
     fields = ground_fields(proposed, vocab.matches(question), vocab, "zh", trace)
     assert [f.description for f in fields] == ["净利润", "营业总成本"]
     assert fields[1].type == "number" and "{symbol}" in fields[1].question
-    assert trace.fields_source == "model+vocabulary" and "异常波动情况" in trace.sources["fields"]
+    assert trace.fields_source == "model+vocabulary" and "异常波动情况" in trace.sources["grounding"]
     # A model phrase joining two printed values is not one field: both printed labels are read.
     both = [
         FieldSpec(name="combo", type="number", description="净利润或营业总成本", question="{symbol}{year}")
@@ -155,7 +155,7 @@ def test_a_decorated_phrase_is_read_under_the_printed_label(collection: Collecti
     trace = SimpleNamespace(fields_source="model", sources={})
     (assets,) = ground_fields(proposed, [], us, "en", trace)
     assert assets.description == "Total assets" and assets.name == "total_assets_amounts"
-    assert "total assets amounts → Total assets" in trace.sources["fields"]
+    assert "total assets amounts → Total assets" in trace.sources["grounding"]
 
     cn = Vocabulary.of(collection.where(doc_id="cn"))
     amount = [FieldSpec(name="cost", type="number", description="营业总成本金额", question="{symbol}{year}")]

@@ -65,11 +65,13 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # ("…经第三方机构审验的公司股票代码和审验机构名称") reads that value too and shows it (q_4f818e87).
 # mdqa v30, mdqa-oracle-rows v26: a change asked "由哪家…换到哪家" shows each company's value in both
 # years (the answer had listed only the codes; q_c5eb3932, held-out run of v29).
+# mdqa v31: a model phrase no document prints, in a question ranked by a value the glossary knows, is read
+# under that value's name ("持股比率" for 第一大股东持股比例; q_3b82ef9d, held-out run of v29).
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 SYSTEM_VERSIONS: dict[str, int] = {
     "mdqa-oracle-rows": 26,
-    "mdqa": 30,
+    "mdqa": 31,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }
