@@ -29,6 +29,8 @@ _COUNT_WORDS = re.compile(
 )
 _AMOUNT_WORDS = re.compile(r"每股|每10股|金额|总额|\bper share\b|\bamount\b", re.IGNORECASE)
 _LIST_WORDS = re.compile(r"列表|清单|\blist\b", re.IGNORECASE)
+_NAME_TAIL = re.compile(r"(?:机构|事务所|名称|地址|地点)$")
+_RANKED_LEAD = re.compile(r"^[^的]{0,12}?(?:最多|最高|最大|最少|最低|最常见|最常用)的(?=..)")
 _YES_NO = re.compile(r"\s*(?:是否|whether\b)", re.IGNORECASE)
 
 
@@ -96,6 +98,9 @@ def field_from_phrase(
     phrase = re.sub(
         r"(?<=..)组合$", "", re.sub(r"^(?:各种|各类|每种|所有|最常见的|最常用的|最多的)(?=..)", "", phrase)
     )
+    # "审验客户数量最多的第三方审验机构": what each document prints is the 第三方审验机构; which one has
+    # the most clients is the aggregation's to find
+    phrase = _RANKED_LEAD.sub("", phrase)
     # "更换了办公地点": what each document prints is the 办公地点; the change is found by comparing years
     phrase = re.sub(r"^(?:更换了?|变更了?|更改了?)(?=..)", "", phrase)
     name = _slug(str(raw.get("name") or ""), index)
@@ -109,6 +114,8 @@ def field_from_phrase(
         return None
     ftype = forced_type if forced_type in FIELD_TYPES else str(raw.get("type") or "text")
     ftype = ftype if ftype in FIELD_TYPES else "text"
+    if ftype in ("integer", "number", "percent") and forced_type is None and _NAME_TAIL.search(phrase):
+        ftype = "text"  # "第三方审验机构" names a firm, whatever the model typed (it read "数量" as a count)
     if ftype == "integer" and forced_type != "integer" and not _COUNT_WORDS.search(phrase):
         ftype = "number"
     if ftype == "percent" and forced_type != "percent" and _AMOUNT_WORDS.search(phrase):

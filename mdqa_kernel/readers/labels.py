@@ -98,7 +98,14 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("股权登记日", "record date"),
     ("除权除息日", "除权(息)日", "除息日", "ex dividend date", "ex-dividend date"),
     ("税前每股股利", "每股派息(税前)", "每股现金红利", "pre tax dividend per share", "dividend per share"),
-    ("第三方审验机构名称", "审验机构", "鉴证机构", "assurance org name", "assurance provider"),
+    (
+        "第三方审验机构名称",
+        "第三方审验机构",
+        "审验机构",
+        "鉴证机构",
+        "assurance org name",
+        "assurance provider",
+    ),
     (
         "年度股东大会出席股份比例",
         "出席股份比例",
