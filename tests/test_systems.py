@@ -353,3 +353,23 @@ def test_heldout_scoring_takes_the_latest_record_and_a_wilson_interval(tmp_path)
     (tmp_path / "results.jsonl").write_text("\n".join(json.dumps(r) for r in lines) + "\n", encoding="utf-8")
     (latest,) = latest_records(tmp_path, "mdqa", 28)
     assert latest["correct"] is True
+
+
+def test_heldout_scoring_leaves_out_positions_looked_at(tmp_path, capsys) -> None:
+    """`--from-position 3`: the first two questions of the seeded order were read to make the version,
+    so they are scored with the development questions, not as held out."""
+    from mdqa_kernel.benchmarks import grid
+    from mdqa_kernel.benchmarks.heldout import main
+
+    order = [q.question_id for q in grid.shuffled_questions("shuffled:complex", 0)]
+    dev = {q.question_id for q in grid.parse_questions("40", 0)}
+    picked = [q for q in order if q not in dev][:4]
+    base = {"config": {"system": "mdqa", "v": 9}, "known_defect": False, "llm_calls": 1, "llm_paid_calls": 1,
+            "llm_prompt_tokens": 10, "wall_s": 1.0}  # fmt: skip
+    lines = [{**base, "key": q, "question_id": q, "correct": i != 0} for i, q in enumerate(picked)]
+    (tmp_path / "results.jsonl").write_text("\n".join(json.dumps(r) for r in lines) + "\n", encoding="utf-8")
+    first = order.index(picked[2]) + 1
+    main([str(tmp_path), "--version", "9", "--from-position", str(first)])
+    held, looked = capsys.readouterr().out.splitlines()
+    assert held.startswith("mdqa v9 held out: n=2 final=1.000 (2)")
+    assert looked.startswith("mdqa v9 dev: n=2 final=0.500 (1)")

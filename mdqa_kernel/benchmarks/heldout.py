@@ -2,9 +2,10 @@
 
     python -m mdqa_kernel.benchmarks.heldout results/mudabench-table2/shuffled-complex-1-40-seed0 --version 28
 
-Questions of the stratified 40-question development sample (seed 0) are scored apart ("dev"), so the
-"held out" line counts only questions nobody had looked at when the version was made. The latest record
-of each (config, question) is used, so re-scored records count once.
+Questions of the stratified 40-question development sample (seed 0) are scored apart ("dev"), and
+`--from-position P` scores apart the positions before P (those looked at when the version was made, from
+the misses of an earlier one), so the "held out" line counts only questions nobody had looked at. The
+latest record of each (config, question) is used, so re-scored records count once.
 """
 
 from __future__ import annotations
@@ -50,9 +51,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--version", type=int, default=None, help="SYSTEM_VERSIONS value of the records")
     ap.add_argument("--split", default="complex")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--from-position", type=int, default=1, help="positions before this one count as development"
+    )
     args = ap.parse_args(argv)
-    dev = {q.question_id for q in grid.parse_questions("40", args.seed) if q.split == args.split}
     order = [q.question_id for q in grid.shuffled_questions(f"shuffled:{args.split}", args.seed)]
+    dev = {q.question_id for q in grid.parse_questions("40", args.seed) if q.split == args.split}
+    dev |= set(order[: max(args.from_position - 1, 0)])
     records = latest_records(args.grid, args.system, args.version)
     if not records:
         raise SystemExit(f"no {args.system} v{args.version} records in {args.grid / 'results.jsonl'}")
