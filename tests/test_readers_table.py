@@ -321,6 +321,24 @@ def test_the_assurance_provider_a_list_shows_is_read_from_rendered_esg_reports(t
     assert len(gold) == 12 and named == 4
 
 
+def test_the_assurance_provider_under_a_ranking_phrase_is_read_from_rendered_esg_reports(tmp_path):
+    """q_e5d7de80 "2021年审验客户数量最多的第三方审验机构…": the model's phrase, typed a count, becomes the
+    text field 第三方审验机构 (planner_fields.field_from_phrase), which the table reader reads right on every
+    report; sure where the report names one (the others go on to the LLM reader)."""
+    from mdqa_kernel.planner_fields import field_from_phrase
+
+    gold, meta = _rendered_gold(tmp_path, "complex", "q_e5d7de8032a99edc", "value_assurance_org_name")
+    raw = {"phrase": "审验客户数量最多的第三方审验机构", "name": "audit_client_count", "type": "integer"}
+    spec = field_from_phrase(0, raw, [], "zh", None)
+    assert spec is not None and (spec.description, spec.type) == ("第三方审验机构", "text")
+    reader, sure = TableReader(), 0
+    for doc_id, want in gold.items():
+        result = reader.read(view(tmp_path / "pdfs" / f"{doc_id}.pdf", int(meta[doc_id]["year"])), spec, "")
+        assert result.value == want, doc_id
+        sure += result.confidence >= 0.8
+    assert len(gold) == 15 and sure == sum(v is not None for v in gold.values()) == 6
+
+
 def test_an_english_slug_does_not_add_another_line_items_names(tmp_path):
     """q_bc4257c1: the model named 营业总成本 "operating_cost"; the slug's synonyms (营业成本) made a second,
     equally good reading, so the sure reading was halved and sent to the LLM, which read the other
