@@ -293,10 +293,12 @@ def test_yes_no_facts_read_from_rendered_esg_reports(tmp_path, qid):
 def test_the_assurance_provider_a_list_shows_is_read_from_rendered_esg_reports(tmp_path):
     """q_4f818e87 "…经第三方机构审验的公司股票代码和审验机构名称": the value shown beside each listed
     company ("审验机构：…" inside a sentence of the report) is read by the table reader alone, right and
-    confident on every report that names one, and nothing is read from those that do not."""
+    confident on every report that names one; a report whose assurance is a sure "no" names no provider
+    for sure, so the cascade answers every report without its LLM reader."""
     from mdqa_kernel.collection import Collection
     from mdqa_kernel.planner_fields import shown_field
     from mdqa_kernel.planner_rules import shown_in
+    from mdqa_kernel.readers.cascade import CascadeReader
     from mdqa_kernel.vocabulary import Vocabulary
 
     qid = "q_4f818e87e56c705c"
@@ -311,20 +313,31 @@ def test_the_assurance_provider_a_list_shows_is_read_from_rendered_esg_reports(t
     )
     spec = shown_field(shown_in(question), Vocabulary.of(collection), "zh")
     assert spec is not None and spec.type == "text"
-    reader, named = TableReader(), 0
+    reader, named = CascadeReader(TableReader(), _NoSecondReader()), 0
     for doc_id, want in gold.items():
         result = reader.read(view(tmp_path / "pdfs" / f"{doc_id}.pdf", int(meta[doc_id]["year"])), spec, "")
-        assert result.value == want, doc_id
-        if want is not None:
-            named += 1
-            assert result.confidence >= 0.8, doc_id
+        assert result.value == want and result.confidence >= 0.8, doc_id
+        assert result.status == (Status.FOUND if want is not None else Status.ABSENT), doc_id
+        named += want is not None
     assert len(gold) == 12 and named == 4
+
+
+class _NoSecondReader:
+    """The cascade's second reader where none must be needed: reading fails the test."""
+
+    name = "none"
+
+    def config(self) -> dict:
+        return {}
+
+    def read(self, doc, field, question):
+        raise AssertionError(f"{doc.doc_id}: the table reader was not sure of {field.description}")
 
 
 def test_the_assurance_provider_under_a_ranking_phrase_is_read_from_rendered_esg_reports(tmp_path):
     """q_e5d7de80 "2021年审验客户数量最多的第三方审验机构…": the model's phrase, typed a count, becomes the
     text field 第三方审验机构 (planner_fields.field_from_phrase), which the table reader reads right on every
-    report; sure where the report names one (the others go on to the LLM reader)."""
+    report, sure of each (a report without assurance names no provider)."""
     from mdqa_kernel.planner_fields import field_from_phrase
 
     gold, meta = _rendered_gold(tmp_path, "complex", "q_e5d7de8032a99edc", "value_assurance_org_name")
@@ -336,7 +349,7 @@ def test_the_assurance_provider_under_a_ranking_phrase_is_read_from_rendered_esg
         result = reader.read(view(tmp_path / "pdfs" / f"{doc_id}.pdf", int(meta[doc_id]["year"])), spec, "")
         assert result.value == want, doc_id
         sure += result.confidence >= 0.8
-    assert len(gold) == 15 and sure == sum(v is not None for v in gold.values()) == 6
+    assert len(gold) == 15 and sure == 15 and sum(v is not None for v in gold.values()) == 6
 
 
 def test_an_english_slug_does_not_add_another_line_items_names(tmp_path):

@@ -60,7 +60,8 @@ class CascadeReader:
             result, _seconds = timed_read(reader, doc, field, question)
             trail.append(f"{reader.name}:{result.status.value}:{result.confidence:.2f}")
             results.append(result)
-            if result.found and result.confidence >= threshold:
+            # a sure absence ("no assurance, so no assurance provider") is an answer too
+            if (result.found or result.status == Status.ABSENT) and result.confidence >= threshold:
                 break
         best = _choose(results, threshold)
         return best.model_copy(

@@ -5,6 +5,8 @@
 - "女性高管人数": prose that states the count after the group ("…高级管理人员中女性共3人").
 - "是否为四大会计师事务所客户" / "Big Four auditor": the auditor named on an auditor line, checked against
   the Big Four firms' Chinese and English names (`KNOWN_SETS`).
+- "第三方审验机构": absent, for sure, from a report whose third-party assurance is a sure "no"
+  (`presupposed_fact`), so such reports cost no LLM call and get no made-up firm.
 
 Each finder returns `Candidate`s with the line that supports them as evidence, like the other
 deterministic finders; the table reader chooses among all candidates.
@@ -43,6 +45,18 @@ KNOWN_SETS: dict[str, tuple[str, ...]] = {
 _AUDITOR_LINE = re.compile(r"审计机构|审计师|会计师事务所名称|境内会计师事务所|auditor", re.IGNORECASE)
 _ASSURANCE_LINE = re.compile(r"审验|鉴证|assurance", re.IGNORECASE)
 _FIRM = re.compile(r"会计师事务所|llp|certified public accountants|& co", re.IGNORECASE)
+
+
+# A name that exists only when a fact holds: a report with no third-party assurance names no assurance
+# provider. (pattern on the name field's description, the yes/no fact it presupposes)
+_PRESUPPOSES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"审验机构|鉴证机构|assurance\s+(?:provider|org)", re.IGNORECASE), "是否经第三方机构审验"),
+)
+
+
+def presupposed_fact(description: str) -> str | None:
+    """The yes/no fact a named value exists only under ("第三方审验机构" -> "是否经第三方机构审验")."""
+    return next((fact for pattern, fact in _PRESUPPOSES if pattern.search(description)), None)
 
 
 def largest_holding(lines_by_page: dict[int, list[Line]], description: str) -> list[Candidate]:

@@ -14,12 +14,13 @@ low confidence: the cascade then asks the LLM instead of trusting a guess.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import polars as pl
 
-from mdqa_kernel.readers.base import DocumentView, Evidence, FieldLike, ReadResult, found, not_found
-from mdqa_kernel.readers.derived import group_count, largest_holding, membership
+from mdqa_kernel.readers.base import DocumentView, Evidence, FieldLike, ReadResult, Status, found, not_found
+from mdqa_kernel.readers.derived import group_count, largest_holding, membership, presupposed_fact
 from mdqa_kernel.readers.labels import (
     LabelSet,
     field_labels,
@@ -58,12 +59,25 @@ from mdqa_kernel.readers.values import (
 
 TABLE_READER_VERSION = "table-7"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
-# names the description's line item; 7: "第三方审验机构" names the assurance provider
+# names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
+# when the report's third-party assurance is a sure "no"
 _DATE_LIST = re.compile(r"日期|\bdates\b", re.IGNORECASE)
 NUMERIC_TYPES = ("number", "integer", "percent")
 _PER_SHARE = re.compile(r"每股|per\s+share|/\s*share|每\s*10\s*股|\beps\b", re.IGNORECASE)
 _DIVIDEND = re.compile(r"股利|分红|派息|红利|dividend", re.IGNORECASE)
 _COUNT_UNITS = ("persons", "people", "count", "shares", "votes", "人", "次", "股", "家", "warehouses")
+
+
+@dataclass(frozen=True)
+class _Fact:
+    """A yes/no fact read on the side (FieldLike), e.g. the one a named value presupposes."""
+
+    name: str
+    type: str
+    description: str
+    question: str
+    unit: str | None = None
+    scale: float = 1.0
 
 
 class TableReader:
@@ -111,6 +125,24 @@ class TableReader:
             message=f"statement {phrase!r} occurs nowhere in the document",
         )
 
+    def _absent_with(
+        self, doc: DocumentView, field: FieldLike, fact: str, question: str
+    ) -> ReadResult | None:
+        """Absent for sure when the fact the value presupposes is a sure "no" (no assurance, no
+        assurance provider); None when that fact is not a sure "no"."""
+        check = _Fact(f"{field.name}_presupposed", "boolean", fact, fact)
+        said = self.read(doc, check, question)
+        if not (said.found and said.value is False and said.confidence >= 0.8):
+            return None
+        return said.model_copy(
+            update={
+                "field": field.name,
+                "status": Status.ABSENT,
+                "value": None,
+                "message": f"no {field.description}: the document's answer to {fact!r} is no ({said.message})",
+            }
+        )
+
     def read(self, doc: DocumentView, field: FieldLike, question: str) -> ReadResult:
         if doc.words is None or doc.words.height == 0:
             return not_found(
@@ -126,6 +158,9 @@ class TableReader:
             candidates = key_values(lines, labels)
             if field.type == "date":
                 candidates += column_values(lines, labels, "date") + label_then_value(lines, labels, "date")
+            fact = presupposed_fact(field.description) if not candidates else None
+            if fact is not None:
+                return self._absent_with(doc, field, fact, question) or self._best(doc, field, candidates)
         elif field.type == "boolean":
             derived = membership(lines, field.description)
             if derived:

@@ -68,7 +68,9 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # mdqa v31: a model phrase no document prints, in a question ranked by a value the glossary knows, is read
 # under that value's name ("持股比率" for 第一大股东持股比例; q_3b82ef9d, held-out run of v29).
 # mdqa v32: a field phrase loses a leading ranking clause ("审验客户数量最多的第三方审验机构" reads the
-# 第三方审验机构), and a phrase naming a firm, an address or a name is text (q_e5d7de80, same run).
+# 第三方审验机构), and a phrase naming a firm, an address or a name is text (q_e5d7de80, same run); the
+# table reader (table-7) answers "no assurance provider" for sure where the assurance is a sure "no"
+# (those reports had gone to the LLM: 8 calls on q_4f818e87).
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 SYSTEM_VERSIONS: dict[str, int] = {
