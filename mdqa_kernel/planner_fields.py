@@ -75,8 +75,7 @@ def _singular(word: str) -> str:
 
 # A value compared across years is read per year; its growth or change is computed by the plan.
 _CHANGE_TAIL = re.compile(
-    r"(?:的)?(?:同比)?(?:增长率|增长|增速|增幅|变化率|变化|变动)$|\s+(?:growth(?:\s+(?:rates?|percentages?))?|change)$",
-    re.I,
+    r"(?:的)?(?:同比)?(?:增长率|增长|增速|增幅|变化率|变化|变动)$|\s+(?:growth(?:\s+rate)?|change)$", re.I
 )
 
 
@@ -84,21 +83,6 @@ def level_phrase(phrase: str) -> str:
     """'税前每股股利增长率' → '税前每股股利', 'revenue growth' → 'revenue' (unchanged if nothing is left)."""
     stripped = _CHANGE_TAIL.sub("", phrase).strip()
     return stripped or phrase
-
-
-_RATIO_WORDS = re.compile(r"率|比例|比率|占比|\b(?:ratio|margin|rate|percentage)s?\b", re.IGNORECASE)
-
-
-def level_raw(raw: Mapping[str, Any]) -> dict[str, Any]:
-    """A model's {phrase, name, type} for a value compared across years, as the value itself: the phrase
-    without its growth ("revenue growth" -> "revenue"), and a percent that was the growth's, not the
-    value's, read as a number (revenue is an amount; a 资本充足率 stays a percent)."""
-    phrase = str(raw.get("phrase") or "")
-    level = level_phrase(phrase)
-    out = {**raw, "phrase": level}
-    if level != phrase and raw.get("type") == "percent" and not _RATIO_WORDS.search(level):
-        out["type"] = "number"
-    return out
 
 
 def field_from_phrase(

@@ -252,30 +252,6 @@ def test_a_field_phrase_loses_the_ranking_and_a_name_is_text(
     assert spec is not None and (spec.description, spec.type) == read
 
 
-@pytest.mark.parametrize(
-    ("phrase", "model_type", "level"),
-    [
-        ("revenue growth percentages", "percent", ("revenue", "number")),  # q_3c631374
-        ("revenue growth rate", "percent", ("revenue", "number")),
-        ("净利润增长率", "percent", ("净利润", "number")),
-        ("资本充足率增长", "percent", ("资本充足率", "percent")),
-        ("gross margin growth", "percent", ("gross margin", "percent")),
-        ("营业总成本", "number", ("营业总成本", "number")),
-    ],
-)
-def test_a_value_compared_across_years_is_read_as_the_value(
-    phrase: str, model_type: str, level: tuple[str, str]
-) -> None:
-    """q_3c631374 "…exact revenue growth percentages for the top three companies with the highest revenue
-    growth from 2022 to 2023" (complex, held-out run of v31): the field kept the growth's percent type on
-    the revenue itself, so no printed amount could match and all 24 reports went to the LLM (0 of 24 cells
-    right). The growth is computed by the plan; the value read is an amount, unless it is a ratio itself."""
-    from mdqa_kernel.planner_fields import level_raw
-
-    out = level_raw({"phrase": phrase, "name": "x", "type": model_type})
-    assert (out["phrase"], out["type"]) == level
-
-
 def test_retry_sends_the_error_back() -> None:
     fields = [FieldSpec(name="tax", type="number", description="tax paid", question="{symbol} {year} tax"),
               FieldSpec(name="shares", type="number", description="share count", question="{symbol} {year} shares")]  # fmt: skip

@@ -71,13 +71,14 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # 第三方审验机构), and a phrase naming a firm, an address or a name is text (q_e5d7de80, same run); the
 # table reader (table-7) answers "no assurance provider" for sure where the assurance is a sure "no"
 # (those reports had gone to the LLM: 8 calls on q_4f818e87).
-# mdqa v33: a value compared across years is read as the value: "revenue growth percentages" reads the
-# revenue, as an amount, not a percent (q_3c631374, held-out run of v31: 0 of 24 cells).
+# mdqa v33 read a value compared across years as an amount when the model typed its growth a percent
+# ("revenue growth percentages", q_3c631374); v34 takes that back: on q_b602e30e ("资本增长率") the percent
+# type had led the reader to 资本充足率, as the reference reads "资本", and v33 missed it (10-question grid).
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 SYSTEM_VERSIONS: dict[str, int] = {
     "mdqa-oracle-rows": 26,
-    "mdqa": 33,
+    "mdqa": 34,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }
