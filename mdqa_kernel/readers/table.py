@@ -14,11 +14,11 @@ low confidence: the cascade then asks the LLM instead of trusting a guess.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 import polars as pl
 
+from mdqa_kernel.plan import FieldSpec
 from mdqa_kernel.readers.base import DocumentView, Evidence, FieldLike, ReadResult, Status, found, not_found
 from mdqa_kernel.readers.derived import group_count, largest_holding, membership, presupposed_fact
 from mdqa_kernel.readers.labels import (
@@ -66,18 +66,6 @@ NUMERIC_TYPES = ("number", "integer", "percent")
 _PER_SHARE = re.compile(r"每股|per\s+share|/\s*share|每\s*10\s*股|\beps\b", re.IGNORECASE)
 _DIVIDEND = re.compile(r"股利|分红|派息|红利|dividend", re.IGNORECASE)
 _COUNT_UNITS = ("persons", "people", "count", "shares", "votes", "人", "次", "股", "家", "warehouses")
-
-
-@dataclass(frozen=True)
-class _Fact:
-    """A yes/no fact read on the side (FieldLike), e.g. the one a named value presupposes."""
-
-    name: str
-    type: str
-    description: str
-    question: str
-    unit: str | None = None
-    scale: float = 1.0
 
 
 class TableReader:
@@ -130,7 +118,7 @@ class TableReader:
     ) -> ReadResult | None:
         """Absent for sure when the fact the value presupposes is a sure "no" (no assurance, no
         assurance provider); None when that fact is not a sure "no"."""
-        check = _Fact(f"{field.name}_presupposed", "boolean", fact, fact)
+        check = FieldSpec(name=f"{field.name}_presupposed", type="boolean", description=fact, question=fact)
         said = self.read(doc, check, question)
         if not (said.found and said.value is False and said.confidence >= 0.8):
             return None
