@@ -27,11 +27,10 @@ from mdqa_kernel.operations import (
     OutliersOp,
     Output,
     PivotYearsOp,
-    RankOp,
     StatOp,
 )
 from mdqa_kernel.plan import FieldSpec
-from mdqa_kernel.planner_fields import SHOWN
+from mdqa_kernel.planner_context import FamilyContext, FamilyError
 from mdqa_kernel.planner_formula import formula_parts
 from mdqa_kernel.planner_rules import (
     QuestionFacts,
@@ -49,10 +48,6 @@ FAMILIES: tuple[str, ...] = (
 CONDITIONS = ("is_true", "is_false", "greater_than", "less_than", "equals", "contains")
 CHANGE_KINDS = ("value_changed", "date_moved", "gap_between_dates", "flags_improved", "largest_shift")
 NUMERIC = ("number", "integer", "percent")
-
-
-class FamilyError(ValueError):
-    """Parameters that cannot be compiled into operations; the message is shown to the model on retry."""
 
 
 @dataclass
@@ -109,119 +104,10 @@ def param_schema(family: str, fields: list[FieldSpec]) -> dict[str, Any]:
     return {"title": f"{family}_parameters", "type": "object", "properties": p, "required": list(p)}
 
 
-# -- helpers -------------------------------------------------------------------------------------
-
-
-class _Ctx:
-    """Parameters + facts + provenance while compiling one family."""
-
-    def __init__(
-        self, params: dict[str, Any], facts: QuestionFacts, fields: list[FieldSpec], columns: set[str]
-    ):
-        self.p, self.facts, self.columns = params, facts, columns
-        self.fields = {f.name: f for f in fields}
-        self.described = [(f.name, f.description) for f in fields]
-        self.sources: dict[str, str] = {}
-
-    def pick(self, key: str, rule: Any, default: Any = None) -> Any:
-        """The rule's value when the question states one, else the model's, else the default."""
-        model = self.p.get(key)
-        if rule is not None:
-            self.sources[key] = "rule" if model in (None, rule) else f"rule>model({model!r})"
-            return rule
-        if model is not None and model != "":
-            self.sources[key] = "model"
-            return model
-        self.sources[key] = "default"
-        return default
-
-    def field(self, key: str = "field") -> str:
-        name = self.p.get(key)
-        if name not in self.fields:
-            raise FamilyError(f"{key} {name!r} is not a plan field; choose one of {sorted(self.fields)}")
-        self.sources[key] = "model"
-        return name
-
-    def field_list(self, key: str = "fields", types: tuple[str, ...] | None = None) -> list[str]:
-        names = [n for n in dict.fromkeys(self.p.get(key) or [])]
-        bad = [n for n in names if n not in self.fields]
-        if not names or bad:
-            raise FamilyError(f"{key} {bad or names!r} must be plan fields: {sorted(self.fields)}")
-        if types:
-            wrong = [n for n in names if self.fields[n].type not in types]
-            if wrong:
-                raise FamilyError(f"fields {wrong} are not {'/'.join(types)}")
-        self.sources[key] = "model"
-        return names
-
-    def year_filter(self) -> list[FilterOp]:
-        """A one-year question keeps that year's rows, so the plan stays right over a wider collection."""
-        if len(self.facts.years) == 1 and "year" in self.columns:
-            self.sources["year"] = "rule"
-            return [FilterOp(field="year", cmp="eq", value=self.facts.years[0])]
-        return []
-
-    def two_years(self) -> tuple[int, int]:
-        ys = sorted(self.facts.years)
-        if len(ys) < 2:
-            raise FamilyError("this family compares two years but the question names fewer than two")
-        self.sources["years"] = "rule"
-        return ys[0], ys[-1]
-
-    def direction(self) -> str:
-        return self.pick("direction", self.facts.direction, "highest")
-
-    def k(self, default: int = 3) -> int:
-        k = self.pick("k", self.facts.k, default)
-        try:
-            return max(1, int(k))
-        except (TypeError, ValueError):
-            raise FamilyError(f"k must be a positive integer, got {k!r}") from None
-
-    def rank(self, name: str, k: int, direction: str) -> RankOp:
-        method = "dense" if self.facts.dense else "min"  # "min" keeps ties at the cut-off (含并列)
-        self.sources["rank_method"] = "rule" if self.facts.dense or self.facts.ties else "default"
-        return RankOp(
-            op="top_k" if direction == "highest" else "bottom_k", field=name, k=k, rank_method=method
-        )
-
-    def entities(
-        self, value: str | None = None, unit: str | None = None, decimals: int | None = None
-    ) -> Output:
-        if value is not None:
-            # The value each company is ranked by goes into the answer even when the question asks only
-            # for codes: an analyst checks a ranking by its numbers, and extra content costs nothing.
-            self.sources["output"] = "rule" if self.facts.wants_value else "default (ranked values shown)"
-            # "含并列": how many made the cut is part of the answer ("共有11家")
-            return Output(
-                form="entity_values", value=value, unit=unit, decimals=decimals, show_count=self.facts.ties
-            )
-        return Output(form="entities", show_count=self.facts.ties)
-
-    def with_inputs(self, out: Output, inputs: list[str], labels: dict[str, str] | None = None) -> Output:
-        """A computed score is shown with what it was computed from ("给出纳税总额、每股社会贡献值和纳税
-        效率"), each input under the question's name for it: the analyst checks the arithmetic, and a
-        judge finds the inputs it asks for. Up to four inputs; more would bury the answer."""
-        if out.form != "entity_values" or not 0 < len(inputs) <= 4:
-            return out
-        self.sources["output"] = f"{self.sources.get('output', 'rule')} + inputs {inputs}"
-        named = {n: self.fields[n].description for n in inputs if n in self.fields} | (labels or {})
-        return out.model_copy(update={"also": inputs, "labels": named})
-
-    def unit(self, name: str) -> str | None:
-        spec = self.fields.get(name)
-        unit = spec.unit if spec is not None else None
-        if unit == "CNY" and self.facts.language == "zh":
-            return "元"
-        if unit is None and spec is not None and spec.type == "percent":
-            return "%"  # percent cells hold percent points (21.23 for 21.23%): "21.23" alone reads as a ratio
-        return unit
-
-
 # -- one compiler per family -----------------------------------------------------------------------
 
 
-def _topk(c: _Ctx) -> Aggregation:
+def _topk(c: FamilyContext) -> Aggregation:
     f = c.field()
     steps = [*c.year_filter(), c.rank(f, c.k(), c.direction())]
     if c.fields[f].type == "date":  # "which company was earliest" is answered with its date
@@ -233,7 +119,7 @@ def _topk(c: _Ctx) -> Aggregation:
 _FALSE_WORDS = {"false", "no", "0", "否", "无", "没有", "未"}
 
 
-def _condition(c: _Ctx, name: str, cond: str, value: str) -> tuple[str | None, FilterOp | None]:
+def _condition(c: FamilyContext, name: str, cond: str, value: str) -> tuple[str | None, FilterOp | None]:
     """(expression, or a FilterOp when the condition cannot be an expression: substring tests)."""
     spec = c.fields.get(name)
     if spec is not None and spec.type == "boolean" and cond not in ("is_true", "is_false"):
@@ -258,14 +144,8 @@ def _condition(c: _Ctx, name: str, cond: str, value: str) -> tuple[str | None, F
     return f"{name} {op} {num:g}", None
 
 
-def _shown(c: _Ctx) -> str | None:
-    """The field a list shows beside each company (added by rule, never a condition), if any."""
-    f = c.fields.get(SHOWN)
-    return SHOWN if f is not None and f.type == "text" and c.facts.shown else None
-
-
-def _filter_steps(c: _Ctx) -> list[Any]:
-    shown = _shown(c)
+def _filter_steps(c: FamilyContext) -> list[Any]:
+    shown = c.shown_field()
     names = [n for n in c.field_list() if n != shown]
     if not names:  # the model filtered on the shown value only: the conditions are the flags
         names = [n for n, f in c.fields.items() if f.type == "boolean"]
@@ -314,24 +194,23 @@ def _filter_steps(c: _Ctx) -> list[Any]:
 LISTED = Output(form="entities", show_count=True)
 
 
-def _threshold_filter(c: _Ctx) -> Aggregation:
+def _threshold_filter(c: FamilyContext) -> Aggregation:
     if _ALL_GREW.search(c.facts.question) and len(c.facts.years) >= 2:
         return _all_grew(c)  # "营业总成本和净利润都实现正向增长的公司": every growth positive
     steps = _filter_steps(c)
-    names = c.field_list()
-    if c.facts.located is not None and len(names) == 1:
-        # "办公地址在深圳的所有公司股票代码和具体办公地址": each company with the address it was picked by,
-        # which the reader checks the filter by (and such questions ask for it)
-        c.sources["output"] = "rule (located value shown)"
-        return Aggregation(steps=steps, output=Output(form="entity_values", value=names[0], show_count=True))
-    shown = _shown(c)
-    if shown is not None:  # "…的公司股票代码和审验机构名称": each company with the value asked for
-        c.sources["output"] = "rule (asked value shown)"
-        return Aggregation(steps=steps, output=Output(form="entity_values", value=shown, show_count=True))
-    return Aggregation(steps=steps, output=LISTED)
+    # "…的公司股票代码和审验机构名称": each company with the value asked for; "办公地址在深圳的所有公司股票代码
+    # 和具体办公地址": with the address it was picked by, which the reader checks the filter by
+    shown, why = c.shown_field(), "rule (asked value shown)"
+    if shown is None and c.facts.located is not None:
+        names = c.field_list()
+        shown, why = (names[0] if len(names) == 1 else None), "rule (located value shown)"
+    if shown is None:
+        return Aggregation(steps=steps, output=LISTED)
+    c.sources["output"] = why
+    return Aggregation(steps=steps, output=Output(form="entity_values", value=shown, show_count=True))
 
 
-def _count(c: _Ctx) -> Aggregation:
+def _count(c: FamilyContext) -> Aggregation:
     unit = "家" if c.facts.language == "zh" else None
     return Aggregation(steps=[*_filter_steps(c), CountOp()], output=Output(form="count", unit=unit))
 
@@ -347,7 +226,7 @@ _DISTRIBUTION = re.compile(
 _RECORD_KEYS = {"month": re.compile(r"月份|哪个月|各月|\bmonths?\b", re.I)}
 
 
-def _groupby_mode(c: _Ctx) -> Aggregation:
+def _groupby_mode(c: FamilyContext) -> Aggregation:
     f = c.field()
     unit = "家" if c.facts.language == "zh" else "companies"
     stat = "frequency" if _DISTRIBUTION.search(c.facts.question) else "mode"
@@ -368,7 +247,7 @@ _ALL_GREW = re.compile(
 )
 
 
-def _all_grew(c: _Ctx) -> Aggregation:
+def _all_grew(c: FamilyContext) -> Aggregation:
     names = [n for n, spec in c.fields.items() if spec.type in NUMERIC]
     if not names:
         raise FamilyError("a growth condition needs numeric fields")
@@ -384,7 +263,7 @@ def _all_grew(c: _Ctx) -> Aggregation:
     )
 
 
-def _growth(c: _Ctx) -> Aggregation:
+def _growth(c: FamilyContext) -> Aggregation:
     if _ALL_GREW.search(c.facts.question):
         return _all_grew(c)
     rule_weights = weights_in(c.facts.question, c.described)
@@ -410,7 +289,7 @@ def _growth(c: _Ctx) -> Aggregation:
     return Aggregation(steps=steps, output=c.with_inputs(c.entities(target, None), inputs))
 
 
-def _change_kind(c: _Ctx, names: list[str]) -> str | None:
+def _change_kind(c: FamilyContext, names: list[str]) -> str | None:
     """The kind the field types and the question force (None: any kind fits, the model decides)."""
     types = {c.fields[n].type for n in names}
     if types == {"date"}:
@@ -424,7 +303,7 @@ def _change_kind(c: _Ctx, names: list[str]) -> str | None:
     return None
 
 
-def _change(c: _Ctx) -> Aggregation:
+def _change(c: FamilyContext) -> Aggregation:
     names = c.field_list()
     dates = [n for n in names if c.fields[n].type == "date"]
     if dates and len(dates) < len(names):
@@ -490,7 +369,7 @@ def _change(c: _Ctx) -> Aggregation:
     raise FamilyError(f"unknown change kind {kind!r}; expected one of {', '.join(CHANGE_KINDS)}")
 
 
-def _range_std(c: _Ctx) -> Aggregation:
+def _range_std(c: FamilyContext) -> Aggregation:
     f = c.field()
     stat = c.pick("stat", c.facts.stat, "range")
     op_stat = "range" if stat == "range" else "std_sample"  # MuDABench: dispersion is the sample std
@@ -511,7 +390,7 @@ def _range_std(c: _Ctx) -> Aggregation:
     return Aggregation(steps=steps, output=Output(form="number", value="v", unit=unit))
 
 
-def _outlier(c: _Ctx) -> Aggregation:
+def _outlier(c: FamilyContext) -> Aggregation:
     names = c.field_list(types=NUMERIC)
     method = c.pick("method", "mean_k_sigma" if c.facts.stat == "std" else None, "mean_k_sigma")
     k = float(c.pick("k", c.facts.multiplier, 2.0))
@@ -528,7 +407,7 @@ def _outlier(c: _Ctx) -> Aggregation:
     return Aggregation(steps=steps, output=Output(form="entities"))
 
 
-def _weighted_score(c: _Ctx) -> Aggregation:
+def _weighted_score(c: FamilyContext) -> Aggregation:
     parts = formula_parts(c.facts.question, c.described)
     if parts:  # "综合得分=完整性得分×60%+规范性得分×40%": each sub-score is a column, shown beside the score
         c.sources["formula"] = "rule(sub-scores " + ", ".join(f"{n}={label}" for n, label, _e in parts) + ")"
@@ -562,7 +441,7 @@ def _weighted_score(c: _Ctx) -> Aggregation:
 _TOTAL = re.compile(r"总和|合计|总计|\btotal\b|\bsum\b", re.I)
 
 
-def _group_compare(c: _Ctx) -> Aggregation:
+def _group_compare(c: FamilyContext) -> Aggregation:
     steps: list[Any] = [*c.year_filter()]
     formula = formula_in(c.facts.question, c.described)
     if formula:  # "四大与非四大客户的ESG质量得分差值。得分=（第三方审验+GRI标准+披露不足）÷3"
@@ -604,7 +483,7 @@ def compile_family(
     """Typed operations for one family's parameters; FamilyError says what to fix."""
     if family not in _COMPILERS:
         raise FamilyError(f"unknown family {family!r}; expected one of {', '.join(FAMILIES)}")
-    ctx = _Ctx(params, facts, fields, columns)
+    ctx = FamilyContext(params, facts, fields, columns)
     try:
         agg = _COMPILERS[family](ctx)
     except FamilyError:

@@ -94,12 +94,9 @@ def field_from_phrase(
     """
     phrase = " ".join(str(raw.get("phrase") or "").split()).strip("？?。.，, ")
     # "各种召开方式组合": the kinds and their combination are what the question counts; each document
-    # prints its 召开方式; "最常见的召开方式": which one is most common is the aggregation's to find
-    phrase = re.sub(
-        r"(?<=..)组合$", "", re.sub(r"^(?:各种|各类|每种|所有|最常见的|最常用的|最多的)(?=..)", "", phrase)
-    )
-    # "审验客户数量最多的第三方审验机构": what each document prints is the 第三方审验机构; which one has
-    # the most clients is the aggregation's to find
+    # prints its 召开方式. "最常见的召开方式", "审验客户数量最多的第三方审验机构": each document prints the
+    # 召开方式 / 第三方审验机构; which one is most common or has the most clients is the aggregation's to find
+    phrase = re.sub(r"(?<=..)组合$", "", re.sub(r"^(?:各种|各类|每种|所有)(?=..)", "", phrase))
     phrase = _RANKED_LEAD.sub("", phrase)
     # "更换了办公地点": what each document prints is the 办公地点; the change is found by comparing years
     phrase = re.sub(r"^(?:更换了?|变更了?|更改了?)(?=..)", "", phrase)
