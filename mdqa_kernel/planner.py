@@ -44,7 +44,7 @@ from mdqa_kernel.planner_fields import (
     fields_from_schema,
     formula_fields,
     ground_fields,
-    level_phrase,
+    level_raw,
     located_field,
     people_count_field,
     predicate_fields,
@@ -472,7 +472,7 @@ class Planner:
             rejected: list[str] = []
             for i, raw in enumerate(answer["values"]):
                 if len(facts.years) >= 2 and raw.get("phrase"):
-                    raw = {**raw, "phrase": level_phrase(str(raw["phrase"]))}
+                    raw = level_raw(raw)
                 spec = field_from_phrase(i, raw, meta.columns, facts.language, facts.effect("field_type"))
                 if spec is None:
                     rejected.append(str(raw.get("phrase") or raw.get("name")))

@@ -286,7 +286,11 @@ def _growth(c: FamilyContext) -> Aggregation:
         target = "score"
     steps.append(c.rank(target, c.k(), c.direction()))
     inputs = [f"{n}_growth" for n in names] if len(names) > 1 else []
-    return Aggregation(steps=steps, output=c.with_inputs(c.entities(target, None), inputs))
+    output = c.entities(target, None)
+    if len(names) == 1:
+        # a growth is a fraction (0.5532); a reader, and every reference, writes it 55.32%
+        output = output.model_copy(update={"percent": True})
+    return Aggregation(steps=steps, output=c.with_inputs(output, inputs))
 
 
 def _change_kind(c: FamilyContext, names: list[str]) -> str | None:

@@ -75,7 +75,8 @@ def _singular(word: str) -> str:
 
 # A value compared across years is read per year; its growth or change is computed by the plan.
 _CHANGE_TAIL = re.compile(
-    r"(?:的)?(?:同比)?(?:增长率|增长|增速|增幅|变化率|变化|变动)$|\s+(?:growth(?:\s+rate)?|change)$", re.I
+    r"(?:的)?(?:同比)?(?:增长率|增长|增速|增幅|变化率|变化|变动)$|\s+(?:growth(?:\s+(?:rates?|percentages?))?|change)$",
+    re.I,
 )
 
 
@@ -83,6 +84,25 @@ def level_phrase(phrase: str) -> str:
     """'税前每股股利增长率' → '税前每股股利', 'revenue growth' → 'revenue' (unchanged if nothing is left)."""
     stripped = _CHANGE_TAIL.sub("", phrase).strip()
     return stripped or phrase
+
+
+_RATIO_WORDS = re.compile(r"率|比例|比率|占比|\b(?:ratio|margin|rate|percentage)s?\b", re.IGNORECASE)
+
+
+def level_raw(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """A model's {phrase, name, type} for a value compared across years, as the value itself: the phrase
+    without its growth ("revenue growth" -> "revenue"), and a percent that was the growth's, not the
+    value's, read as a number where the glossary knows the value as an amount (revenue; a 资本充足率
+    stays a percent)."""
+    phrase = str(raw.get("phrase") or "")
+    level = level_phrase(phrase)
+    out = {**raw, "phrase": level}
+    # Only a value the glossary knows: the percent type of an unknown one ("资本增长率" -> "资本") is what
+    # leads the table reader to the ratio a report prints (资本充足率, as q_b602e30e's reference reads it).
+    known_amount = glossary_label(level) is not None and not _RATIO_WORDS.search(level)
+    if level != phrase and raw.get("type") == "percent" and known_amount:
+        out["type"] = "number"
+    return out
 
 
 def field_from_phrase(

@@ -7,6 +7,8 @@ from typing import Any
 import polars as pl
 import pytest
 
+from mdqa_kernel.aggregate import aggregate
+from mdqa_kernel.answer import render_answer
 from mdqa_kernel.operations import ChangeOp, DeriveOp, FilterOp, GrowthOp, RankOp
 from mdqa_kernel.plan import FieldSpec
 from mdqa_kernel.planner import MetadataSchema, Planner, PlannerError, fields_from_schema
@@ -252,6 +254,33 @@ def test_a_field_phrase_loses_the_ranking_and_a_name_is_text(
     assert spec is not None and (spec.description, spec.type) == read
 
 
+@pytest.mark.parametrize(
+    ("phrase", "model_type", "level"),
+    [
+        ("revenue growth percentages", "percent", ("revenue", "number")),  # q_3c631374
+        ("revenue growth rate", "percent", ("revenue", "number")),
+        ("净利润增长率", "percent", ("净利润", "number")),
+        ("资本充足率增长", "percent", ("资本充足率", "percent")),
+        ("gross margin growth", "percent", ("gross margin", "percent")),
+        ("营业总成本", "number", ("营业总成本", "number")),
+        # q_b602e30e (10-question sample): "资本" is no amount the glossary knows; its percent type finds
+        # the 资本充足率 the reference reads (v33 read it as a number and missed the question)
+        ("资本增长率", "percent", ("资本", "percent")),
+    ],
+)
+def test_a_value_compared_across_years_is_read_as_the_value(
+    phrase: str, model_type: str, level: tuple[str, str]
+) -> None:
+    """q_3c631374 "…exact revenue growth percentages for the top three companies with the highest revenue
+    growth from 2022 to 2023" (complex, held-out run of v31): the field kept the growth's percent type on
+    the revenue itself, so no printed amount could match and all 24 reports went to the LLM (0 of 24 cells
+    right). The growth is computed by the plan; the value read is an amount where the glossary knows it as one."""
+    from mdqa_kernel.planner_fields import level_raw
+
+    out = level_raw({"phrase": phrase, "name": "x", "type": model_type})
+    assert (out["phrase"], out["type"]) == level
+
+
 def test_retry_sends_the_error_back() -> None:
     fields = [FieldSpec(name="tax", type="number", description="tax paid", question="{symbol} {year} tax"),
               FieldSpec(name="shares", type="number", description="share count", question="{symbol} {year} shares")]  # fmt: skip
@@ -295,6 +324,25 @@ def test_growth_with_weights_from_the_question() -> None:
     assert isinstance(growth, GrowthOp) and growth.fields == ["car", "profit", "cost"]
     assert derive.expr == "0.4*car_growth + 0.3*profit_growth + 0.3*cost_growth"
     assert result.trace.sources["weights"] == "rule"
+
+
+def test_a_single_growth_is_answered_in_percent() -> None:
+    """q_3c631374 asks for "exact revenue growth percentages" and every reference of a growth writes
+    "55.32%"; the answer had shown the fraction (OPTT (0.5532)). The plan compiled for the question,
+    run on real rows, shows the growth as a percentage."""
+    revenue = FieldSpec(
+        name="revenue", type="number", description="revenue", question="{symbol} {year} revenue"
+    )
+    llm = FakeLLM(family=[{"phrase": "", "family": "growth"}],
+                  params=[{"fields": ["revenue"], "weights": [1], "direction": "highest", "k": 2}])  # fmt: skip
+    q = "Report the stock symbols and exact revenue growth percentages for the top two companies from 2021 to 2022."
+    result = Planner(llm).propose(q, metadata=META, schema_fields=[revenue])
+    assert result.valid, result.error
+    assert result.plan.aggregation.output.percent
+    rows = pl.DataFrame({"doc_id": ["a1", "a2", "b1", "b2", "c1", "c2"], "symbol": ["OPTT", "OPTT", "KE", "KE", "CURV", "CURV"],
+                         "year": [2021, 2022] * 3, "revenue": [1.0e6, 1.5532e6, 2.0e6, 2.7024e6, 5.0e6, 5.1e6]})  # fmt: skip
+    text = render_answer(q, result.plan.aggregation, aggregate(rows, result.plan.aggregation)).text
+    assert "OPTT (55.32%)" in text and "KE (35.12%)" in text and "CURV" not in text
 
 
 def test_model_proposes_values_and_rules_write_templates() -> None:

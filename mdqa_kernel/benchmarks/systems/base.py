@@ -74,11 +74,14 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # mdqa v33 read a value compared across years as an amount when the model typed its growth a percent
 # ("revenue growth percentages", q_3c631374); v34 takes that back: on q_b602e30e ("资本增长率") the percent
 # type had led the reader to 资本充足率, as the reference reads "资本", and v33 missed it (10-question grid).
+# mdqa v35: v33's rule again, only for a value the glossary knows as an amount ("revenue"; "资本" keeps
+# the percent type that finds 资本充足率); mdqa v35, mdqa-oracle-rows v27: a single value's growth is
+# shown as a percentage (55.32%, as the question asks and every reference writes it; was 0.5532).
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 SYSTEM_VERSIONS: dict[str, int] = {
-    "mdqa-oracle-rows": 26,
-    "mdqa": 34,
+    "mdqa-oracle-rows": 27,
+    "mdqa": 35,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }
