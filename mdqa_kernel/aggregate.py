@@ -116,8 +116,10 @@ def _run_step(frame: pl.DataFrame, step: Any, ctx: StepContext) -> pl.DataFrame:
 
 def _check_output(frame: pl.DataFrame, aggregation: Aggregation) -> None:
     out = aggregation.output
-    for role, name in (("entity", out.entity), ("value", out.value)):
-        needed = name is not None and (role == "value" or out.form in ("entities", "entity_values", "groups"))
+    for role, name in (("entity", out.entity), ("value", out.value), ("share", out.share)):
+        needed = name is not None and (
+            role != "entity" or out.form in ("entities", "entity_values", "groups")
+        )
         if needed and name not in frame.columns:
             cols = ", ".join(visible(frame))
             raise AggregationError(

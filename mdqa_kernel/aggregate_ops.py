@@ -122,10 +122,16 @@ def op_filter(df: pl.DataFrame, op: ops.FilterOp, ctx: StepContext) -> pl.DataFr
             raise ctx.fail(
                 f"filter expression {op.expr!r} is {kind}, not a condition", hint="Use a comparison"
             )
-        return df.filter(expr)
-    assert op.field is not None  # guaranteed by FilterOp's validator
-    ctx.require(df, [op.field])
-    return df.filter(_condition(df, op, ctx))
+    else:
+        assert op.field is not None  # guaranteed by FilterOp's validator
+        ctx.require(df, [op.field])
+        expr = _condition(df, op, ctx)
+    kept = df.filter(expr)
+    if op.share is None:
+        return kept
+    # rows whose condition is unknown (a value not read) stay in the denominator: a share of all documents
+    share = kept.height / df.height if df.height else None
+    return kept.with_columns(pl.lit(share, dtype=pl.Float64).alias(op.share))
 
 
 def _condition(df: pl.DataFrame, op: ops.FilterOp, ctx: StepContext) -> pl.Expr:

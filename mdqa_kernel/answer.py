@@ -130,15 +130,24 @@ def _join(items: list[str], language: Language) -> str:
     return ("、" if language == "zh" else ", ").join(items)
 
 
-def _counted(subject: str, n: int, out: Output, language: Language) -> str:
+def _counted(subject: str, frame: pl.DataFrame, out: Output, language: Language) -> str:
     if not out.show_count:
         return subject
+    n = frame.height
+    shares = _col(frame, out.share) if out.share else []
+    if shares and shares[0] is not None:  # "采用比例": the share of all companies the list holds
+        pct = format_number(shares[0], decimals=2, percent=True)
+        return (
+            f"{subject}（共{n}家，占{pct}%）"
+            if language == "zh"
+            else f"{subject} ({n} in total, {pct}% of all)"
+        )
     return f"{subject}（共{n}家）" if language == "zh" else f"{subject} ({n} in total)"
 
 
 def _entities(frame: pl.DataFrame, out: Output, language: Language) -> tuple[str, list[Any]]:
     ents = _ents(frame, out.entity)
-    subject = _counted(_subject(out, language, "结果", "The result"), len(ents), out, language)
+    subject = _counted(_subject(out, language, "结果", "The result"), frame, out, language)
     if not ents:
         return (f"{subject}：无。" if language == "zh" else f"{subject}: none."), []
     if language == "zh":
@@ -148,7 +157,7 @@ def _entities(frame: pl.DataFrame, out: Output, language: Language) -> tuple[str
 
 def _entity_values(frame: pl.DataFrame, out: Output, language: Language) -> tuple[str, list[Any]]:
     ents, vals = _ents(frame, out.entity), _col(frame, out.value)
-    subject = _counted(_subject(out, language, "结果", "The result"), len(ents), out, language)
+    subject = _counted(_subject(out, language, "结果", "The result"), frame, out, language)
     if not ents:
         return (f"{subject}：无。" if language == "zh" else f"{subject}: none."), []
     members = _col(frame, "members")  # value counts: the companies behind each count

@@ -88,6 +88,9 @@ class FilterOp(_Op):
     value: FilterValue = None
     expr: str | None = Field(default=None, description="e.g. 'cost_growth > 0 and profit_growth > 0'")
     ignore_case: bool = False
+    share: str | None = Field(
+        default=None, description="also add this column: the fraction of the incoming rows the filter kept"
+    )
 
     @model_validator(mode="after")
     def _one_form(self) -> FilterOp:
@@ -354,6 +357,9 @@ class Output(BaseModel):
     ordered: bool = Field(default=True, description="the order of entities is part of the answer")
     subject: str | None = Field(default=None, description="short noun phrase for the template")
     show_count: bool = Field(default=False, description="also say how many entities (e.g. '共11家')")
+    share: str | None = Field(
+        default=None, description="column holding the share of all companies listed (a filter's `share`)"
+    )
     also: list[str] = Field(
         default_factory=list,
         description="entity_values: more columns shown beside the value (a score's inputs)",

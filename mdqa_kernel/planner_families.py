@@ -198,6 +198,8 @@ def _threshold_filter(c: FamilyContext) -> Aggregation:
     if _ALL_GREW.search(c.facts.question) and len(c.facts.years) >= 2:
         return _all_grew(c)  # "营业总成本和净利润都实现正向增长的公司": every growth positive
     steps = _filter_steps(c)
+    if c.facts.share:  # "…的公司股票代码和采用比例": the list with the share of the year's companies it holds
+        return _listed_with_share(c, steps)
     # "…的公司股票代码和审验机构名称": each company with the value asked for; "办公地址在深圳的所有公司股票代码
     # 和具体办公地址": with the address it was picked by, which the reader checks the filter by
     shown, why = c.shown_field(), "rule (asked value shown)"
@@ -208,6 +210,17 @@ def _threshold_filter(c: FamilyContext) -> Aggregation:
         return Aggregation(steps=steps, output=LISTED)
     c.sources["output"] = why
     return Aggregation(steps=steps, output=Output(form="entity_values", value=shown, show_count=True))
+
+
+def _listed_with_share(c: FamilyContext, steps: list[Any]) -> Aggregation:
+    """The condition's filter also keeps the share of the year's companies it kept."""
+    conditions = [i for i, s in enumerate(steps) if isinstance(s, FilterOp) and s.field != "year"]
+    if len(conditions) != 1:  # the share is of one filter's input: the companies of the year
+        raise FamilyError(f"a share of companies needs one condition filter, the plan has {len(conditions)}")
+    (i,) = conditions
+    steps = [*steps[:i], steps[i].model_copy(update={"share": "share"}), *steps[i + 1 :]]
+    c.sources["output"] = "rule (share of the companies listed)"
+    return Aggregation(steps=steps, output=LISTED.model_copy(update={"share": "share"}))
 
 
 def _count(c: FamilyContext) -> Aggregation:

@@ -238,11 +238,21 @@ _SHOWN = re.compile(
 )
 
 
+# "…的公司股票代码和采用比例是多少": the share of the companies that meet the condition, not a value of each
+_SHARE = re.compile(r"^(?:采用|参照|披露|审验|所占|占)?(?:比例|占比|比重)$")
+
+
 def shown_in(question: str) -> str | None:
     """The value a list of companies shows beside each code ("…的公司股票代码和审验机构名称" ->
-    "审验机构名称"); None when the question asks only for the codes."""
+    "审验机构名称"); None when the question asks only for the codes or for their share."""
     m = _SHOWN.search(question.strip())
-    return m.group("what") if m else None
+    return m.group("what") if m and not _SHARE.match(m.group("what")) else None
+
+
+def asks_share(question: str) -> bool:
+    """The question asks what share of the companies meet its condition ("…的公司股票代码和采用比例")."""
+    m = _SHOWN.search(question.strip())
+    return m is not None and _SHARE.match(m.group("what")) is not None
 
 
 # "具体由哪家会计事务所换到哪家", "从哪里换到了哪里": a change shown with its old and new value.
@@ -337,6 +347,7 @@ class QuestionFacts:
     located: tuple[str, str] | None = None  # "办公地址在深圳": (the value's name, the place)
     shown: str | None = None  # "股票代码和审验机构名称": a value each listed company is shown with
     from_to: bool = False  # "由哪家…换到哪家": a change is shown with its old and new value
+    share: bool = False  # "股票代码和采用比例": the list says which share of the companies it holds
 
     def effect(self, key: str) -> Any:
         """The first matching hint's value for an effect key (None when no hint sets it)."""
@@ -387,4 +398,5 @@ def read_question(
         located=located_in(question),
         shown=shown_in(question),
         from_to=asks_from_to(question),
+        share=asks_share(question),
     )
