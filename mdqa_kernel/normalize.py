@@ -73,7 +73,16 @@ def default_entity_expr(expr: pl.Expr) -> pl.Expr:
     return pl.when(stripped.str.len_chars() > 0).then(stripped).otherwise(text)
 
 
-_ENTITY_NORMALIZERS: dict[str, ExprNormalizer] = {"default": default_entity_expr}
+# A road's type word before its number is often left out ("商务外环路22号" / "商务外环22号"): the same place.
+_ROAD_TYPE = r"(?:大道|大街|路|街|道)(\d+号)"
+
+
+def address_expr(expr: pl.Expr) -> pl.Expr:
+    """Addresses compared as places: text normalisation, and a road's type word before its number dropped."""
+    return normalize_text_expr(expr).str.replace_all(_ROAD_TYPE, "${1}")
+
+
+_ENTITY_NORMALIZERS: dict[str, ExprNormalizer] = {"default": default_entity_expr, "address": address_expr}
 
 
 def register_entity_normalizer(

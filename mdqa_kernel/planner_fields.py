@@ -193,7 +193,8 @@ def ground_fields(
         if term is None:
             dropped.append(spec.description)
             continue
-        if spec.type == "text" and term.type in ("number", "percent"):
+        if spec.type in ("text", "list_text") and term.type in ("number", "percent"):
+            # "exact net profit amounts" typed a list by the model (the plural): the report prints one amount
             spec = spec.model_copy(update={"type": term.type})
         elif spec.type == "percent" and term.type == "number":
             # "operating profit" typed a percent by the model, printed as an amount: read the amount

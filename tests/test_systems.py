@@ -217,9 +217,22 @@ def test_shuffled_order_is_the_held_out_order_of_earlier_sessions() -> None:
     stretch = parse_questions("shuffled:simple:126-164", seed=0)
     assert stretch == order[125:] and len(stretch) == 39
     assert grid_root("results", "shuffled:simple:126-164", 0).name == "shuffled-simple-126-164-seed0"
-    for bad in ("shuffled:nope", "shuffled:simple:9-3", "shuffled:simple:x"):
+    for bad in (
+        "shuffled:nope",
+        "shuffled:simple:9-3",
+        "shuffled:simple:x",
+        "q_a91050d8dfb41eb2",
+        "nope:q_x",
+    ):
         with pytest.raises(GridError):
             parse_questions(bad)
+    # a bare id after the first takes the split before it
+    listed = parse_questions("complex:q_a91050d8dfb41eb2,q_8be68b3d500f424f, simple:q_b904c3f7")
+    assert [r.label for r in listed] == [
+        "complex:q_a91050d8dfb41eb2",
+        "complex:q_8be68b3d500f424f",
+        "simple:q_b904c3f7",
+    ]
 
 
 def test_run_config_records_and_skips_finished_questions(tmp_path, monkeypatch) -> None:

@@ -47,7 +47,11 @@ class QuestionRef:
     def parse(cls, text: str) -> QuestionRef:
         split, _, qid = text.partition(":")
         if split not in SPLITS or not qid:
-            raise GridError(f"question reference {text!r} is not '<simple|complex>:<question_id>'")
+            raise GridError(
+                f"question reference {text!r} is not '<simple|complex>:<question_id>'; "
+                "use e.g. --sample complex:q_a91050d8dfb41eb2,q_8be68b3d500f424f, a count, 'all' or "
+                "'shuffled:<split>[:<from>-<to>]'"
+            )
         return cls(split, qid)
 
 
@@ -95,13 +99,20 @@ def stratified_sample(
 
 
 def parse_questions(spec: str | int, seed: int = 0) -> list[QuestionRef]:
-    """'all', a count (stratified sample), 'shuffled:<split>[:<from>-<to>]', or '<split>:<qid>,…'."""
+    """'all', a count (stratified sample), 'shuffled:<split>[:<from>-<to>]', or '<split>:<qid>,…' (a
+    bare id after the first takes the split before it: 'complex:q_a,q_b')."""
     text = str(spec).strip()
     if text == "all" or text.isdigit():
         return stratified_sample(text if text == "all" else int(text), seed)
     if text.startswith("shuffled:"):
         return shuffled_questions(text, seed)
-    return [QuestionRef.parse(t.strip()) for t in text.split(",") if t.strip()]
+    refs: list[QuestionRef] = []
+    for token in (t.strip() for t in text.split(",")):
+        if token and ":" not in token and refs:
+            token = f"{refs[-1].split}:{token}"
+        if token:
+            refs.append(QuestionRef.parse(token))
+    return refs
 
 
 def shuffled_questions(spec: str, seed: int = 0) -> list[QuestionRef]:

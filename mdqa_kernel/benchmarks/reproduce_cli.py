@@ -144,6 +144,7 @@ def reproduce_cmd(name: str | None, list_: bool, llm: str, sample: str, seed: in
                   no_llm_judge: bool, retry_failed: bool, out: str, force: bool, background: bool,
                   estimate_cost: bool, prices: str | None, snapshot: bool, as_json: bool) -> None:  # fmt: skip
     """Re-run a benchmark notebook through papermill and collect its figures."""
+    from mdqa_kernel.benchmarks.grid import GridError
     from mdqa_kernel.benchmarks.reproduce import (
         NOTEBOOKS,
         GridOptions,
@@ -184,7 +185,7 @@ def reproduce_cmd(name: str | None, list_: bool, llm: str, sample: str, seed: in
     except ReproduceError as e:
         _fail(str(e))
         return
-    except (KeyError, ValueError) as e:  # an unknown system or question reference
+    except (KeyError, ValueError, GridError) as e:  # an unknown system or question reference
         _fail(str(e).strip("'\""))
         return
     click.echo(json.dumps(outcome, ensure_ascii=False, indent=None if as_json else 1, default=str))

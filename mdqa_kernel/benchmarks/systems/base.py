@@ -79,11 +79,14 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # shown as a percentage (55.32%, as the question asks and every reference writes it; was 0.5532).
 # mdqa v36, mdqa-oracle-rows v28: "…的公司股票代码和采用比例是多少" lists the companies the yes/no fact holds
 # for with the share of the year's companies they are ("共12家，占80.00%"; q_61f7dc3c, held-out run of v35).
+# mdqa v37, mdqa-oracle-rows v29: a field the model typed a list ("net profit amounts") that grounds to a
+# printed amount is a number (q_dd1b8c17, q_8be68b3d: the top three had failed on a list), and a moved
+# office compares addresses as places ("商务外环22号" = "商务外环路22号"; q_a91050d8), held-out run of v35.
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 SYSTEM_VERSIONS: dict[str, int] = {
-    "mdqa-oracle-rows": 28,
-    "mdqa": 36,
+    "mdqa-oracle-rows": 29,
+    "mdqa": 37,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }
