@@ -105,6 +105,11 @@ def level_raw(raw: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+_COMPANY_LEAD = re.compile(
+    r"^(?:(?:该|各|每家)?公司的?|(?:the |each )?compan(?:y|ies)['’]s?\s+)(?=..)", re.IGNORECASE
+)
+
+
 def field_from_phrase(
     index: int, raw: Mapping[str, Any], columns: list[str], language: str, forced_type: str | None
 ) -> FieldSpec | None:
@@ -120,6 +125,11 @@ def field_from_phrase(
     phrase = _RANKED_LEAD.sub("", phrase)
     # "更换了办公地点": what each document prints is the 办公地点; the change is found by comparing years
     phrase = re.sub(r"^(?:更换了?|变更了?|更改了?)(?=..)", "", phrase)
+    # "公司营业总成本", "the company's net income": the company is whose value it is, no part of the label
+    # the glossary knows (reports print "营业总成本"); "公司治理" or "公司数量" keep their 公司
+    bare = _COMPANY_LEAD.sub("", phrase)
+    if bare != phrase and glossary_label(bare) is not None:
+        phrase = bare
     name = _slug(str(raw.get("name") or ""), index)
     low = phrase.lower()
     if (

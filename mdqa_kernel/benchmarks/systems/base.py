@@ -82,11 +82,13 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # mdqa v37, mdqa-oracle-rows v29: a field the model typed a list ("net profit amounts") that grounds to a
 # printed amount is a number (q_dd1b8c17, q_8be68b3d: the top three had failed on a list), and a moved
 # office compares addresses as places ("商务外环22号" = "商务外环路22号"; q_a91050d8), held-out run of v35.
+# mdqa v38: a field phrase loses a leading "公司"/"the company's" when the rest is a label the glossary
+# knows ("公司营业总成本" reads 营业总成本; q_3697b1af, held-out run of v37).
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 SYSTEM_VERSIONS: dict[str, int] = {
     "mdqa-oracle-rows": 29,
-    "mdqa": 37,
+    "mdqa": 38,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }
