@@ -16,7 +16,7 @@ import polars as pl
 
 from mdqa_kernel import operations as ops
 from mdqa_kernel.expr_polars import ExprTypeError, compile_expr, kind_of
-from mdqa_kernel.normalize import normalizer_expr
+from mdqa_kernel.normalize import normalizer_expr, same_place
 
 # Hidden lineage columns: every column whose name starts with SRC holds row numbers of the input
 # rows frame, either one per row (UInt32: the row came from one document) or a list (List(UInt32):
@@ -324,6 +324,19 @@ def op_change(df: pl.DataFrame, op: ops.ChangeOp, ctx: StepContext) -> pl.DataFr
     a, b = f"{op.field}_{y1}", f"{op.field}_{y2}"
     if op.normalize != "exact":
         ctx.require(df, [a, b], ["text"])
+    if op.normalize == "place":  # a pairwise test, not a normal form: one result row per company
+        pairs = pl.struct(pl.col(a).alias("a"), pl.col(b).alias("b"))
+        # an address not read in either year is no move, as a null comparison is in the other modes
+        changed = pairs.map_elements(
+            lambda p: None if p["a"] is None or p["b"] is None else not same_place(p["a"], p["b"]),
+            return_dtype=pl.Boolean,
+        )
+        out = df.with_columns(changed.alias(op.name))
+        return (
+            out
+            if op.keep == "all"
+            else out.filter(pl.col(op.name) if op.keep == "changed" else ~pl.col(op.name))
+        )
     try:
         norm = normalizer_expr(op.normalize, op.normalizer)
     except KeyError as exc:

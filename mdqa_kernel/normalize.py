@@ -73,16 +73,40 @@ def default_entity_expr(expr: pl.Expr) -> pl.Expr:
     return pl.when(stripped.str.len_chars() > 0).then(stripped).otherwise(text)
 
 
-# A road's type word before its number is often left out ("商务外环路22号" / "商务外环22号"): the same place.
-_ROAD_TYPE = r"(?:大道|大街|路|街|道)(\d+号)"
+# Parts of an address that one year's report writes and the other's leaves out: the country, the
+# administrative level words (北京 / 北京市, 浙江省杭州市), a road's type word before its number
+# (商务外环22号 / 商务外环路22号).
+_COUNTRY = re.compile(r"^中国")
+_LEVEL_WORDS = re.compile(r"[省市区县]")
+_ROAD_TYPE = re.compile(r"(?:大道|大街|路|街|道)(?=\d+号)")
+_MIN_SHARED = 0.6  # the shorter address must be most of the longer one
 
 
-def address_expr(expr: pl.Expr) -> pl.Expr:
-    """Addresses compared as places: text normalisation, and a road's type word before its number dropped."""
-    return normalize_text_expr(expr).str.replace_all(_ROAD_TYPE, "${1}")
+def place_key(address: str | None) -> str | None:
+    """An address reduced to what every writing of the place keeps (see `same_place`)."""
+    text = normalize_text(address)
+    if text is None:
+        return None
+    return _LEVEL_WORDS.sub("", _ROAD_TYPE.sub("", _COUNTRY.sub("", text)))
 
 
-_ENTITY_NORMALIZERS: dict[str, ExprNormalizer] = {"default": default_entity_expr, "address": address_expr}
+def _in_order(short: str, long: str) -> bool:
+    it = iter(long)
+    return all(ch in it for ch in short)
+
+
+def same_place(a: str | None, b: str | None) -> bool:
+    """Two writings of one address: equal once reduced, or the shorter one's characters all in the
+    longer one in order (a district or a building name left out: "中国浙江省杭州市庆春路288号" and
+    "浙江省杭州市上城区庆春路288号"), covering most of it. A moved office has another road or number."""
+    ka, kb = place_key(a), place_key(b)
+    if ka is None or kb is None:
+        return ka == kb
+    short, long = sorted((ka, kb), key=len)
+    return short == long or (len(short) >= _MIN_SHARED * len(long) and _in_order(short, long))
+
+
+_ENTITY_NORMALIZERS: dict[str, ExprNormalizer] = {"default": default_entity_expr}
 
 
 def register_entity_normalizer(

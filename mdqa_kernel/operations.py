@@ -166,7 +166,8 @@ class ChangeOp(_Op):
     """Per entity, compare a field between two years; adds boolean column `name`.
 
     `normalize`: exact | text (case, whitespace, punctuation, full-width forms) | entity (text plus
-    a registered entity normaliser, e.g. auditor names without legal-form suffixes).
+    a registered entity normaliser, e.g. auditor names without legal-form suffixes) | place (two
+    writings of one address are no change: `normalize.same_place`).
     """
 
     op: Literal["change"] = "change"
@@ -175,7 +176,7 @@ class ChangeOp(_Op):
     to_year: int
     key: list[str] = Field(default_factory=lambda: ["symbol"])
     year_field: str = "year"
-    normalize: Literal["exact", "text", "entity"] = "text"
+    normalize: Literal["exact", "text", "entity", "place"] = "text"
     normalizer: str = Field(default="default", description="registered entity normaliser name")
     keep: Literal["changed", "unchanged", "all"] = "changed"
     name: str = "changed"

@@ -352,10 +352,7 @@ def _change(c: FamilyContext) -> Aggregation:
             )
             output = Output(form="entity_values", value=before, also=[after], labels=labels, show_count=True)
             c.sources["output"] = "rule (old and new value shown)"
-        # "entity" compares names or addresses as the hint's normaliser reads them (legal forms, road types)
-        normalizer = str(c.facts.effect("normalizer") or "default") if norm == "entity" else "default"
-        change = ChangeOp(field=f, from_year=y1, to_year=y2, normalize=norm, normalizer=normalizer)
-        return Aggregation(steps=[change], output=output)
+        return Aggregation(steps=[ChangeOp(field=f, from_year=y1, to_year=y2, normalize=norm)], output=output)
     if kind in ("date_moved", "largest_shift"):
         shift = f"day_of_year({f}_{y1}) - day_of_year({f}_{y2})"  # > 0: earlier in the later year
         if c.facts.later:
