@@ -330,13 +330,17 @@ def op_change(df: pl.DataFrame, op: ops.ChangeOp, ctx: StepContext) -> pl.DataFr
         changed = pairs.map_elements(
             lambda p: None if p["a"] is None or p["b"] is None else not same_place(p["a"], p["b"]),
             return_dtype=pl.Boolean,
-        )
-        out = df.with_columns(changed.alias(op.name))
-        return (
-            out
-            if op.keep == "all"
-            else out.filter(pl.col(op.name) if op.keep == "changed" else ~pl.col(op.name))
-        )
+        ).alias(op.name)
+    else:
+        changed = _changed_by_normal_form(df, op, a, b, ctx)
+    out = df.with_columns(changed)
+    if op.keep == "all":
+        return out
+    return out.filter(pl.col(op.name) if op.keep == "changed" else ~pl.col(op.name))
+
+
+def _changed_by_normal_form(df: pl.DataFrame, op: ops.ChangeOp, a: str, b: str, ctx: StepContext) -> pl.Expr:
+    """The two years' values differ once each is normalised (exact, text or a registered entity form)."""
     try:
         norm = normalizer_expr(op.normalize, op.normalizer)
     except KeyError as exc:
@@ -344,20 +348,15 @@ def op_change(df: pl.DataFrame, op: ops.ChangeOp, ctx: StepContext) -> pl.DataFr
             str(exc), field=op.field, hint="Register it with normalize.register_entity_normalizer"
         ) from exc
     if op.normalize == "exact":
-        changed = (pl.col(a) != pl.col(b)).alias(op.name)
-    else:
-        # Normalise each distinct name once (names repeat across thousands of rows), then look up.
-        distinct = pl.concat([df[a], df[b]]).drop_nulls().unique()
-        lookup = pl.DataFrame({"v": distinct}).with_columns(norm(pl.col("v")).alias("n"))
-        keyed = [
-            pl.col(c).replace_strict(lookup["v"], lookup["n"], default=None, return_dtype=pl.String)
-            for c in (a, b)
-        ]
-        changed = (keyed[0] != keyed[1]).alias(op.name)
-    out = df.with_columns(changed)
-    if op.keep == "all":
-        return out
-    return out.filter(pl.col(op.name) if op.keep == "changed" else ~pl.col(op.name))
+        return (pl.col(a) != pl.col(b)).alias(op.name)
+    # Normalise each distinct name once (names repeat across thousands of rows), then look up.
+    distinct = pl.concat([df[a], df[b]]).drop_nulls().unique()
+    lookup = pl.DataFrame({"v": distinct}).with_columns(norm(pl.col("v")).alias("n"))
+    keyed = [
+        pl.col(c).replace_strict(lookup["v"], lookup["n"], default=None, return_dtype=pl.String)
+        for c in (a, b)
+    ]
+    return (keyed[0] != keyed[1]).alias(op.name)
 
 
 # ----------------------------------------------------------------- grouping steps

@@ -130,8 +130,14 @@ def contains_any(text: str, words: Iterable[str]) -> bool:
 
 
 def cue_families(question: str, hints: Hints) -> list[str]:
-    """Families whose cue phrases occur in the question, most specific first (the YAML's order)."""
-    return [fam for fam, cues in hints.family_cues.items() if contains_any(question, cues)]
+    """Families whose cue phrases occur in the question, most specific first (the YAML's order); a
+    list asked with its share of the companies ("…股票代码和采用比例") is a threshold filter."""
+    share = asks_share(question)
+    return [
+        fam
+        for fam, cues in hints.family_cues.items()
+        if contains_any(question, cues) or (share and fam == "threshold_filter")
+    ]
 
 
 def flags_named(question: str, fields: Sequence[tuple[str, str]], hints: Hints) -> list[str]:
@@ -242,17 +248,23 @@ _SHOWN = re.compile(
 _SHARE = re.compile(r"^(?:采用|参照|披露|审验|所占|占)?(?:比例|占比|比重)$")
 
 
+def _beside_codes(question: str) -> str | None:
+    """What the question asks for besides the codes ("审验机构名称", "采用比例"), or None."""
+    m = _SHOWN.search(question.strip())
+    return m.group("what") if m else None
+
+
 def shown_in(question: str) -> str | None:
     """The value a list of companies shows beside each code ("…的公司股票代码和审验机构名称" ->
     "审验机构名称"); None when the question asks only for the codes or for their share."""
-    m = _SHOWN.search(question.strip())
-    return m.group("what") if m and not _SHARE.match(m.group("what")) else None
+    what = _beside_codes(question)
+    return what if what is not None and not _SHARE.match(what) else None
 
 
 def asks_share(question: str) -> bool:
     """The question asks what share of the companies meet its condition ("…的公司股票代码和采用比例")."""
-    m = _SHOWN.search(question.strip())
-    return m is not None and _SHARE.match(m.group("what")) is not None
+    what = _beside_codes(question)
+    return what is not None and _SHARE.match(what) is not None
 
 
 # "具体由哪家会计事务所换到哪家", "从哪里换到了哪里": a change shown with its old and new value.
