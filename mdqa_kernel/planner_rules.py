@@ -267,6 +267,32 @@ def asks_share(question: str) -> bool:
     return what is not None and _SHARE.match(what) is not None
 
 
+# "the stock symbols and exact debt-to-assets ratios for the top three companies …", "the exact net profit
+# amounts and stock symbols for the three most profitable companies": the value listed beside each symbol
+_SHOWN_EN = (
+    re.compile(
+        r"\b(?:stock\s+)?(?:symbols|tickers)\s+and\s+(?:the\s+|their\s+)?(?:exact|precise|specific|corresponding)?"
+        r"\s*(?P<what>[a-z][a-z -]{2,60}?)\s+(?:for|of)\s+the\b",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:exact|precise|specific)\s+(?P<what>[a-z][a-z -]{2,60}?)\s+and\s+(?:their\s+|the\s+)?"
+        r"(?:stock\s+)?(?:symbols|tickers)\s+(?:for|of)\s+the\b",
+        re.I,
+    ),
+)
+
+
+def listed_beside_symbols(question: str) -> str | None:
+    """The value an English ranking lists beside each symbol ("…symbols and exact other business revenue
+    percentages for the top three companies…" -> "other business revenue percentages"), or None."""
+    for pattern in _SHOWN_EN:
+        m = pattern.search(question)
+        if m:
+            return m.group("what").strip()
+    return None
+
+
 # "具体由哪家会计事务所换到哪家", "从哪里换到了哪里": a change shown with its old and new value.
 _FROM_TO = re.compile(
     r"(?:由|从)哪.{0,12}?换(?:到|成|为)了?哪|\bfrom (?:which|what)\b.{0,40}?\bto (?:which|what)\b", re.I

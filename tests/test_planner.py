@@ -11,13 +11,22 @@ from mdqa_kernel.aggregate import aggregate
 from mdqa_kernel.answer import render_answer
 from mdqa_kernel.operations import ChangeOp, DeriveOp, FilterOp, GrowthOp, RankOp
 from mdqa_kernel.plan import FieldSpec
-from mdqa_kernel.planner import MetadataSchema, Planner, PlannerError, fields_from_schema
+from mdqa_kernel.planner import (
+    MetadataSchema,
+    Planner,
+    PlannerError,
+    PlanTrace,
+    fields_from_schema,
+    ranked_by_listed_value,
+)
 from mdqa_kernel.planner_families import FamilyError, param_schema
+from mdqa_kernel.planner_fields import ground_fields
 from mdqa_kernel.planner_rules import (
     cue_families,
     doctypes_in,
     formula_in,
     k_in,
+    listed_beside_symbols,
     load_hints,
     read_question,
     threshold_in,
@@ -274,13 +283,19 @@ def test_amounts_in_the_plural_are_one_printed_amount() -> None:
     """q_dd1b8c17, q_8be68b3d "Report the exact net profit amounts and stock symbols for the three most
     profitable companies in 2022" (complex, held-out run of v35): the model typed "net profit amounts" a
     list, the top three could not rank a list, and the fallback family listed every company's digits as
-    list items. The 10-Ks print net profit as one amount: the field is a number and the question a top three."""
+    list items. The 10-Ks print net profit as one amount: the field is a number and the question a top three.
+    Since v40 the listed value decides this question's field without the model; grounding a model's
+    list-typed phrase still reads the printed amount."""
     vocab = _vocabulary({"Net profit": "number", "Total revenues": "number"})
+    model_field = FieldSpec(name="net_profit_amounts", type="list_text", description="net profit amounts",
+                            question="{symbol} {year}")  # fmt: skip
+    grounded = ground_fields([model_field], [], vocab, "en", PlanTrace())
+    assert [(f.type, f.description) for f in grounded] == [("number", "Net profit")]
     q = "Based on US stock market, Report the exact net profit amounts and stock symbols for the three most profitable companies in 2022 in your knowledge base."
     llm = FakeLLM(
         fields=[{"values": [{"phrase": "net profit amounts", "name": "net_profit_amounts", "type": "list_text"}]}],
         family=[{"phrase": "three most profitable", "family": "groupby_mode"}],
-        params=[{"field": "net_profit_amounts", "direction": "highest", "k": 3}],
+        params=[{"field": "net_profit", "direction": "highest", "k": 3}],
     )  # fmt: skip
     result = Planner(llm).propose(q, metadata=META, vocabulary=vocab)
     assert result.valid, result.error
@@ -288,6 +303,59 @@ def test_amounts_in_the_plural_are_one_printed_amount() -> None:
     assert (result.trace.family, result.trace.family_source) == ("topk", "rule>model")
     rank = result.plan.aggregation.steps[-1]
     assert (rank.op, rank.k) == ("top_k", 3)
+
+
+def test_the_value_listed_beside_each_symbol_is_the_value_ranked() -> None:
+    """q_71b7dcd5 "What are the stock symbols and exact other business revenue percentages for the top three
+    companies with the most diversified revenue streams in 2021" (complex, held-out run of v37): the model
+    named the value "revenues", and the answer ranked total revenue. No document prints "diversified
+    revenue streams"; the value listed beside each symbol is printed, so it is the value ranked, read
+    without asking the model for fields."""
+    vocab = _vocabulary(
+        {"Total revenues": "number", "Other revenues as a share of total revenues": "percent"}
+    )
+    q = "Based on US stock market, What are the stock symbols and exact other business revenue percentages for the top three companies with the most diversified revenue streams in 2021 in your knowledge base?"
+    llm = FakeLLM(
+        fields=[{"values": [{"phrase": "revenues", "name": "revenues", "type": "number"}]}],
+        family=[{"phrase": "top three", "family": "topk"}],
+        params=[{"field": "other_business_revenue_percentage", "direction": "highest", "k": 3}],
+    )  # fmt: skip
+    result = Planner(llm).propose(q, metadata=META, vocabulary=vocab)
+    assert result.valid, result.error
+    assert [(f.type, f.description) for f in result.plan.fields] == [
+        ("percent", "other business revenue percentage")
+    ]
+    assert "fields" not in [step for step, _ in llm.calls]
+    assert result.trace.fields_source.startswith("rule (the value listed beside each symbol")
+    rank = result.plan.aggregation.steps[-1]
+    assert (rank.op, rank.field, rank.k) == ("top_k", "other_business_revenue_percentage", 3)
+
+
+@pytest.mark.parametrize(
+    ("question", "listed"),
+    [
+        ("What are the stock symbols and exact debt-to-assets ratios for the top three companies with the "
+         "highest financial leverage in 2021?", "debt-to-assets ratios"),
+        ("Report the exact net profit amounts and stock symbols for the three most profitable companies in "
+         "2022.", "net profit amounts"),
+        ("Which three companies had the highest revenue in 2021?", None),
+    ],
+)  # fmt: skip
+def test_listed_beside_symbols(question: str, listed: str | None) -> None:
+    assert listed_beside_symbols(question) == listed
+
+
+def test_a_ranking_naming_another_printed_value_keeps_the_model_fields() -> None:
+    """ "…symbols and exact revenues for the three companies with the highest net profit": two printed
+    values, one ranked and one shown; the rule stays out and the model proposes both."""
+    vocab = _vocabulary({"Total revenues": "number", "Net profit": "number"})
+    q = "What are the stock symbols and exact revenues for the three companies with the highest net profit in 2021?"
+    facts = read_question(q, years=[2021])
+    assert ranked_by_listed_value(q, facts, vocab) is None
+    one_year = "What are the stock symbols and exact revenues for the three companies with the highest sales in 2021?"
+    assert ranked_by_listed_value(one_year, read_question(one_year, years=[2021]), vocab) is not None
+    two_years = "Report the stock symbols and exact revenue growth percentages for the top three companies with the highest growth from 2021 to 2022."
+    assert ranked_by_listed_value(two_years, read_question(two_years, years=[2021, 2022]), vocab) is None
 
 
 def test_a_short_name_for_the_ranked_value_is_read_under_its_full_name() -> None:

@@ -152,6 +152,7 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
         "proportion of other business revenue",
         "other business revenue proportion",
         "share of other business revenue",
+        "other business revenue percentage",
     ),
     ("inventory", "inventories", "存货"),
     ("total current assets", "current assets", "流动资产合计"),
@@ -294,6 +295,11 @@ def _synonym_norms() -> tuple[tuple[str, ...], ...]:
 def _groups_of(norms: list[str]) -> set[int]:
     """The SYNONYM_GROUPS (by index) that name any of these normalised labels."""
     return {i for i, group in enumerate(_synonym_norms()) if any(n in group for n in norms)}
+
+
+def same_line_item(a: str, b: str) -> bool:
+    """Two normalised labels name one line item: equal, or synonyms in the glossary ("sales", "revenues")."""
+    return a == b or bool(_groups_of([a]) & _groups_of([b]))
 
 
 def glossary_label(phrase: str) -> str | None:
