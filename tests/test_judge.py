@@ -18,6 +18,20 @@ def test_codes_as_ordered_set_for_rankings() -> None:
     assert not judge("结果为：601398、002142、601166、600036。", REF_TOP, question=Q_TOP)  # an extra one
 
 
+def test_a_distribution_over_dates_lists_its_companies_in_any_order() -> None:
+    """q_21303a69 (complex, held-out run of v40): every date and company right, listed by count where the
+    reference lists them by date; the question ranks dates, not companies."""
+    q = "针对中国A股市场，请根据你知识库中2022年的数据，分析股权登记日的时间分布情况，哪个日期进行股权登记的公司最多？"
+    ref = (
+        "根据2022年股权登记日时间分布分析：2023-05-09有1家公司，证券代码为：601528；2023-07-12有2家公司，证券代码为："
+        "600036, 600926；2023-07-14有2家公司，证券代码为：600919, 601398。其中2023-07-12和2023-07-14是股权登记最集中的日期"
+    )
+    by_count = "结果为：2023-07-14（2家：600919、601398）；2023-07-12（2家：600036、600926）；2023-05-09（1家：601528）。"
+    assert judge(by_count, ref, question=q)
+    assert not judge(by_count.replace("600926", "600927"), ref, question=q)  # the set still counts
+    assert not judge(by_count.replace("2023-05-09", "2023-05-10"), ref, question=q)  # and every date
+
+
 def test_numbers_integer_digits_and_first_decimal() -> None:
     ref = "营业总成本极差的变化量为-610825128.70元。"
     assert judge("变化量为-610825128.71元", ref)

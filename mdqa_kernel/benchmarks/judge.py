@@ -6,7 +6,7 @@ agree, and does not penalise extra content. This judge makes that precise:
   itself contains, such as "第3名" or weights) must appear in the prediction, compared after unit
   normalisation (%, 万, 亿, thousand/million/billion) by integer part and first decimal (truncated);
 - identifiers: A-share codes (6 digits) and US tickers as sets; the same set is required, and the
-  same order when the question asks for a ranking;
+  same order when the question asks for a ranking of the companies (not of dates or months);
 - dates (YYYY-MM-DD) and names (quoted text, firms ending in 事务所) must appear, compared
   after text normalisation (full-width forms, punctuation, case).
 """
@@ -129,9 +129,17 @@ def _names(text: str) -> list[str]:
     return parts
 
 
+# "哪个日期进行股权登记的公司最多", "哪个月份召开股东大会的公司最多": the ranking is of dates or months; the
+# companies under each are a distribution, listed in any order (the references list them by date).
+_RANKS_TIMES = re.compile(
+    r"哪(?:个|一个|一)?(?:日期|月份|月|天|季度)|分布|which (?:date|month|day)|distribution"
+)
+
+
 def is_ranking(question: str | None) -> bool:
+    """The question ranks companies, so the order of the codes or tickers in the answer matters."""
     q = (question or "").lower()
-    return any(w in q for w in RANKING_WORDS) and "含并列" not in q
+    return any(w in q for w in RANKING_WORDS) and "含并列" not in q and not _RANKS_TIMES.search(q)
 
 
 def judge(
