@@ -386,3 +386,8 @@ def test_heldout_scoring_leaves_out_positions_looked_at(tmp_path, capsys) -> Non
     held, looked = capsys.readouterr().out.splitlines()
     assert held.startswith("mdqa v9 held out: n=2 final=1.000 (2)")
     assert looked.startswith("mdqa v9 dev: n=2 final=0.500 (1)")
+    # a question further on that was run to make the version is development too (`--looked-at`)
+    main([str(tmp_path), "--version", "9", "--from-position", str(first), "--looked-at", picked[3][:10]])
+    held, looked = capsys.readouterr().out.splitlines()
+    assert held.startswith("mdqa v9 held out: n=1 final=1.000 (1)")
+    assert looked.startswith("mdqa v9 dev: n=3 final=0.667 (2)")

@@ -4,7 +4,8 @@
 
 Questions of the stratified 40-question development sample (seed 0) are scored apart ("dev"), and
 `--from-position P` scores apart the positions before P (those looked at when the version was made, from
-the misses of an earlier one), so the "held out" line counts only questions nobody had looked at. The
+the misses of an earlier one), and `--looked-at q_a,q_b` questions further on that were run or read to make
+it, so the "held out" line counts only questions nobody had looked at. The
 latest record of each (config, question) is used, so re-scored records count once.
 """
 
@@ -54,10 +55,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument(
         "--from-position", type=int, default=1, help="positions before this one count as development"
     )
+    ap.add_argument(
+        "--looked-at",
+        default="",
+        help="comma-separated question ids (or their first characters) looked at when the version was made",
+    )
     args = ap.parse_args(argv)
     order = [q.question_id for q in grid.shuffled_questions(f"shuffled:{args.split}", args.seed)]
     dev = {q.question_id for q in grid.parse_questions("40", args.seed) if q.split == args.split}
     dev |= set(order[: max(args.from_position - 1, 0)])
+    looked = [p.strip() for p in args.looked_at.split(",") if p.strip()]
+    dev |= {q for q in order if any(q.startswith(p) for p in looked)}
     records = latest_records(args.grid, args.system, args.version)
     if not records:
         raise SystemExit(f"no {args.system} v{args.version} records in {args.grid / 'results.jsonl'}")
