@@ -364,7 +364,7 @@ def formula_fields(operands: list[str], language: str) -> list[FieldSpec]:
     return out
 
 
-# "经第三方机构审验的公司", "有多少家公司的ESG报告参照了GRI《…》": a yes/no fact of each document whose
+# "经第三方机构审验的公司", "有多少家公司的ESG报告参照了GRI《…》", "披露了环境和可持续发展信息的所有公司": a yes/no fact of each document whose
 # object is a disclosure topic the readers know (labels.TOPIC_GROUPS), so each document is read
 # as one flag rather than as a value.
 _VERB = r"经过|经|参照了?|遵循了?|采用了?|使用了?|披露了?"
@@ -372,7 +372,7 @@ _VERB = r"经过|经|参照了?|遵循了?|采用了?|使用了?|披露了?"
 _AND = r"又|且|并且|同时|以及|和|与"
 _PREDICATE = re.compile(
     rf"(?P<verb>{_VERB})(?P<obj>[^，,。；;？?的]{{2,30}}?)"
-    rf"(?=的(?:公司|企业)|[？?。]|$|(?:{_AND})(?:{_VERB}))"
+    rf"(?=的(?:所有|全部)?(?:公司|企业)|[？?。]|$|(?:{_AND})(?:{_VERB}))"
 )
 
 

@@ -927,6 +927,31 @@ def test_companies_filtered_by_a_fact_come_with_the_value_asked_for() -> None:
     assert shown_field("采用比例", vocab, "zh") is None and shown_field("数量统计", vocab, "zh") is None
 
 
+@pytest.mark.parametrize("model_family", ["group_compare", "threshold_filter"])
+def test_all_companies_that_disclosed_a_topic_are_a_list_filtered_by_the_fact(model_family: str) -> None:
+    """q_91a3abc4 "…2022年，ESG报告中披露了环境和可持续发展信息的所有公司股票代码是什么？" (complex, held-out run
+    of v40; also q_6e30aa00, q_c9b656fa): no cue named a list ("的所有公司"), so the model proposed an
+    "ESG报告" text field beside the fact and compared groups of it (23 LLM calls, a table of sums). The
+    fact is the one field, and the companies it holds for are the answer."""
+    from mdqa_kernel.benchmarks.judge import judge
+
+    q = "针对中国A股市场，在你的知识库中2022年，ESG报告中披露了环境和可持续发展信息的所有公司股票代码是什么？"
+    llm = FakeLLM(family=[{"phrase": "所有公司", "family": model_family}],
+                  params=[{"fields": ["flag"], "condition": "is_true", "field": "flag", "by": "flag"}])  # fmt: skip
+    result = Planner(llm).propose(q, metadata=META)
+    assert result.valid, result.error
+    assert [(f.type, f.description) for f in result.plan.fields] == [
+        ("boolean", "是否披露环境和可持续发展信息")
+    ]
+    assert "fields" not in [step for step, _ in llm.calls]
+    assert result.trace.family == "threshold_filter"
+    rows = pl.DataFrame({"doc_id": ["a", "b", "c"], "symbol": ["600036", "600908", "002142"],
+                         "year": [2022] * 3, "flag": [True, True, False]})  # fmt: skip
+    text = render_answer(q, result.plan.aggregation, aggregate(rows, result.plan.aggregation)).text
+    reference = "根据2022年环境披露数据，披露了环境和可持续发展信息的公司股票代码为：600036、600908"
+    assert judge(text, reference, question=q).correct
+
+
 @pytest.mark.parametrize("model_family", ["group_compare", "threshold_filter", "groupby_mode"])
 def test_a_list_with_the_share_of_companies_it_holds(model_family: str) -> None:
     """q_61f7dc3c "…2023年，ESG报告参照GRI《可持续发展报告指南》的公司股票代码和采用比例是多少？" (complex,

@@ -91,11 +91,14 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # ranks by it when the ranking's own words name nothing printed ("…exact other business revenue
 # percentages for the top three companies with the most diversified revenue streams"; q_71b7dcd5,
 # held-out run of v37: the model had named "revenues"); no fields call for such a question.
+# mdqa v41, mdqa-oracle-rows v32: "…披露了环境和可持续发展信息的所有公司股票代码" is a list filtered by the
+# yes/no fact ("的所有公司" now ends a fact's object and cues the list; q_91a3abc4, held-out run of v40:
+# the model had compared groups of an invented "ESG报告" field).
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 SYSTEM_VERSIONS: dict[str, int] = {
-    "mdqa-oracle-rows": 31,
-    "mdqa": 40,
+    "mdqa-oracle-rows": 32,
+    "mdqa": 41,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }
