@@ -364,9 +364,9 @@ def formula_fields(operands: list[str], language: str) -> list[FieldSpec]:
     return out
 
 
-# "经第三方机构审验的公司", "有多少家公司的ESG报告参照了GRI《…》", "披露了环境和可持续发展信息的所有公司": a yes/no fact of each document whose
-# object is a disclosure topic the readers know (labels.TOPIC_GROUPS), so each document is read
-# as one flag rather than as a value.
+# "经第三方机构审验的公司", "有多少家公司的ESG报告参照了GRI《…》", "披露了环境和可持续发展信息的所有公司":
+# a yes/no fact of each document whose object is a disclosure topic the readers know
+# (labels.TOPIC_GROUPS), so each document is read as one flag rather than as a value.
 _VERB = r"经过|经|参照了?|遵循了?|采用了?|使用了?|披露了?"
 # The object ends where the next fact begins ("既参照GRI标准又经第三方机构审验的公司": two facts).
 _AND = r"又|且|并且|同时|以及|和|与"
