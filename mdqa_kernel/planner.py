@@ -41,7 +41,6 @@ from mdqa_kernel.planner_fields import (
     checklist_fields,
     event_dates_field,
     field_from_phrase,
-    field_from_term,
     fields_from_schema,
     formula_fields,
     ground_fields,
@@ -49,6 +48,7 @@ from mdqa_kernel.planner_fields import (
     located_field,
     people_count_field,
     predicate_fields,
+    ranked_by_listed_value,
     shown_field,
 )
 from mdqa_kernel.planner_formula import checklist_items, formula_operands
@@ -56,12 +56,10 @@ from mdqa_kernel.planner_rules import (
     Hints,
     QuestionFacts,
     cue_families,
-    listed_beside_symbols,
     load_hints,
     measure_in,
     read_question,
 )
-from mdqa_kernel.readers.labels import same_line_item
 from mdqa_kernel.vocabulary import Vocabulary
 
 __all__ = [
@@ -512,27 +510,6 @@ def _call(llm: Any, messages: list[dict[str, str]], schema: dict[str, Any]) -> A
     if hasattr(llm, "structured"):
         return llm.structured(messages, schema, stage=STAGE)
     return llm(messages, schema)
-
-
-def ranked_by_listed_value(
-    question: str, facts: QuestionFacts, vocabulary: Vocabulary | None
-) -> FieldSpec | None:
-    """The field of a one-year top-k question that lists one printed value beside each symbol and
-    ranks by it or by words no document prints ("the most diversified revenue streams", "the highest
-    financial leverage"). The model named such a ranking's value by a printed line item it had heard
-    of ("revenues" for diversified revenue, q_71b7dcd5), so the listed value decides. None when the
-    ranking names another printed value (then both are read, as the model proposes)."""
-    listed = listed_beside_symbols(question)
-    if listed is None or vocabulary is None or facts.k is None or len(facts.years) >= 2:
-        return None
-    term = vocabulary.ground(listed)
-    if term is None or term.type not in ("number", "percent"):
-        return None
-    measure = measure_in(question)
-    other = vocabulary.ground(measure) if measure else None
-    if other is not None and not same_line_item(other.norm, term.norm):
-        return None
-    return field_from_term(0, term, facts.language)
 
 
 def _counts_or_lists(question: str, hints: Hints) -> bool:

@@ -13,8 +13,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from mdqa_kernel.plan import FIELD_TYPES, FieldSpec
+from mdqa_kernel.planner_rules import QuestionFacts, listed_beside_symbols, measure_in
 from mdqa_kernel.readers.derived import KNOWN_SETS
-from mdqa_kernel.readers.labels import glossary_label, is_topic, normalize_label
+from mdqa_kernel.readers.labels import glossary_label, is_topic, normalize_label, same_line_item
 from mdqa_kernel.vocabulary import Term, Vocabulary
 
 _NAME_TYPES = (("_pct", "percent"), ("_ratio", "number"), ("_date", "date"), ("_mmdd", "text"),
@@ -167,6 +168,27 @@ def field_from_term(index: int, term: Term, language: str) -> FieldSpec | None:
             f"是否披露{term.text}" if language == "zh" else f"whether the document discloses {term.text}"
         )
     return spec.model_copy(update=update)
+
+
+def ranked_by_listed_value(
+    question: str, facts: QuestionFacts, vocabulary: Vocabulary | None
+) -> FieldSpec | None:
+    """The field of a one-year top-k question that lists one printed value beside each symbol and
+    ranks by it or by words no document prints ("the most diversified revenue streams", "the highest
+    financial leverage"). The model named such a ranking's value by a printed line item it had heard
+    of ("revenues" for diversified revenue, q_71b7dcd5), so the listed value decides. None when the
+    ranking names another printed value (then both are read, as the model proposes)."""
+    listed = listed_beside_symbols(question)
+    if listed is None or vocabulary is None or facts.k is None or len(facts.years) >= 2:
+        return None
+    term = vocabulary.ground(listed)
+    if term is None or term.type not in ("number", "percent"):
+        return None
+    measure = measure_in(question)
+    other = vocabulary.ground(measure) if measure else None
+    if other is not None and not same_line_item(other.norm, term.norm):
+        return None
+    return field_from_term(0, term, facts.language)
 
 
 def ground_fields(
