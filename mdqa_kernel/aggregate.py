@@ -118,7 +118,7 @@ def _check_output(frame: pl.DataFrame, aggregation: Aggregation) -> None:
     out = aggregation.output
     for role, name in (("entity", out.entity), ("value", out.value), ("share", out.share)):
         needed = name is not None and (
-            role != "entity" or out.form in ("entities", "entity_values", "groups")
+            role != "entity" or out.form in ("entities", "entity_values", "groups", "crosstab")
         )
         if needed and name not in frame.columns:
             cols = ", ".join(visible(frame))
@@ -126,6 +126,11 @@ def _check_output(frame: pl.DataFrame, aggregation: Aggregation) -> None:
                 f"output {role} column {name!r} is not in the result", op="output", field=name,
                 hint=f"Result columns: {cols}",
             )  # fmt: skip
+    if out.form == "crosstab" and (len(out.also) != 2 or any(c not in frame.columns for c in out.also)):
+        raise AggregationError(
+            f"a crosstab needs two yes/no columns in `also`, got {out.also}", op="output",
+            hint=f"Result columns: {', '.join(visible(frame))}",
+        )  # fmt: skip
 
 
 def _lineage(

@@ -93,6 +93,12 @@ def _fmt(value: Any, out: Output, language: Language) -> str:
     return _with_unit(format_number(value, decimals=out.decimals, percent=out.percent), out, language)
 
 
+def _also(value: Any, out: Output) -> str:
+    # a growth in percent reads as a reference writes it ("0.84%", not "0.8416%")
+    shown = format_number(value, decimals=2 if out.also_percent else None, percent=out.also_percent)
+    return f"{shown}%" if out.also_percent and shown != "—" else shown
+
+
 def render_answer(
     question: str,
     aggregation: Aggregation,
@@ -172,7 +178,7 @@ def _entity_values(frame: pl.DataFrame, out: Output, language: Language) -> tupl
     shown = [c for c in out.also if c in frame.columns]
     if shown:  # a score's inputs beside it: "601398（5263111.11；纳税总额=16578800.00、每股社会贡献值=3.15）"
         extra = [
-            _join([f"{out.labels.get(c, c)}={format_number(frame[c][i])}" for c in shown], language)
+            _join([f"{out.labels.get(c, c)}={_also(frame[c][i], out)}" for c in shown], language)
             for i in range(len(vals))
         ]
         vals = [f"{v}{'；' if language == 'zh' else '; '}{x}" for v, x in zip(vals, extra, strict=True)]
@@ -257,6 +263,29 @@ def _text(frame: pl.DataFrame, out: Output, language: Language) -> tuple[str, li
     ), vals
 
 
+def _crosstab(frame: pl.DataFrame, out: Output, language: Language) -> tuple[str, list[Any]]:
+    """Two yes/no facts against each other: "既A又B的公司（共7家）：…；仅A的公司：2家；仅B的公司：0家；
+    两者均无的公司：5家". Companies whose facts were not read are counted apart, never as "no"."""
+    a, b = out.also
+    ents = _ents(frame, out.entity)
+    pairs = list(zip(_col(frame, a), _col(frame, b), strict=True))
+    both = [e for e, (x, y) in zip(ents, pairs, strict=True) if x is True and y is True]
+    n = {cell: sum(1 for p in pairs if p == cell) for cell in ((True, False), (False, True), (False, False))}
+    unread = [e for e, p in zip(ents, pairs, strict=True) if None in p]
+    la, lb = (out.labels.get(c, c).removeprefix("是否") for c in (a, b))
+    if language == "zh":
+        parts = [f"既{la}又{lb}的公司（共{len(both)}家）：{_join(both, language) or '无'}",
+                 f"仅{la}的公司：{n[True, False]}家", f"仅{lb}的公司：{n[False, True]}家",
+                 f"两者均无的公司：{n[False, False]}家"]  # fmt: skip
+        parts += [f"未能读出的公司：{len(unread)}家（{_join(unread, language)}）"] if unread else []
+        return "；".join(parts) + "。", both
+    parts = [f"both {la} and {lb} ({len(both)}): {_join(both, language) or 'none'}",
+             f"only {la}: {n[True, False]}", f"only {lb}: {n[False, True]}", f"neither: {n[False, False]}"]  # fmt: skip
+    parts += [f"not read: {len(unread)} ({_join(unread, language)})"] if unread else []
+    text = "; ".join(parts)
+    return text[0].upper() + text[1:] + ".", both
+
+
 _TEMPLATES: dict[str, Callable[[pl.DataFrame, Output, Language], tuple[str, list[Any]]]] = {
     "entities": _entities,
     "entity_values": _entity_values,
@@ -266,6 +295,7 @@ _TEMPLATES: dict[str, Callable[[pl.DataFrame, Output, Language], tuple[str, list
     "boolean": _boolean,
     "table": _table,
     "text": _text,
+    "crosstab": _crosstab,
 }
 
 

@@ -344,12 +344,15 @@ class Output(BaseModel):
 
     form: entities (identifiers in order) | entity_values (identifier with its value) |
     number (one value) | count | boolean | groups (rows grouped by equal value, tiers) |
-    table (all rows) | text.
+    table (all rows) | text | crosstab (two yes/no `also` columns: the identifiers with both, and
+    how many have only one or neither).
     """
 
     model_config = ConfigDict(extra="forbid")
 
-    form: Literal["entities", "entity_values", "number", "count", "boolean", "groups", "table", "text"]
+    form: Literal[
+        "entities", "entity_values", "number", "count", "boolean", "groups", "table", "text", "crosstab"
+    ]
     entity: str | None = Field(default="symbol", description="column with identifiers")
     value: str | None = Field(default=None, description="column with the number to show")
     unit: str | None = Field(default=None, description="e.g. '%', '元', 'USD', '家', 'people'")
@@ -368,6 +371,9 @@ class Output(BaseModel):
     labels: dict[str, str] = Field(
         default_factory=dict,
         description="what the `also` columns are called in the answer (their descriptions)",
+    )
+    also_percent: bool = Field(
+        default=False, description="the `also` columns are fractions: show ×100 with '%'"
     )
 
 
@@ -411,7 +417,8 @@ class Aggregation(BaseModel):
         out: list[str] = []
         for step in self.steps:
             out += [f for f in step.fields_read() if f not in out]
-        return out
+        # columns shown as they are (a crosstab's two facts) are read too: for lineage and extraction
+        return out + [f for f in self.output.also if f not in out]
 
 
 def _check_expr(text: str) -> None:

@@ -113,6 +113,14 @@ class FamilyContext:
         named = {n: self.fields[n].description for n in inputs if n in self.fields} | (labels or {})
         return out.model_copy(update={"also": inputs, "labels": named})
 
+    def growth_labels(self, names: list[str]) -> dict[str, str]:
+        """What each `<field>_growth` column is called in the answer, in the question's word for it
+        ("资本充足率变化率", "revenue growth"), not the column name."""
+        if self.facts.language != "zh":
+            return {f"{n}_growth": f"{self.fields[n].description} growth" for n in names}
+        word = "变化率" if "变化" in self.facts.question else "增长率"
+        return {f"{n}_growth": f"{self.fields[n].description}{word}" for n in names}
+
     def unit(self, name: str) -> str | None:
         spec = self.fields.get(name)
         unit = spec.unit if spec is not None else None

@@ -200,6 +200,9 @@ def _threshold_filter(c: FamilyContext) -> Aggregation:
     steps = _filter_steps(c)
     if c.facts.share:  # "…的公司股票代码和采用比例": the list with the share of the year's companies it holds
         return _listed_with_share(c, steps)
+    association = _association(c, steps)
+    if association is not None:
+        return association
     # "…的公司股票代码和审验机构名称": each company with the value asked for; "办公地址在深圳的所有公司股票代码
     # 和具体办公地址": with the address it was picked by, which the reader checks the filter by
     shown, why = c.shown_field(), "rule (asked value shown)"
@@ -210,6 +213,26 @@ def _threshold_filter(c: FamilyContext) -> Aggregation:
         return Aggregation(steps=steps, output=LISTED)
     c.sources["output"] = why
     return Aggregation(steps=steps, output=Output(form="entity_values", value=shown, show_count=True))
+
+
+# "GRI标准与第三方审验的关联情况分析：既采用GRI又审验的公司股票代码及数量统计"
+_ASSOCIATION = re.compile(r"关联情况|关联分析|交叉分析|\bassociation between\b|\bcross-?tab", re.I)
+
+
+def _association(c: FamilyContext, steps: list[Any]) -> Aggregation | None:
+    """Two yes/no facts analysed against each other: the companies with both, and how many have
+    only one or neither (what "关联情况" asks for). None unless the plan filters on exactly two flags
+    both being set and the question asks for their association."""
+    flags = [n for n, spec in c.fields.items() if spec.type == "boolean"]
+    conds = [s for s in steps if isinstance(s, FilterOp) and s.field != "year"]
+    if not _ASSOCIATION.search(c.facts.question) or len(flags) != 2 or len(conds) != 1:
+        return None
+    a, b = flags
+    if conds[0].expr not in (f"({a}) and ({b})", f"({b}) and ({a})"):
+        return None
+    c.sources["output"] = "rule(association of two yes/no facts)"
+    labels = {n: c.fields[n].description for n in flags}
+    return Aggregation(steps=c.year_filter(), output=Output(form="crosstab", also=flags, labels=labels))
 
 
 def _listed_with_share(c: FamilyContext, steps: list[Any]) -> Aggregation:
@@ -225,7 +248,11 @@ def _listed_with_share(c: FamilyContext, steps: list[Any]) -> Aggregation:
 
 def _count(c: FamilyContext) -> Aggregation:
     unit = "家" if c.facts.language == "zh" else None
-    return Aggregation(steps=[*_filter_steps(c), CountOp()], output=Output(form="count", unit=unit))
+    steps = _filter_steps(c)
+    association = _association(c, steps)  # "关联情况…数量统计": a count per combination of the two facts
+    if association is not None:
+        return association
+    return Aggregation(steps=[*steps, CountOp()], output=Output(form="count", unit=unit))
 
 
 # "各种表决方式的使用情况", "时间分布情况", "distribution of": every value with its companies, not the mode
@@ -303,7 +330,8 @@ def _growth(c: FamilyContext) -> Aggregation:
     if len(names) == 1:
         # a growth is a fraction (0.5532); a reader, and every reference, writes it 55.32%
         output = output.model_copy(update={"percent": True})
-    return Aggregation(steps=steps, output=c.with_inputs(output, inputs))
+    output = c.with_inputs(output, inputs, c.growth_labels(names))
+    return Aggregation(steps=steps, output=output.model_copy(update={"also_percent": bool(output.also)}))
 
 
 def _change_kind(c: FamilyContext, names: list[str]) -> str | None:
@@ -413,15 +441,35 @@ def _outlier(c: FamilyContext) -> Aggregation:
     k = float(c.pick("k", c.facts.multiplier, 2.0))
     on = c.pick("on", "growth" if len(c.facts.years) >= 2 else None, "value")
     steps: list[Any] = []
+    labels: dict[str, str] = {}
     if on == "growth":
         y1, y2 = c.two_years()
         steps.append(GrowthOp(fields=names, from_year=y1, to_year=y2))
+        labels = c.growth_labels(names)
         names = [f"{n}_growth" for n in names]
     else:
         steps += c.year_filter()
     side = "above" if method == "k_times_mean" else "both"
     steps.append(OutliersOp(fields=names, method=method, k=k, side=side, combine=c.facts.combine or "any"))
-    return Aggregation(steps=steps, output=Output(form="entities"))
+    return Aggregation(steps=steps, output=_tested_values(c, names, labels))
+
+
+def _tested_values(c: FamilyContext, tested: list[str], labels: dict[str, str]) -> Output:
+    """Each outlier with the values it was tested on ("002958（资本充足率变化率=0.84%；营业总成本变化率=
+    13.09%…）"): the question asks for them ("及其具体变化率"), and an analyst checks an outlier by
+    its numbers. Growths are fractions, shown as percentages; more than five values would bury the
+    codes, so then only the codes."""
+    if len(tested) > 5:
+        return Output(form="entities")
+    growth = bool(labels)
+    c.sources["output"] = "rule(the tested values)"
+    first = tested[0]
+    unit = None if growth else c.unit(first)
+    named = labels if growth else {n: c.fields[n].description for n in tested if n in c.fields}
+    return Output(
+        form="entity_values", value=first, unit=unit, percent=growth, decimals=2 if growth else None, ordered=False,
+        also=tested[1:], labels=named if len(tested) > 1 else {}, also_percent=growth,
+    )  # fmt: skip
 
 
 def _weighted_score(c: FamilyContext) -> Aggregation:

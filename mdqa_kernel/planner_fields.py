@@ -392,9 +392,12 @@ def formula_fields(operands: list[str], language: str) -> list[FieldSpec]:
 _VERB = r"经过|经|参照了?|遵循了?|采用了?|使用了?|披露了?"
 # The object ends where the next fact begins ("既参照GRI标准又经第三方机构审验的公司": two facts).
 _AND = r"又|且|并且|同时|以及|和|与"
+# "既采用GRI又审验的公司": an assurance is a fact without an object (it is the third-party one)
+_BARE = r"审验|鉴证"
+_END = r"的(?:所有|全部)?(?:公司|企业)|[？?。]|$"
 _PREDICATE = re.compile(
-    rf"(?P<verb>{_VERB})(?P<obj>[^，,。；;？?的]{{2,30}}?)"
-    rf"(?=的(?:所有|全部)?(?:公司|企业)|[？?。]|$|(?:{_AND})(?:{_VERB}))"
+    rf"(?P<verb>{_VERB})(?P<obj>[^，,。；;？?的]{{2,30}}?)(?=(?:{_END})|(?:{_AND})(?:{_VERB}|{_BARE}))"
+    rf"|(?<=又|且)(?P<bare>{_BARE})(?=(?:{_END}))"
 )
 
 
@@ -406,9 +409,9 @@ def predicate_fields(question: str, language: str) -> list[FieldSpec]:
         return []
     out: list[FieldSpec] = []
     for m in _PREDICATE.finditer(question):
-        obj = m.group("obj").strip()
+        obj = m.group("obj").strip() if m.group("bare") is None else "第三方审验"
         if is_topic(obj):
-            verb = m.group("verb").removesuffix("了")
+            verb = (m.group("verb") or "经").removesuffix("了")
             name = "flag" if not out else f"flag_{len(out) + 1}"
             out.append(_flag(name, f"是否{verb}{obj}", language))
     return out

@@ -502,6 +502,45 @@ def test_a_single_growth_is_answered_in_percent() -> None:
     assert "OPTT (55.32%)" in text and "KE (35.12%)" in text and "CURV" not in text
 
 
+def test_an_outlier_is_shown_with_the_growths_it_was_tested_on() -> None:
+    """q_074b623f asks for the outlier companies "及其具体变化率"; the answer had listed the code
+    alone. The plan compiled for the question, run on rows, shows each tested growth as a
+    percentage under the question's name for it."""
+    fields = [FieldSpec(name=n, type="number", description=d, question="{symbol} {year} " + d)
+              for n, d in (("car", "资本充足率"), ("cost", "营业总成本"))]  # fmt: skip
+    llm = FakeLLM(family=[{"phrase": "", "family": "outlier"}],
+                  params=[{"fields": ["car", "cost"], "method": "mean_k_sigma", "k": 2, "on": "growth"}])  # fmt: skip
+    q = "请给出2021-2022年间资本充足率或营业总成本变化率超出知识库均值±两倍标准差的异常公司股票代码及其具体变化率。"
+    result = Planner(llm).propose(q, metadata=META, schema_fields=fields)
+    assert result.valid, result.error
+    out = result.plan.aggregation.output
+    assert out.form == "entity_values" and out.percent and out.also_percent
+    symbols = [f"{i:06d}" for i in range(12)]
+    car = {s: (10.0, 10.1) for s in symbols} | {"000011": (10.0, 13.0)}
+    rows = pl.DataFrame({"doc_id": [f"{s}-{y}" for s in symbols for y in (2021, 2022)],
+                         "symbol": [s for s in symbols for _ in (2021, 2022)], "year": [2021, 2022] * 12,
+                         "car": [v for s in symbols for v in car[s]], "cost": [100.0, 105.0] * 12})  # fmt: skip
+    text = render_answer(q, result.plan.aggregation, aggregate(rows, result.plan.aggregation)).text
+    assert "000011（资本充足率变化率=30.00%；营业总成本变化率=5.00%）" in text, text
+    assert "000010" not in text
+
+
+def test_weighted_growth_inputs_are_named_and_in_percent() -> None:
+    """The inputs of a weighted growth score were shown as column names and fractions
+    ("capital_growth_growth=-0.06928"); a reader sees "资本充足率增长率=-6.93%"."""
+    fields = [FieldSpec(name=n, type="number", description=d, question="{symbol} {year} " + d)
+              for n, d in (("car", "资本充足率"), ("profit", "净利润"))]  # fmt: skip
+    llm = FakeLLM(family=[{"phrase": "", "family": "growth"}],
+                  params=[{"fields": ["car"], "weights": [1], "direction": "highest", "k": 1}])  # fmt: skip
+    q = "2021-2022年综合表现最优的公司（资本充足率增长率权重50%，净利润增长率权重50%）"
+    result = Planner(llm).propose(q, metadata=META, schema_fields=fields)
+    assert result.valid, result.error
+    rows = pl.DataFrame({"doc_id": ["a1", "a2", "b1", "b2"], "symbol": ["A", "A", "B", "B"], "year": [2021, 2022] * 2,
+                         "car": [10.0, 9.307, 10.0, 10.0], "profit": [1.0, 2.0, 1.0, 1.1]})  # fmt: skip
+    text = render_answer(q, result.plan.aggregation, aggregate(rows, result.plan.aggregation)).text
+    assert "资本充足率增长率=-6.93%、净利润增长率=100.00%" in text, text
+
+
 def test_model_proposes_values_and_rules_write_templates() -> None:
     llm = FakeLLM(
         fields=[{"values": [{"phrase": "capital adequacy ratio", "name": "Capital Adequacy Ratio!", "type": "percent"}]}],
@@ -1076,6 +1115,30 @@ def test_two_yes_no_facts_are_both_conditions_and_a_flag_is_never_a_substring_te
     result = Planner(llm).propose("2023年未参照GRI标准的公司有多少家？", metadata=META, schema_fields=[gri])
     assert result.valid, result.error
     assert result.plan.to_dict()["aggregation"]["steps"][-2] == {"op": "filter", "expr": "(not gri)"}
+
+
+@pytest.mark.parametrize("family", ["threshold_filter", "count"])
+def test_the_association_of_two_yes_no_facts_counts_every_combination(family: str) -> None:
+    """q_d54fae2c: "GRI标准与第三方审验的关联情况分析：既采用GRI又审验的公司股票代码及数量统计". The
+    model had read both facts as text and filtered on "contains GRI"; the reference lists the
+    companies with both and counts those with only one or neither. Unread facts are no "no"."""
+    llm = FakeLLM(family=[{"phrase": "数量统计", "family": family}],
+                  params=[{"fields": ["flag", "flag_2"], "condition": "is_true", "value": ""}])  # fmt: skip
+    q = "在你的ESG报告知识库中2022年GRI标准与第三方审验的关联情况分析：既采用GRI又审验的公司股票代码及数量统计"
+    result = Planner(llm).propose(q, metadata=META)
+    assert result.valid, result.error
+    assert [f.type for f in result.plan.fields] == ["boolean", "boolean"]
+    assert [f.description for f in result.plan.fields] == ["是否采用GRI", "是否经第三方审验"]
+    assert result.plan.aggregation.output.form == "crosstab"
+    assert result.plan.aggregation.fields_read() == ["year", "flag", "flag_2"]
+    rows = pl.DataFrame({"doc_id": list("abcdefg"), "symbol": ["600015", "000001", "300413", "600919", "002958", "601997", "601166"],
+                         "year": [2022] * 7, "flag": [True, True, True, True, False, False, None],
+                         "flag_2": [True, True, False, False, False, False, True]})  # fmt: skip
+    text = render_answer(q, result.plan.aggregation, aggregate(rows, result.plan.aggregation)).text
+    assert text == (
+        "既采用GRI又经第三方审验的公司（共2家）：600015、000001；仅采用GRI的公司：2家；仅经第三方审验的公司：0家；"
+        "两者均无的公司：2家；未能读出的公司：1家（601166）。"
+    ), text
 
 
 def test_a_growth_condition_without_a_number_is_its_sign() -> None:

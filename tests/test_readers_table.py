@@ -290,6 +290,30 @@ def test_yes_no_facts_read_from_rendered_esg_reports(tmp_path, qid):
     assert agree == len(gold) and confident == len(gold)
 
 
+def test_both_facts_of_an_association_question_read_from_rendered_esg_reports(tmp_path):
+    """q_d54fae2c "…关联情况分析：既采用GRI又审验的公司…": "是否采用GRI" and "是否经第三方审验" are read by
+    the table reader alone, right and confident on every report (the LLM had read GRI as "yes" on
+    reports that never mention it)."""
+    from mdqa_kernel.benchmarks.metrics import values_agree
+    from mdqa_kernel.planner_fields import predicate_fields
+
+    qid = "q_d54fae2c9f9517f5"
+    gri, meta = _rendered_gold(tmp_path, "complex", qid, "value_uses_gri_standard")
+    assured, _ = _rendered_gold(tmp_path, "complex", qid, "value_third_party_assured")
+    question = json.loads((tmp_path / "questions.json").read_text(encoding="utf-8"))[qid]["question"]
+    specs = predicate_fields(question, "zh")
+    assert [s.description for s in specs] == ["是否采用GRI", "是否经第三方审验"]
+    reader, agree, confident = TableReader(), 0, 0
+    for doc_id in gri:
+        doc = view(tmp_path / "pdfs" / f"{doc_id}.pdf", int(meta[doc_id]["year"]))
+        for spec, gold in zip(specs, (gri, assured), strict=True):
+            result = reader.read(doc, spec, "")
+            agree += values_agree(result.value, gold[doc_id])
+            confident += result.confidence >= 0.8
+    assert len(gri) >= 10 and set(gri.values()) == {True, False} and set(assured.values()) == {True, False}
+    assert agree == 2 * len(gri) and confident == 2 * len(gri)
+
+
 def test_the_assurance_provider_a_list_shows_is_read_from_rendered_esg_reports(tmp_path):
     """q_4f818e87 "…经第三方机构审验的公司股票代码和审验机构名称": the value shown beside each listed
     company ("审验机构：…" inside a sentence of the report) is read by the table reader alone, right and

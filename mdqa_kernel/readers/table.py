@@ -57,10 +57,10 @@ from mdqa_kernel.readers.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-7"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-8"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
-# when the report's third-party assurance is a sure "no"
+# when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
 _DATE_LIST = re.compile(r"日期|\bdates\b", re.IGNORECASE)
 NUMERIC_TYPES = ("number", "integer", "percent")
 _PER_SHARE = re.compile(r"每股|per\s+share|/\s*share|每\s*10\s*股|\beps\b", re.IGNORECASE)

@@ -32,7 +32,7 @@ _LINK = re.compile(
     r"^\s*(?:为|是|达|达到|约为|约|合计|共计|累计|共|of|was|were|is|are|totaled|totalled|:|：)", re.I
 )
 _NEGATION = ("未", "没有", "尚未", "无", "not", "never")
-_WHETHER = re.compile(r"是否(?:披露|公开|经过|经|使用或参照|使用|参照)(?:了)?(?P<p>[^。？?，,]+)")
+_WHETHER = re.compile(r"是否(?:披露|公开|经过|经|使用或参照|使用|参照|采用|遵循)(?:了)?(?P<p>[^。？?，,]+)")
 _QUOTED = re.compile(r"[“\"「『]([^”\"」』]+)[”\"」』]")
 
 

