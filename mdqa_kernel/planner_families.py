@@ -397,9 +397,13 @@ def _change(c: FamilyContext) -> Aggregation:
                 DeriveOp(name="shift_days", expr=shift),
                 FilterOp(field="shift_days", cmp="gt", value=float(threshold)),
             ]
-        if kind == "largest_shift":
-            return Aggregation(steps=steps, output=Output(form="entities"))
         unit = "天" if c.facts.language == "zh" else "days"  # "提前了多少天": the shift beside each company
+        if kind == "largest_shift":
+            # "变化最大的三家公司…及其具体变化情况": the shift with both dates, which say its direction
+            dated = {f"{f}_{y}": (f"{y}年" if c.facts.language == "zh" else str(y)) for y in (y1, y2)}
+            c.sources["output"] = "rule (the shift and both dates shown)"
+            return Aggregation(steps=steps, output=Output(form="entity_values", value="shift_days", unit=unit,
+                                                          decimals=0, also=list(dated), labels=dated))  # fmt: skip
         return Aggregation(steps=steps, output=Output(form="entity_values", value="shift_days", unit=unit,
                                                       decimals=0, show_count=True))  # fmt: skip
     if kind == "flags_improved":
