@@ -17,7 +17,7 @@ Grammar (lowest precedence first):
     unary   := "-" unary | "+" unary | atom
     atom    := NUMBER ["%"] | NAME | `quoted name` | FUNC "(" expr ("," expr)* ")" | "(" expr ")"
 Functions: abs, min, max, coalesce, if_null(x, default), round(x, digits), year/month/day/
-day_of_year(date), len(list or text). Date − date gives days.
+day_of_year/calendar_day(date), len(list or text). Date − date gives days.
 Names: letters (incl. CJK), digits and underscores, not starting with a digit; any other column
 name can be written between backticks.
 """
@@ -43,6 +43,7 @@ FUNCTIONS: dict[str, tuple[int, int]] = {  # name -> (min args, max args)
     "month": (1, 1),
     "day": (1, 1),
     "day_of_year": (1, 1),
+    "calendar_day": (1, 1),  # place in a common 365-day year: month-day positions compare across years
     "len": (1, 1),  # of a list or a string
 }
 KEYWORDS = {"and", "or", "not"}

@@ -121,10 +121,13 @@ class _Compiler:
 
     def _call(self, node: Node) -> tuple[pl.Expr, str]:
         _, name, args = node
-        if name in ("year", "month", "day", "day_of_year"):
+        if name in ("year", "month", "day", "day_of_year", "calendar_day"):
             expr, kind = self.compile(args[0])
             if kind != "date":
                 raise ExprTypeError(f"{name}() needs a date, got {kind} ({_show(args[0])})")
+            if name == "calendar_day":  # a leap year's days after Feb 28 move back one (Feb 29 is Feb 28's)
+                late = expr.dt.is_leap_year() & (expr.dt.ordinal_day() > 59)
+                return (expr.dt.ordinal_day() - late.cast(pl.Int32)).cast(pl.Float64), "num"
             part = {"year": expr.dt.year, "month": expr.dt.month, "day": expr.dt.day,
                     "day_of_year": expr.dt.ordinal_day}[name]  # fmt: skip
             return part().cast(pl.Float64), "num"

@@ -382,9 +382,11 @@ def _change(c: FamilyContext) -> Aggregation:
             c.sources["output"] = "rule (old and new value shown)"
         return Aggregation(steps=[ChangeOp(field=f, from_year=y1, to_year=y2, normalize=norm)], output=output)
     if kind in ("date_moved", "largest_shift"):
-        shift = f"day_of_year({f}_{y1}) - day_of_year({f}_{y2})"  # > 0: earlier in the later year
+        # An annual event's dates compare by their place in the calendar: 06-13 is 31 days before 07-14
+        # in any year (ordinal days differ by 30 when a leap year's Feb 29 lies between; q_326af5aa)
+        shift = f"calendar_day({f}_{y1}) - calendar_day({f}_{y2})"  # > 0: earlier in the later year
         if c.facts.later:
-            shift = f"day_of_year({f}_{y2}) - day_of_year({f}_{y1})"
+            shift = f"calendar_day({f}_{y2}) - calendar_day({f}_{y1})"
         steps = [PivotYearsOp(fields=[f], years=[y1, y2])]
         if kind == "largest_shift":
             steps += [
@@ -397,9 +399,13 @@ def _change(c: FamilyContext) -> Aggregation:
                 DeriveOp(name="shift_days", expr=shift),
                 FilterOp(field="shift_days", cmp="gt", value=float(threshold)),
             ]
-        if kind == "largest_shift":
-            return Aggregation(steps=steps, output=Output(form="entities"))
         unit = "天" if c.facts.language == "zh" else "days"  # "提前了多少天": the shift beside each company
+        if kind == "largest_shift":
+            # "变化最大的三家公司…及其具体变化情况": the shift with both dates, which say its direction
+            dated = {f"{f}_{y}": (f"{y}年" if c.facts.language == "zh" else str(y)) for y in (y1, y2)}
+            c.sources["output"] = "rule (the shift and both dates shown)"
+            return Aggregation(steps=steps, output=Output(form="entity_values", value="shift_days", unit=unit,
+                                                          decimals=0, also=list(dated), labels=dated))  # fmt: skip
         return Aggregation(steps=steps, output=Output(form="entity_values", value="shift_days", unit=unit,
                                                       decimals=0, show_count=True))  # fmt: skip
     if kind == "flags_improved":

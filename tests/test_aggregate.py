@@ -127,6 +127,17 @@ def test_pivot_then_growth_on_pivoted_frame_and_date_difference(rows: pl.DataFra
     assert res.frame["date_growth"].to_list() == [365.0, 372.0, 365.0, 375.0]
 
 
+def test_calendar_day_places_a_date_in_a_common_year() -> None:
+    """An annual event's dates compare by month-day: 2023-07-14 and 2024-06-13 are 31 days apart in the
+    calendar, though 2024's Feb 29 makes their ordinal days 195 and 165."""
+    frame = pl.DataFrame({"doc_id": ["a", "b", "c"], "symbol": ["A", "B", "C"],
+                          "d": [dt.date(2023, 7, 14), dt.date(2024, 6, 13), dt.date(2024, 2, 29)]})  # fmt: skip
+    res = run(frame, DeriveOp(name="c", expr="calendar_day(d)"), DeriveOp(name="o", expr="day_of_year(d)"),
+              output=Output(form="table"))  # fmt: skip
+    assert res.frame["c"].to_list() == [195.0, 164.0, 59.0]
+    assert res.frame["o"].to_list() == [195.0, 165.0, 60.0]
+
+
 def test_change_with_text_and_entity_normalisation(rows: pl.DataFrame) -> None:
     exact = run(rows, ChangeOp(field="auditor", from_year=2021, to_year=2022, normalize="exact"))
     text = run(rows, ChangeOp(field="auditor", from_year=2021, to_year=2022, normalize="text"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import polars as pl
@@ -723,10 +724,33 @@ def test_change_of_a_date_reads_the_date_and_computes_the_shift() -> None:
     assert result.trace.family == "change"
     pivot, derive, keep = result.plan.aggregation.steps
     assert pivot.fields == ["record_date"] and pivot.years == [2021, 2022]
-    assert derive.expr == "day_of_year(record_date_2021) - day_of_year(record_date_2022)"
+    assert derive.expr == "calendar_day(record_date_2021) - calendar_day(record_date_2022)"
     assert (keep.field, keep.cmp, keep.value) == ("shift_days", "gt", 7.0)
     out = result.plan.aggregation.output
     assert (out.form, out.value, out.unit) == ("entity_values", "shift_days", "天")
+
+
+def test_the_largest_date_shifts_are_shown_with_the_days_and_both_dates() -> None:
+    """q_326af5aa "2022-2023年股权登记日变化最大的三家公司证券代码及其具体变化情况": the answer had listed
+    the codes alone; the reference says "推迟了42天" / "提前了31天". Each company comes with the shift
+    in days and both years' dates, which show its direction; days count by place in the calendar
+    (07-14 to 06-13 is 31 days, though 2024's Feb 29 makes the ordinal days differ by 30)."""
+    date = FieldSpec(
+        name="record_date", type="date", description="股权登记日", question="{symbol} {year}年股权登记日"
+    )
+    llm = FakeLLM(family=[{"phrase": "", "family": "change"}],
+                  params=[{"kind": "largest_shift", "fields": ["record_date"], "k": 2}])  # fmt: skip
+    q = "请给出2021-2022年股权登记日变化最大的两家公司证券代码及其具体变化情况"
+    result = Planner(llm).propose(q, metadata=META, schema_fields=[date])
+    assert result.valid, result.error
+    rows = pl.DataFrame({"doc_id": list("abcdef"), "symbol": ["A", "A", "B", "B", "C", "C"], "year": [2021, 2022] * 3,
+                         "record_date": [dt.date(2022, 5, 10), dt.date(2023, 6, 21), dt.date(2023, 7, 14),
+                                         dt.date(2024, 6, 13), dt.date(2021, 6, 1), dt.date(2022, 6, 2)]})  # fmt: skip
+    text = render_answer(q, result.plan.aggregation, aggregate(rows, result.plan.aggregation)).text
+    assert (
+        text
+        == "结果为：A（42天；2021年=2022-05-10、2022年=2023-06-21）、B（31天；2021年=2023-07-14、2022年=2024-06-13）。"
+    ), text
 
 
 def test_a_computed_score_is_answered_with_its_inputs() -> None:

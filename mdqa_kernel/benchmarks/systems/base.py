@@ -99,11 +99,16 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # in percent; "GRI标准与第三方审验的关联情况分析：既采用GRI又审验的公司…及数量统计" reads two yes/no facts
 # ("审验" alone is the third-party one) and answers with the companies with both and how many have only
 # one or neither (q_d54fae2c: the model had read both facts as text).
+# mdqa v43, mdqa-oracle-rows v34 (held-out run of v42): the largest date shifts are shown with the days
+# and both years' dates ("…股权登记日变化最大的三家公司…及其具体变化情况"; q_326af5aa listed codes only).
+# mdqa v44, mdqa-oracle-rows v35: an annual event's dates compare by their place in the calendar
+# (`calendar_day`: 2023-07-14 to 2024-06-13 is 31 days, not the 30 ordinal days across Feb 29; q_326af5aa's
+# reference, and the listed defects q_b05368dc/q_9fe447fa, whose references count 30, now disagree).
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 SYSTEM_VERSIONS: dict[str, int] = {
-    "mdqa-oracle-rows": 33,
-    "mdqa": 42,
+    "mdqa-oracle-rows": 35,
+    "mdqa": 44,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }
