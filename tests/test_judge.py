@@ -39,6 +39,16 @@ def test_numbers_integer_digits_and_first_decimal() -> None:
     assert not judge("变化量为-61082512.87元", ref)
 
 
+def test_a_currency_sign_after_the_minus_keeps_the_number_negative() -> None:
+    """q_bd8c7b95's reference writes "[OOMA]: -$3,655,000.00"; the judge had read +3,655,000 and failed
+    the answer's -3655000.00."""
+    assert extract_numbers("[OOMA]: -$3,655,000.00")[0].value == Decimal("-3655000.00")
+    assert extract_numbers("US$5")[0].value == Decimal("5")
+    ref = "Top 3 companies by net profit in 2023:\n[LZB]: $151,941,000.00\n[OOMA]: -$3,655,000.00"
+    assert judge("The result: LZB (151941000.00), OOMA (-3655000.00).", ref)
+    assert not judge("The result: LZB (151941000.00), OOMA (3655000.00).", ref)
+
+
 def test_units_are_normalised() -> None:
     pct = extract_numbers("比例为15.78%")[0]
     assert numbers_match(pct, extract_numbers("0.1578")[0])

@@ -23,8 +23,9 @@ _CODE = re.compile(r"(?<![\d.])\d{6}(?![\d.])")
 _US_TICKER = re.compile(r"(?<![A-Za-z])[A-Z][A-Z.]{0,5}(?![A-Za-z])")
 _BRACKETED = re.compile(r"\[([A-Z][A-Z.]{0,5})\]")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+# "-$3,655,000.00": a currency sign may stand between the minus and the digits (q_bd8c7b95)
 _NUM = re.compile(
-    r"(?<![A-Za-z0-9_.])(-?\d+(?:,\d{3})*(?:\.\d+)?)\s*(%|亿元|万元|亿|万|千元|元|billion|million|thousand)?",
+    r"(?<![A-Za-z0-9_.])(-)?[$¥￥]?(\d+(?:,\d{3})*(?:\.\d+)?)\s*(%|亿元|万元|亿|万|千元|元|billion|million|thousand)?",
     re.I,
 )
 _QUOTED = re.compile(r"[“\"「『]([^”\"」』]+)[”\"」』]")
@@ -97,11 +98,11 @@ def extract_numbers(text: str, *, exclude: set[str] | None = None) -> list[Numbe
     )  # restating the question
     out = []
     for m in _NUM.finditer(cleaned):
-        raw = m.group(1).replace(",", "")
+        raw = (m.group(1) or "") + m.group(2).replace(",", "")
         if exclude and raw in exclude:
             continue
         try:
-            out.append(Number(m.group(0).strip(), Decimal(raw), (m.group(2) or "").lower()))
+            out.append(Number(m.group(0).strip(), Decimal(raw), (m.group(3) or "").lower()))
         except InvalidOperation:
             continue
     return out

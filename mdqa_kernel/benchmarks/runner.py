@@ -46,7 +46,9 @@ DOCUMENT_GROUNDED = frozenset({"paper-workflow", "paper-workflow-oracle-rows", "
 # 4: a firm of "从X更换为Y" is X, not "从X" (no answer could contain the preposition), q_c5eb3932.
 # 5: the codes of a distribution over dates or months ("哪个日期进行股权登记的公司最多") are a set, in any
 #    order: the ranking is of the dates (q_21303a69: every date and company right, listed by count).
-METRICS_VERSION = 5
+# 6: a currency sign between the minus and the digits ("-$3,655,000.00") keeps the number negative
+#    (q_bd8c7b95: the judge had read +3,655,000 and failed the answer's -3655000.00).
+METRICS_VERSION = 6
 
 
 def cells_path(root: str | Path, key: str) -> Path:
