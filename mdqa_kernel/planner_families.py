@@ -227,9 +227,12 @@ def _association(c: FamilyContext, steps: list[Any]) -> Aggregation | None:
     conds = [s for s in steps if isinstance(s, FilterOp) and s.field != "year"]
     if not _ASSOCIATION.search(c.facts.question) or len(flags) != 2 or len(conds) != 1:
         return None
-    a, b = flags
-    if conds[0].expr not in (f"({a}) and ({b})", f"({b}) and ({a})"):
-        return None
+    a, b = (("field", n) for n in flags)
+    if conds[0].expr is None or parse_expr(conds[0].expr) not in (
+        ("bool", "and", a, b),
+        ("bool", "and", b, a),
+    ):
+        return None  # only "both set" is their association; "or", "not" or a number is another question
     c.sources["output"] = "rule(association of two yes/no facts)"
     labels = {n: c.fields[n].description for n in flags}
     return Aggregation(steps=c.year_filter(), output=Output(form="crosstab", also=flags, labels=labels))
@@ -471,11 +474,10 @@ def _tested_values(c: FamilyContext, tested: list[str], labels: dict[str, str]) 
     c.sources["output"] = "rule(the tested values)"
     first = tested[0]
     unit = None if growth else c.unit(first)
-    named = labels if growth else {n: c.fields[n].description for n in tested if n in c.fields}
-    return Output(
-        form="entity_values", value=first, unit=unit, percent=growth, decimals=2 if growth else None, ordered=False,
-        also=tested[1:], labels=named if len(tested) > 1 else {}, also_percent=growth,
-    )  # fmt: skip
+    out = Output(form="entity_values", value=first, unit=unit, percent=growth, decimals=2 if growth else None,
+                 ordered=False, also_percent=growth)  # fmt: skip
+    # the first value is labelled too when there are others ("资本充足率变化率=0.84%；营业总成本变化率=…")
+    return c.with_inputs(out, tested[1:], labels or {first: c.fields[first].description})
 
 
 def _weighted_score(c: FamilyContext) -> Aggregation:

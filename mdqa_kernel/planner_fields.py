@@ -16,6 +16,7 @@ from mdqa_kernel.plan import FIELD_TYPES, FieldSpec
 from mdqa_kernel.planner_rules import QuestionFacts, listed_beside_symbols, measure_in
 from mdqa_kernel.readers.derived import KNOWN_SETS
 from mdqa_kernel.readers.labels import glossary_label, is_topic, normalize_label, same_line_item
+from mdqa_kernel.readers.textfacts import FACT_VERBS
 from mdqa_kernel.vocabulary import Term, Vocabulary
 
 _NAME_TYPES = (("_pct", "percent"), ("_ratio", "number"), ("_date", "date"), ("_mmdd", "text"),
@@ -389,7 +390,7 @@ def formula_fields(operands: list[str], language: str) -> list[FieldSpec]:
 # "经第三方机构审验的公司", "有多少家公司的ESG报告参照了GRI《…》", "披露了环境和可持续发展信息的所有公司":
 # a yes/no fact of each document whose object is a disclosure topic the readers know
 # (labels.TOPIC_GROUPS), so each document is read as one flag rather than as a value.
-_VERB = r"经过|经|参照了?|遵循了?|采用了?|使用了?|披露了?"
+_VERB = rf"(?:{FACT_VERBS})了?"
 # The object ends where the next fact begins ("既参照GRI标准又经第三方机构审验的公司": two facts).
 _AND = r"又|且|并且|同时|以及|和|与"
 # "既采用GRI又审验的公司": an assurance is a fact without an object (it is the third-party one)

@@ -32,7 +32,10 @@ _LINK = re.compile(
     r"^\s*(?:为|是|达|达到|约为|约|合计|共计|累计|共|of|was|were|is|are|totaled|totalled|:|：)", re.I
 )
 _NEGATION = ("未", "没有", "尚未", "无", "not", "never")
-_WHETHER = re.compile(r"是否(?:披露|公开|经过|经|使用或参照|使用|参照|采用|遵循)(?:了)?(?P<p>[^。？?，,]+)")
+# The verbs a yes/no fact is stated with ("是否采用GRI标准", "经第三方机构审验的公司"): one list for the
+# reader and the planner, so a fact the planner writes is one the reader can look for. Longer first.
+FACT_VERBS = r"使用或参照|披露|公开|经过|经|参照|遵循|采用|使用"
+_WHETHER = re.compile(rf"是否(?:{FACT_VERBS})(?:了)?(?P<p>[^。？?，,]+)")
 _QUOTED = re.compile(r"[“\"「『]([^”\"」』]+)[”\"」』]")
 
 
