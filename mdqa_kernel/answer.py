@@ -93,7 +93,11 @@ def _fmt(value: Any, out: Output, language: Language) -> str:
     return _with_unit(format_number(value, decimals=out.decimals, percent=out.percent), out, language)
 
 
-def _also(value: Any, out: Output) -> str:
+def _also(value: Any, out: Output, language: Language) -> str:
+    if isinstance(value, pl.Series):
+        value = value.to_list()
+    if isinstance(value, (list, tuple)):  # a list read beside the value: names, as the report prints them
+        return _join([str(v) for v in value], language) if value else "—"
     # a growth in percent reads as a reference writes it ("0.84%", not "0.8416%")
     shown = format_number(value, decimals=2 if out.also_percent else None, percent=out.also_percent)
     return f"{shown}%" if out.also_percent and shown != "—" else shown
@@ -178,7 +182,7 @@ def _entity_values(frame: pl.DataFrame, out: Output, language: Language) -> tupl
     shown = [c for c in out.also if c in frame.columns]
     if shown:  # a score's inputs beside it: "601398（5263111.11；纳税总额=16578800.00、每股社会贡献值=3.15）"
         extra = [
-            _join([f"{out.labels.get(c, c)}={_also(frame[c][i], out)}" for c in shown], language)
+            _join([f"{out.labels.get(c, c)}={_also(frame[c][i], out, language)}" for c in shown], language)
             for i in range(len(vals))
         ]
         vals = [f"{v}{'；' if language == 'zh' else '; '}{x}" for v, x in zip(vals, extra, strict=True)]

@@ -47,6 +47,7 @@ from mdqa_kernel.planner_fields import (
     level_raw,
     located_field,
     people_count_field,
+    people_names_field,
     predicate_fields,
     ranked_by_listed_value,
     shown_field,
@@ -417,6 +418,10 @@ class Planner:
         people = people_count_field(question, facts.language)
         if people is not None:  # "女性高管最多的三家公司": ranked by a count of people
             trace.fields_source = "rule (people count)"
+            names = people_names_field(question, facts.language)
+            if names is not None:  # "…和这些公司的所有女性高管名字": the people themselves, shown
+                trace.fields_source += " + their names shown"
+                return [people, names]
             return [people]
         lists = _counts_or_lists(question, self.hints)
         where = located_field(facts.located[0], facts.language) if lists and facts.located else None

@@ -27,6 +27,8 @@ from mdqa_kernel.operations import (
     OutliersOp,
     Output,
     PivotYearsOp,
+    RankOp,
+    SortOp,
     StatOp,
 )
 from mdqa_kernel.plan import FieldSpec
@@ -40,6 +42,7 @@ from mdqa_kernel.planner_rules import (
     threshold_is_percent,
     weights_in,
 )
+from mdqa_kernel.readers.derived import NAMES as NAMES_ASKED
 
 FAMILIES: tuple[str, ...] = (
     "topk", "threshold_filter", "count", "groupby_mode", "growth", "change",
@@ -558,9 +561,32 @@ def compile_family(
         raise FamilyError(f"unknown family {family!r}; expected one of {', '.join(FAMILIES)}")
     ctx = FamilyContext(params, facts, fields, columns)
     try:
-        agg = _COMPILERS[family](ctx)
+        agg = _names_shown(ctx, _COMPILERS[family](ctx))
     except FamilyError:
         raise
     except (ValueError, TypeError) as e:  # pydantic rejects an operation: same retry path
         raise FamilyError(f"{family}: {e}") from None
     return Compiled(agg, ctx.sources)
+
+
+# Steps that keep each company's row as it was read, so a list read beside the ranked value survives.
+_ROW_KEEPING = (FilterOp, RankOp, SortOp)
+
+
+def _names_shown(c: FamilyContext, agg: Aggregation) -> Aggregation:
+    """The names a question asks to list ("…和这些公司的所有女性高管名字") beside each company of a
+    list of companies: a list field no step reads goes into the output's `also`, under its name."""
+    out = agg.output
+    if out.form != "entity_values" or not NAMES_ASKED.search(c.facts.question):
+        return agg
+    if not all(isinstance(step, _ROW_KEEPING) for step in agg.steps):
+        return agg  # a pivot or a statistic leaves no per-company list to show
+    read = {*agg.fields_read(), out.value, out.entity}
+    names = [n for n, f in c.fields.items()
+             if f.type == "list_text" and n not in read and NAMES_ASKED.search(f.description)]  # fmt: skip
+    if not names:
+        return agg
+    c.sources["output"] = f"{c.sources.get('output', 'rule')} + names {names}"
+    labels = {n: re.sub(r"(?:列表|\s*list)$", "", c.fields[n].description.rstrip("。. ")) for n in names}
+    shown = out.model_copy(update={"also": [*out.also, *names], "labels": {**out.labels, **labels}})
+    return agg.model_copy(update={"output": shown})

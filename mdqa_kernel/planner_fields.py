@@ -374,6 +374,27 @@ def people_count_field(question: str, language: str) -> FieldSpec | None:
     )
 
 
+# "…和这些公司的所有女性高管名字": the people behind a count, listed beside each company
+_PEOPLE_NAMES = re.compile(
+    r"(?P<noun>(?:女性|男性|独立|外籍)?(?:高管|董事|监事|员工|职工|高级管理人员))的?(?:名字|姓名|名单)"
+)
+
+
+def people_names_field(question: str, language: str) -> FieldSpec | None:
+    """The names a question asks to list beside each company ("所有女性高管名字"), read as a list from
+    the report's roster; None when it asks for none."""
+    m = _PEOPLE_NAMES.search(question) if language == "zh" else None
+    if m is None:
+        return None
+    noun = m.group("noun")
+    return FieldSpec(
+        name="people_names",
+        type="list_text",
+        description=f"{noun}姓名列表",
+        question=f"{{symbol}}在{{year}}年的{noun}有哪些人？请列出姓名。",
+    )
+
+
 def formula_fields(operands: list[str], language: str) -> list[FieldSpec]:
     """One field per value the question's own formula uses (planner_formula.formula_operands): the
     formula names exactly what is read, so the model is not asked (it merged "社会捐赠额" into

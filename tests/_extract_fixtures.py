@@ -101,9 +101,22 @@ def annual_us(path: Path) -> Path:
     )
 
 
-def governance_cn(path: Path, auditor: str = "天健会计师事务所(特殊普通合伙)") -> Path:
+ROSTER_CN = [
+    ("姓名", "性别", "职务"),
+    ("王丽", "女", "董事长"),
+    ("张强", "男", "总经理"),
+    ("李娜", "女", "财务负责人"),
+    ("赵敏", "女", "独立董事"),
+    ("陈刚", "男", "独立董事"),
+]
+
+
+def governance_cn(
+    path: Path, auditor: str = "天健会计师事务所(特殊普通合伙)", roster: list[tuple[str, ...]] | None = None
+) -> Path:
     """A Chinese governance page: top shareholders (largest first), a female-executive count, the
-    auditor, and an ESG assurance provider that is a Big Four firm (not the auditor)."""
+    auditor, and an ESG assurance provider that is a Big Four firm (not the auditor); then the
+    directors' and executives' roster (3 women, 2 independent directors) on a page of its own."""
     return table_pdf(
         path,
         [
@@ -120,6 +133,11 @@ def governance_cn(path: Path, auditor: str = "天健会计师事务所(特殊普
                 ("第十节 财务报告",),
                 (f"年度财务报告审计机构：{auditor}",),
                 ("本报告经独立第三方机构审验。审验机构：毕马威华振会计师事务所(特殊普通合伙)。",),
+            ],
+            [
+                ("三、董事、监事和高级管理人员情况",),
+                *(ROSTER_CN if roster is None else roster),
+                ("四、其他",),
             ],
         ],
         cjk=True,

@@ -1197,3 +1197,37 @@ def test_a_growth_condition_without_a_number_is_its_sign() -> None:
         "2021年至2022年净利润增长超过50%的公司有哪些？", metadata=meta, schema_fields=fields
     )
     assert "profit_growth > 0.5" in result.plan.to_dict()["aggregation"]["steps"][-1]["expr"]
+
+
+def test_the_names_a_ranking_asks_for_are_read_and_shown_beside_each_company() -> None:
+    """q_ce044ef8: "…女性高管人数最多的前三档（含并列）公司的股票代码、女性高管人数和这些公司的所有女性高管
+    名字分别是什么？". The plan read the count only, so the answer left out the names asked for."""
+    llm = FakeLLM(family=[{"phrase": "最多的前三档", "family": "topk"}],
+                  params=[{"field": "people_count", "k": 3, "direction": "highest"}])  # fmt: skip
+    q = "针对中国A股市场，2023年你的知识库中女性高管人数最多的前三档（含并列）公司的股票代码、女性高管人数和这些公司的所有女性高管名字分别是什么？"
+    result = Planner(llm).propose(q, metadata=META)
+    assert result.valid, result.error
+    assert [(f.name, f.type, f.description) for f in result.plan.fields] == [
+        ("people_count", "integer", "女性高管人数"), ("people_names", "list_text", "女性高管姓名列表")
+    ]  # fmt: skip
+    out = result.plan.aggregation.output
+    assert (out.value, out.also, out.labels) == (
+        "people_count",
+        ["people_names"],
+        {"people_names": "女性高管姓名"},
+    )
+    rows = pl.DataFrame({"doc_id": list("abcde"), "symbol": ["002807", "601128", "002839", "600016", "600000"],
+                         "year": [2023] * 5, "people_count": [11, 11, 8, 4, 2],
+                         "people_names": [["宋萍", "杨婧"], ["周梅"], ["丁娅"], ["白丹"], ["管蔚"]]})  # fmt: skip
+    text = render_answer(q, result.plan.aggregation, aggregate(rows, result.plan.aggregation)).text
+    assert text == (
+        "结果（共4家）为：002807（11；女性高管姓名=宋萍、杨婧）、601128（11；女性高管姓名=周梅）、"
+        "002839（8；女性高管姓名=丁娅）、600016（4；女性高管姓名=白丹）。"
+    ), text
+    # a ranking that asks for no names reads none
+    llm = FakeLLM(family=[{"phrase": "最多的三家", "family": "topk"}],
+                  params=[{"field": "people_count", "k": 3, "direction": "highest"}])  # fmt: skip
+    plain = Planner(llm).propose("2023年女性高管最多的三家公司的股票代码是？", metadata=META)
+    assert [f.name for f in plain.plan.fields] == [
+        "people_count"
+    ] and plain.plan.aggregation.output.also == []

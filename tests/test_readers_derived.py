@@ -10,7 +10,7 @@ import pytest
 from mdqa_kernel.parsing import parse_pdf
 from mdqa_kernel.readers import Status, view_from_parse
 from mdqa_kernel.readers.table import TableReader
-from tests._extract_fixtures import annual_cn, governance_cn
+from tests._extract_fixtures import ROSTER_CN, annual_cn, governance_cn
 
 
 def fld(name: str, description: str, type: str):
@@ -33,6 +33,21 @@ def test_group_count_in_prose(tmp_path):
     assert r.status == Status.FOUND and r.value == 3 and r.confidence >= 0.8
 
 
+def test_group_names_from_the_roster_agree_with_the_printed_count(tmp_path):
+    r = read(governance_cn(tmp_path / "g.pdf"), fld("names", "女性高管姓名列表", "list_text"))
+    assert r.status == Status.FOUND and r.value == ["王丽", "李娜", "赵敏"]
+    assert r.confidence >= 0.9 and r.evidence.page == 3 and "姓名" in r.evidence.snippet
+    independent = read(governance_cn(tmp_path / "i.pdf"), fld("names", "独立董事姓名", "list_text"))
+    assert independent.value == ["赵敏", "陈刚"] and independent.confidence == pytest.approx(0.8)  # no count
+
+
+def test_group_names_disagreeing_with_the_count_are_unsure(tmp_path):
+    # the report says 3 women; a roster with 2 is not trusted, so the cascade asks the LLM
+    two = [row for row in ROSTER_CN if row[0] != "李娜"]
+    r = read(governance_cn(tmp_path / "g.pdf", roster=two), fld("names", "女性高管姓名列表", "list_text"))
+    assert r.value == ["王丽", "赵敏"] and r.confidence < 0.8
+
+
 @pytest.mark.parametrize(
     ("auditor", "expected"),
     [("天健会计师事务所(特殊普通合伙)", False), ("普华永道中天会计师事务所(特殊普通合伙)", True)],
@@ -49,3 +64,4 @@ def test_derivations_stay_quiet_where_they_do_not_apply(tmp_path):
     path = annual_cn(tmp_path / "cn.pdf")
     assert read(path, fld("top_holder_pct", "第一大股东持股比例。", "percent")).status == Status.NOT_FOUND
     assert read(path, fld("female_execs", "女性高管人数。", "integer")).status == Status.NOT_FOUND
+    assert read(path, fld("names", "女性高管姓名列表", "list_text")).status == Status.NOT_FOUND

@@ -474,3 +474,23 @@ def test_event_dates_read_from_rendered_meeting_notices(tmp_path):
         months = Counter(int(day[5:7]) for day in result.value or [])
         agree += months == Counter(int(e["month"]) for e in gold[doc_id])
     assert len(gold) >= 10 and agree == len(gold)
+
+
+def test_female_executives_names_are_read_from_rendered_rosters(tmp_path):
+    """q_ce044ef8 "…和这些公司的所有女性高管名字": the names field the planner adds is read by the table
+    reader alone from each report's roster (the rows marked 女), right and sure on every report: the
+    count the report prints ("女性共8人") agrees with the names found."""
+    from mdqa_kernel.benchmarks.metrics import values_agree
+    from mdqa_kernel.planner_fields import people_names_field
+
+    qid = "q_ce044ef8d91eb361"
+    gold, meta = _rendered_gold(tmp_path, "complex", qid, "value_female_executive_names")
+    question = json.loads((tmp_path / "questions.json").read_text(encoding="utf-8"))[qid]["question"]
+    spec = people_names_field(question, "zh")
+    assert spec is not None and (spec.type, spec.description) == ("list_text", "女性高管姓名列表")
+    reader, agree, sure = TableReader(), 0, 0
+    for doc_id in gold:
+        result = reader.read(view(tmp_path / "pdfs" / f"{doc_id}.pdf", int(meta[doc_id]["year"])), spec, "")
+        agree += values_agree(result.value, gold[doc_id])
+        sure += result.confidence >= 0.9
+    assert len(gold) == 16 and agree == 16 and sure == 16

@@ -3,6 +3,8 @@
 - "第一大股东持股比例" / "largest shareholder's holding": the top shareholders table is read and the
   largest percentage in its holding column is taken (the table is a ranking; its first row is the answer).
 - "女性高管人数": prose that states the count after the group ("…高级管理人员中女性共3人").
+- "女性高管姓名列表": the names in a roster table (姓名 / 性别 / 职务 …) whose row marks the group
+  ("女" under 性别, "独立董事" under 职务), checked against the group count the report prints.
 - "是否为四大会计师事务所客户" / "Big Four auditor": the auditor named on an auditor line, checked against
   the Big Four firms' Chinese and English names (`KNOWN_SETS`).
 - "第三方审验机构": absent, for sure, from a report whose third-party assurance is a sure "no"
@@ -25,6 +27,15 @@ _HOLDING_HEADER = re.compile(
     r"持股比例|持股比率|shareholding|percentage\s+of\s+(?:shares|holding)", re.IGNORECASE
 )
 _GROUP_COUNT = re.compile(r"^(?P<who>女性|男性|独立|外籍|female|women|independent)", re.IGNORECASE)
+# The cell a roster row carries for each group: a gender cell ("女"), or a role cell naming the group.
+_GROUP_CELLS: dict[str, re.Pattern[str]] = {
+    "女性": re.compile(r"^女$"), "female": re.compile(r"^(?:f|female)$", re.IGNORECASE),
+    "women": re.compile(r"^(?:f|female)$", re.IGNORECASE), "男性": re.compile(r"^男$"),
+    "独立": re.compile(r"独立董事"), "independent": re.compile(r"independent", re.IGNORECASE),
+}  # fmt: skip
+# Words asking for people's names; the planner shows a names field when the question uses them too.
+NAMES = re.compile(r"姓名|名字|名单|\bnames?\b", re.IGNORECASE)
+_NAME_HEADER = re.compile(r"^(?:姓名|name)$", re.IGNORECASE)
 _COUNT_AFTER = r"[^，。；\d]{0,6}?(?:共|为|有|计|合计|达)?\s*(?P<n>\d+)\s*(?:名|人|位)"
 
 # Sets a boolean field can ask membership of; the key is matched against the field's description.
@@ -147,3 +158,52 @@ def membership(lines_by_page: dict[int, list[Line]], description: str) -> list[C
     if any(c.boolean for c in out):
         out = [c for c in out if c.boolean]
     return out
+
+
+def group_members(lines_by_page: dict[int, list[Line]], description: str) -> list[Candidate]:
+    """'女性高管姓名列表': every name in a roster table whose row carries the group's cell ("女").
+
+    The rows of every roster in the document are read (a roster may continue on the next page, its
+    header repeated); a name listed twice (现任 and 离任 rows) counts once. The reading is sure when
+    the report's own group count ("…中女性共8人") agrees with the number of names, unsure (the
+    cascade asks the LLM) when it disagrees, and fairly sure when no count is printed."""
+    core = unicodedata.normalize("NFKC", description).strip()
+    m = _GROUP_COUNT.match(core)
+    if not m or not NAMES.search(core):
+        return []
+    marker = _GROUP_CELLS.get(m.group("who").lower())
+    if marker is None:
+        return []
+    names: list[str] = []
+    shown: list[Line] = []  # the header and the group's rows, on the first page that has any
+    for page, lines in lines_by_page.items():
+        for i, line in enumerate(lines):
+            head = next((w for w in line.words if _NAME_HEADER.match(w.text.strip())), None)
+            if head is None or len(line.words) < 3:
+                continue
+            for row in lines[i + 1 :]:
+                cell = [w for w in row.words if w.x0 - 4 <= head.x1 and head.x0 - 4 <= w.x1]
+                if not cell or len(row.words) < 3:
+                    break  # the table ended
+                if not any(marker.search(w.text.strip()) for w in row.words if w not in cell):
+                    continue
+                name = "".join(w.text for w in cell).strip()
+                if name not in names:
+                    names.append(name)
+                if not shown or shown[0].page == page:
+                    shown += [line, row] if not shown else [row]
+    if not names:
+        return []
+    printed = {int(c.raw) for c in group_count(lines_by_page, core)}
+    score = 0.8 if not printed else (0.95 if printed == {len(names)} else 0.5)
+    boxes = [line_bbox(x) for x in shown]
+    bbox = (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
+    spans = [s for s in (line_span(x) for x in shown) if s]
+    span = (min(s[0] for s in spans), max(s[1] for s in spans)) if spans else None
+    snippet = " / ".join(x.text for x in shown[:4]) + (" …" if len(shown) > 4 else "")
+    return [Candidate("roster", shown[0].page, "、".join(names), snippet, score, bbox, span)]

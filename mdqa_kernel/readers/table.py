@@ -20,7 +20,13 @@ import polars as pl
 
 from mdqa_kernel.plan import FieldSpec
 from mdqa_kernel.readers.base import DocumentView, Evidence, FieldLike, ReadResult, Status, found, not_found
-from mdqa_kernel.readers.derived import group_count, largest_holding, membership, presupposed_fact
+from mdqa_kernel.readers.derived import (
+    group_count,
+    group_members,
+    largest_holding,
+    membership,
+    presupposed_fact,
+)
 from mdqa_kernel.readers.labels import (
     LabelSet,
     field_labels,
@@ -57,10 +63,11 @@ from mdqa_kernel.readers.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-8"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-9"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
+# 9: a group's names ("女性高管姓名") from the roster rows that carry the group's cell
 _DATE_LIST = re.compile(r"日期|\bdates\b", re.IGNORECASE)
 NUMERIC_TYPES = ("number", "integer", "percent")
 _PER_SHARE = re.compile(r"每股|per\s+share|/\s*share|每\s*10\s*股|\beps\b", re.IGNORECASE)
@@ -142,6 +149,8 @@ class TableReader:
             candidates = self._numeric_candidates(doc, field, labels, lines)
         elif field.type == "list_text" and _DATE_LIST.search(field.description):
             candidates = column_dates(lines, labels)  # "股东大会召开日期": every meeting of the year
+        elif field.type == "list_text" and (roster := group_members(lines, field.description)):
+            candidates = roster  # "女性高管姓名": the roster rows marked 女
         elif field.type in ("text", "date", "list_text"):
             candidates = key_values(lines, labels)
             if field.type == "date":

@@ -104,11 +104,13 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # mdqa v44, mdqa-oracle-rows v35: an annual event's dates compare by their place in the calendar
 # (`calendar_day`: 2023-07-14 to 2024-06-13 is 31 days, not the 30 ordinal days across Feb 29; q_326af5aa's
 # reference, and the listed defects q_b05368dc/q_9fe447fa, whose references count 30, now disagree).
+# mdqa v45, mdqa-oracle-rows v36: names a list of companies is asked for ("…和这些公司的所有女性高管名字",
+# q_ce044ef8) are read as a list (table reader table-9: the roster rows marked 女) and shown beside each company.
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 SYSTEM_VERSIONS: dict[str, int] = {
-    "mdqa-oracle-rows": 35,
-    "mdqa": 44,
+    "mdqa-oracle-rows": 36,
+    "mdqa": 45,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }
