@@ -24,7 +24,6 @@ with the error, a bounded number of times.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -33,7 +32,7 @@ from typing import Any, Protocol
 
 import polars as pl
 
-from mdqa_kernel.aggregate import AggregationError, aggregate
+from mdqa_kernel.aggregate import AggregationError
 from mdqa_kernel.operations import Aggregation, CodeOp
 from mdqa_kernel.plan import FIELD_TYPES, FieldSpec, Plan, PlanValidationError
 from mdqa_kernel.planner_families import FAMILIES, FamilyError, compile_family, param_schema
@@ -61,6 +60,7 @@ from mdqa_kernel.planner_rules import (
     measure_in,
     read_question,
 )
+from mdqa_kernel.planner_schema import MetadataSchema, dry_run, metadata_filters, metadata_schema
 from mdqa_kernel.vocabulary import Vocabulary
 
 __all__ = [
@@ -76,9 +76,6 @@ __all__ = [
 
 STAGE = "plan"
 FAMILY_MODES = ("model+rules", "model", "rules")
-# Columns that describe files, not documents: never offered to the planner as metadata.
-TECHNICAL_COLUMNS = frozenset({"path", "sha256", "n_pages", "language", "status", "error_kind", "message", "note",
-                               "pages", "question_ids", "noise_for"})  # fmt: skip
 PARAM_GUIDES = {
     "topk": "field: the field to rank by; direction: highest or lowest (earliest date = lowest); k: how many.",
     "threshold_filter": "fields: the fields the condition tests; condition and value (e.g. contains + a city, "
@@ -130,36 +127,6 @@ class PlannerError(Exception):
 
 class StructuredLLM(Protocol):
     def structured(self, prompt: Any, schema: dict[str, Any], *, stage: str = ...) -> Any: ...
-
-
-# -- the collection's metadata, as the planner sees it -------------------------------------------
-
-
-@dataclass
-class MetadataSchema:
-    """Metadata columns and, for low-cardinality ones (doctype, year), their distinct values."""
-
-    columns: list[str]
-    values: dict[str, list[Any]] = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, frame: pl.DataFrame, max_distinct: int = 30) -> MetadataSchema:
-        cols = [c for c in frame.columns if c not in TECHNICAL_COLUMNS]
-        values: dict[str, list[Any]] = {}
-        for c in cols:
-            if c == "doc_id" or frame.schema[c] not in (pl.String, pl.Int64, pl.Int32, pl.Boolean):
-                continue
-            distinct = frame[c].drop_nulls().unique()
-            if 0 < distinct.len() <= max_distinct:
-                values[c] = sorted(distinct.to_list())
-        return cls(cols, values)
-
-    def describe(self) -> str:
-        parts = []
-        for c in self.columns:
-            vals = self.values.get(c)
-            parts.append(f"{c} ({', '.join(map(str, vals))})" if vals else c)
-        return "; ".join(parts)
 
 
 # -- results --------------------------------------------------------------------------------------
@@ -236,7 +203,7 @@ class Planner:
         `vocabulary`: the labels the collection's documents print (`Vocabulary.of(collection)`); the
         fields the model proposes are grounded in it and the labels the question names are added."""
         t0 = time.perf_counter()
-        meta = _metadata_schema(metadata)
+        meta = metadata_schema(metadata)
         facts = read_question(
             question,
             years=[int(y) for y in meta.values.get("year", [])] or None,
@@ -306,7 +273,7 @@ class Planner:
             fields = used_fields(fields, compiled.aggregation, trace)
         plan = Plan(
             question=question,
-            filters=_filters(facts, meta),
+            filters=metadata_filters(facts, meta),
             fields=fields,
             aggregation=compiled.aggregation,
         )
@@ -523,61 +490,10 @@ def _counts_or_lists(question: str, hints: Hints) -> bool:
     return bool(cues) and set(cues) <= {"count", "threshold_filter"} and measure_in(question) is None
 
 
-def _metadata_schema(metadata: pl.DataFrame | MetadataSchema | None) -> MetadataSchema:
-    if isinstance(metadata, MetadataSchema):
-        return metadata
-    if metadata is None:
-        return MetadataSchema(["doc_id", "symbol", "year"])
-    return MetadataSchema.of(metadata)
-
-
 def _facts_summary(facts: QuestionFacts) -> dict[str, Any]:
     keys = ("years", "doctypes", "k", "direction", "dense", "ties", "wants_value", "threshold", "multiplier",
             "stat", "between_years", "later", "combine", "growth_words")  # fmt: skip
     return {k: getattr(facts, k) for k in keys}
-
-
-def _filters(facts: QuestionFacts, meta: MetadataSchema) -> dict[str, Any]:
-    """Metadata filters the question states: its years and the document types it names."""
-    out: dict[str, Any] = {}
-    if facts.years and "year" in meta.columns:
-        out["year"] = facts.years[0] if len(facts.years) == 1 else sorted(facts.years)
-    if facts.doctypes and "doctype" in meta.columns:
-        out["doctype"] = facts.doctypes[0] if len(facts.doctypes) == 1 else facts.doctypes
-    return out
-
-
-_DUMMY = {
-    "number": lambda i: float(10 + 3 * i), "percent": lambda i: float(5 + i), "integer": lambda i: 2 + i,
-    "boolean": lambda i: i % 2 == 0, "date": lambda i: dt.date(2021, 3 + i, 10 + i), "text": lambda i: f"x{i % 2}",
-    "list_text": lambda i: ["a", f"b{i % 2}"],
-}  # fmt: skip
-
-
-def dry_run(plan: Plan, meta: MetadataSchema, facts: QuestionFacts) -> None:
-    """Run the aggregation on a small synthetic frame of the right types: catches wrong columns/types."""
-    if plan.aggregation is None:
-        return
-    years = sorted(set(facts.years)) or [2021, 2022]
-    n_sym = 4
-    rows = [(s, y) for s in range(n_sym) for y in years]
-    data: dict[str, Any] = {
-        "doc_id": [f"d{i}" for i in range(len(rows))],
-        "symbol": [f"S{s}" for s, _ in rows],
-        "year": [y for _, y in rows],
-    }
-    for c in meta.columns:
-        if c not in data:
-            vals = meta.values.get(c) or ["v"]
-            data[c] = [vals[i % len(vals)] for i in range(len(rows))]
-    for spec in plan.fields:
-        data[spec.name] = [_DUMMY[spec.type](i) for i in range(len(rows))]
-    frame = pl.DataFrame(data, strict=False)
-    try:
-        aggregate(frame, plan.aggregation)
-    except AggregationError as e:
-        if "no input rows" not in str(e):  # an empty selection on dummy data is not a planning error
-            raise
 
 
 def plan(

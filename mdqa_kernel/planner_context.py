@@ -111,7 +111,7 @@ class FamilyContext:
             return out
         self.sources["output"] = f"{self.sources.get('output', 'rule')} + inputs {inputs}"
         named = {n: self.fields[n].description for n in inputs if n in self.fields} | (labels or {})
-        return out.model_copy(update={"also": inputs, "labels": named})
+        return out.model_copy(update={"also": [*out.also, *inputs], "labels": {**out.labels, **named}})
 
     def growth_labels(self, names: list[str]) -> dict[str, str]:
         """What each `<field>_growth` column is called in the answer, in the question's word for it

@@ -586,7 +586,5 @@ def _names_shown(c: FamilyContext, agg: Aggregation) -> Aggregation:
              if f.type == "list_text" and n not in read and NAMES_ASKED.search(f.description)]  # fmt: skip
     if not names:
         return agg
-    c.sources["output"] = f"{c.sources.get('output', 'rule')} + names {names}"
     labels = {n: re.sub(r"(?:列表|\s*list)$", "", c.fields[n].description.rstrip("。. ")) for n in names}
-    shown = out.model_copy(update={"also": [*out.also, *names], "labels": {**out.labels, **labels}})
-    return agg.model_copy(update={"output": shown})
+    return agg.model_copy(update={"output": c.with_inputs(out, names, labels)})

@@ -196,14 +196,10 @@ def group_members(lines_by_page: dict[int, list[Line]], description: str) -> lis
         return []
     printed = {int(c.raw) for c in group_count(lines_by_page, core)}
     score = 0.8 if not printed else (0.95 if printed == {len(names)} else 0.5)
-    boxes = [line_bbox(x) for x in shown]
-    bbox = (
-        min(b[0] for b in boxes),
-        min(b[1] for b in boxes),
-        max(b[2] for b in boxes),
-        max(b[3] for b in boxes),
-    )
-    spans = [s for s in (line_span(x) for x in shown) if s]
-    span = (min(s[0] for s in spans), max(s[1] for s in spans)) if spans else None
+    region = Line(shown[0].page, shown[0].index, [w for x in shown for w in x.words])  # header to last row
     snippet = " / ".join(x.text for x in shown[:4]) + (" …" if len(shown) > 4 else "")
-    return [Candidate("roster", shown[0].page, "、".join(names), snippet, score, bbox, span)]
+    return [
+        Candidate(
+            "roster", region.page, "、".join(names), snippet, score, line_bbox(region), line_span(region)
+        )
+    ]
