@@ -33,6 +33,7 @@ from mdqa_kernel.llm import (
 )
 from mdqa_kernel.llm.backends import Backend, Generation, Message, OpenAIBackend
 from mdqa_kernel.llm.client import backoff_delay
+from mdqa_kernel.llm.journal import load_journal
 from mdqa_kernel.llm.structured import OutputInvalid, Schema, extract_json
 
 
@@ -153,6 +154,32 @@ def test_accounting_adds_up(tmp_path: Path) -> None:
     assert total["prompt_tokens"] == 400 and total["prompt_tokens_paid"] == 200
     calls = client.calls()
     assert calls.height == 4 and calls["run_id"].unique().to_list() == ["run-1"]
+
+
+def test_journal_carries_answers_to_a_fresh_workspace(tmp_path: Path) -> None:
+    """A grid's answers outlive its workspace: a fresh clone (new workspace, same journal) asks the
+    model nothing it already answered; a line cut by a crash costs only that answer."""
+    journal = tmp_path / "llm-cache.jsonl"
+    backend = FakeBackend(CFG)
+    client = LLMClient(CFG, tmp_path / "ws1", backend=backend, journal=journal)
+    first = client.structured("Revenue?", Revenue, stage="extract")
+    client.complete("hello", stage="plan")
+    client.complete("hello", stage="plan")  # a hit: not journalled again
+    lines = journal.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2 and len(backend.calls) == 2
+    assert {json.loads(x)["response"] for x in lines} == {json.dumps(first.model_dump()), "plain text"}
+    with journal.open("a", encoding="utf-8") as fh:
+        fh.write('{"key": "abc", "respo')  # the crash
+
+    loaded = load_journal(journal, tmp_path / "ws2")
+    assert (loaded.added, loaded.known, loaded.bad_lines) == (2, 0, 1)
+    assert load_journal(journal, tmp_path / "ws2").added == 0  # loading twice changes nothing
+    fresh_backend = FakeBackend(CFG)
+    fresh = LLMClient(CFG, tmp_path / "ws2", backend=fresh_backend, journal=journal)
+    assert fresh.structured("Revenue?", Revenue, stage="extract") == first
+    assert fresh.complete("hello", stage="plan") == "plain text"
+    assert fresh_backend.calls == []
+    assert load_journal(tmp_path / "missing.jsonl", tmp_path / "ws2").added == 0
 
 
 def test_buffered_hit_records_reach_the_database(tmp_path: Path) -> None:

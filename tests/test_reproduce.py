@@ -43,6 +43,10 @@ def test_reproduce_table2_one_question_twice(tmp_path) -> None:
     records = [json.loads(x) for x in (grid / "results.jsonl").read_text(encoding="utf-8").splitlines()]
     oracle = next(r for r in records if r["config"]["system"] == "mdqa-oracle-rows")
     assert (grid / "cells" / f"{oracle['key']}.parquet").is_file()  # kept for re-scoring
+    flat = next(r for r in records if r["config"]["system"] == "flat-rag")
+    assert flat["llm_paid_calls"] >= 1
+    journal = (grid / "llm-cache.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(journal) >= flat["llm_paid_calls"]  # every answer the model gave, kept beside the records
     lines_before = len(records)
 
     second = _run(tmp_path)
@@ -63,3 +67,20 @@ def test_reproduce_table2_one_question_twice(tmp_path) -> None:
     assert "not measured yet" in estimate.output and "paper-workflow k=5" in estimate.output
     # flat-rag at other k and with noise is scaled from the measured k=1; the workflow has no donor
     assert "×2.50 from flat-rag k=1·|D|" in estimate.output and "whole grid" in estimate.output
+
+
+def test_reproduce_table2_fresh_clone_reuses_the_answer_journal(tmp_path) -> None:
+    """What a clone carries (results.jsonl and llm-cache.jsonl, not the workspace) is enough to
+    re-run a question without the model: every call is answered from the journal."""
+    _run(tmp_path / "first", systems="flat-rag@1")
+    grid = next((tmp_path / "first" / "mudabench-table2").glob("custom-*-seed0"))
+    clone = tmp_path / "clone" / "mudabench-table2" / grid.name
+    clone.mkdir(parents=True)
+    (clone / "llm-cache.jsonl").write_bytes((grid / "llm-cache.jsonl").read_bytes())
+
+    again = _run(tmp_path / "clone", systems="flat-rag@1")
+    assert again["ran"] == 1 and not again["errors"]
+    first = json.loads((grid / "results.jsonl").read_text(encoding="utf-8").splitlines()[-1])
+    rec = json.loads((clone / "results.jsonl").read_text(encoding="utf-8").splitlines()[-1])
+    assert rec["llm_calls"] == first["llm_calls"] >= 1 and rec["llm_paid_calls"] == 0
+    assert rec["answer"] == first["answer"]

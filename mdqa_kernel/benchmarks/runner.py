@@ -131,6 +131,7 @@ class LLMPool:
     workspace: str
     backend: Any = None
     judge_llm: bool = True
+    journal: str | None = None  # every new answer is appended here too (llm.journal)
     _judge: Any = field(default=None, repr=False)
 
     def client(self, run_id: str) -> Any:
@@ -138,7 +139,9 @@ class LLMPool:
 
         if self.backend is None:
             self.backend = make_backend(self.config)
-        return LLMClient(self.config, self.workspace, backend=self.backend, run_id=run_id)
+        return LLMClient(
+            self.config, self.workspace, backend=self.backend, run_id=run_id, journal=self.journal
+        )
 
     def judge_client(self) -> Any:
         if self._judge is None:

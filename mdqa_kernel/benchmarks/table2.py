@@ -26,10 +26,14 @@ from mdqa_kernel.benchmarks.grid import (
 from mdqa_kernel.benchmarks.metrics import summarize_subsets
 from mdqa_kernel.benchmarks.runner import LLMPool, config_records, llm_identity, run_config
 from mdqa_kernel.benchmarks.systems import SystemConfig
+from mdqa_kernel.llm.journal import load_journal
 from mdqa_kernel.store import stable_hash
 
 FIGURES_MIME = "application/vnd.mdqa.figures+json"
 RESULTS_FILE = "results.jsonl"
+# The grid's LLM answers, kept beside its results (and committed with them): a fresh clone resumes
+# a half-run grid without asking the model again (llm.journal).
+CACHE_JOURNAL = "llm-cache.jsonl"
 
 # Published Table 2 (arXiv 2604.22239): (simple process, final, full, complex process, final, full).
 # GPT-4o / GPT-4.1-mini / DeepSeek on the ORIGINAL filings; ours run other models on RENDERED ones.
@@ -155,7 +159,9 @@ def run_cell(
     root = grid_root(results_dir, questions, seed)
     corpus = prepare_corpus(root, refs, seed=seed)
     llm_config = LLMConfig.from_env(backend=llm_backend, n_threads=n_threads, n_ctx=n_ctx)
-    pool = LLMPool(llm_config, str(corpus.workspace), judge_llm=judge_llm)
+    journal = root / CACHE_JOURNAL
+    load_journal(journal, corpus.workspace)
+    pool = LLMPool(llm_config, str(corpus.workspace), judge_llm=judge_llm, journal=str(journal))
     store = ResultStore(root / RESULTS_FILE)
     config = SystemConfig(system, float(k), bool(metadata), bool(noise))
     t0 = time.time()

@@ -21,6 +21,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TypeVar, overload
 
 import polars as pl
@@ -34,6 +35,8 @@ from mdqa_kernel.llm.errors import (
     LLMTransientError,
     StructuredOutputError,
 )
+from mdqa_kernel.llm.journal import FIELDS as JOURNAL_FIELDS
+from mdqa_kernel.llm.journal import append_entry
 from mdqa_kernel.llm.structured import OutputInvalid, Schema, repair_message
 from mdqa_kernel.store import Workspace, open_workspace, stable_hash
 
@@ -87,8 +90,12 @@ class LLMClient:
         backend: Backend | None = None,
         run_id: str | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        journal: str | os.PathLike[str] | None = None,
     ) -> None:
+        """`journal`: a file to which every new answer is also appended (see `llm.journal`), so
+        that the answers outlive the workspace."""
         self.config = config or LLMConfig.from_env()
+        self.journal = Path(journal) if journal is not None else None
         self.workspace = open_workspace(workspace)
         self.backend = backend or make_backend(self.config)
         self.run_id = run_id or new_run_id()
@@ -198,6 +205,8 @@ class LLMClient:
         seconds = time.perf_counter() - start
         # The answer and its call record go in one transaction: one commit (fsync) per model call.
         self._record(stage, key, False, gen.prompt_tokens, gen.completion_tokens, seconds, None, cache=gen)
+        if self.journal is not None:
+            append_entry(self.journal, self._entry(key, gen, seconds))
         return gen.text, value
 
     def _lookup(self, key: str, schema: Schema | None) -> tuple[str, Any, int | None, int | None] | None:
@@ -266,20 +275,23 @@ class LLMClient:
                 attempt += 1
 
     # -- store ----------------------------------------------------------------------------------
+    def _entry(self, key: str, gen: Generation, seconds: float) -> dict[str, Any]:
+        return {
+            "key": key,
+            "backend": self.backend.name,
+            "model": self.backend.model_id,
+            "response": gen.text,
+            "prompt_tokens": gen.prompt_tokens,
+            "completion_tokens": gen.completion_tokens,
+            "seconds": seconds,
+            "created": time.time(),
+        }
+
     def _store(self, conn: Any, key: str, gen: Generation, seconds: float) -> None:
+        entry = self._entry(key, gen, seconds)
         conn.execute(
-            "INSERT OR REPLACE INTO llm_cache(key, backend, model, response, prompt_tokens, completion_tokens,"
-            " seconds, created) VALUES (?,?,?,?,?,?,?,?)",
-            (
-                key,
-                self.backend.name,
-                self.backend.model_id,
-                gen.text,
-                gen.prompt_tokens,
-                gen.completion_tokens,
-                seconds,
-                time.time(),
-            ),
+            f"INSERT OR REPLACE INTO llm_cache({', '.join(JOURNAL_FIELDS)}) VALUES ({','.join('?' * len(JOURNAL_FIELDS))})",
+            tuple(entry[f] for f in JOURNAL_FIELDS),
         )
 
     def _record(
