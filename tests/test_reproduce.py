@@ -83,4 +83,7 @@ def test_reproduce_table2_fresh_clone_reuses_the_answer_journal(tmp_path) -> Non
     first = json.loads((grid / "results.jsonl").read_text(encoding="utf-8").splitlines()[-1])
     rec = json.loads((clone / "results.jsonl").read_text(encoding="utf-8").splitlines()[-1])
     assert rec["llm_calls"] == first["llm_calls"] >= 1 and rec["llm_paid_calls"] == 0
+    # Its cold cost is what the first run's model calls took, though this run took none of it.
+    model_s = sum(st["seconds"] for st in first["llm_stages"].values())
+    assert model_s > 0 and rec["cold_wall_s"] >= rec["wall_s"] + model_s - 0.01
     assert rec["answer"] == first["answer"]

@@ -251,6 +251,27 @@ def test_run_config_records_and_skips_finished_questions(tmp_path, monkeypatch) 
     assert again["ran"] == 0 and again["skipped"] == 1 and len(backend.prompts) == calls_before
 
 
+def test_a_question_answered_from_the_cache_keeps_its_cold_cost(tmp_path, monkeypatch) -> None:
+    """A resumed or re-run question takes no model time; `cold_wall_s` still says what it costs cold:
+    each cached answer at the seconds it first took, counted once."""
+    import time as _time
+
+    def slow(prompt: str, schema: dict[str, Any] | None) -> str:
+        _time.sleep(0.3)
+        return scripted(prompt, schema)
+
+    _llm, backend = make_llm(tmp_path, slow)
+    monkeypatch.setattr(runner, "question_input", lambda corpus, ref, config, cfg: question())
+    pool = runner.LLMPool(backend.config, str(tmp_path / "ws"), backend=backend, judge_llm=False)
+    config = SystemConfig("flat-rag", k=1.0)
+    cold = runner.run_one(config, REF, None, pool)
+    assert cold["llm_paid_calls"] == 1 and cold["wall_s"] >= 0.3
+    assert cold["cold_wall_s"] == cold["wall_s"]  # nothing was cached
+    warm = runner.run_one(config, REF, None, pool)  # the same prompt: answered from the cache
+    assert warm["llm_paid_calls"] == 0 and warm["wall_s"] < 0.3
+    assert warm["cold_wall_s"] >= 0.3 + warm["wall_s"] - 0.01
+
+
 def test_unavailable_stage_is_not_final(tmp_path, monkeypatch) -> None:
     _llm, backend = make_llm(tmp_path)
     monkeypatch.setattr(runner, "question_input", lambda corpus, ref, config, cfg: question())
@@ -293,6 +314,9 @@ def test_cost_model_prices_tokens_per_question(tmp_path) -> None:
     est = estimate_grid(summary, prices, 100)
     assert est.height == 1 and est["cost_m"][0] == pytest.approx(400.0)
     assert est["hours_here"][0] == pytest.approx(1.0)  # 36 s per question × 100 questions
+    # Where the records know the cold cost, the hours are counted from it (the wall time left out cache hits).
+    with_cold = summary.with_columns(cold_wall_s_per_q=pl.Series([72.0, None]))
+    assert estimate_grid(with_cold, prices, 100)["hours_here"][0] == pytest.approx(2.0)
     table = tmp_path / "prices.yaml"
     table.write_text("x: {input: 0.5, output: 1}\n", encoding="utf-8")
     assert load_prices(table)["x"].cost(1e6, 1e6) == pytest.approx(1.5)

@@ -73,17 +73,26 @@ def cost_columns(
     return out
 
 
+def _seconds_per_q(columns: list[str]) -> pl.Expr:
+    """Seconds per question with nothing cached where the records say (cold_wall_s_per_q), else the
+    measured wall time, which leaves out the answers found in the cache."""
+    wall = pl.col("wall_s_per_q")
+    if "cold_wall_s_per_q" in columns:
+        wall = pl.coalesce(pl.col("cold_wall_s_per_q"), wall)
+    return wall.alias("wall_s_per_q")
+
+
 def estimate_grid(summary: pl.DataFrame, prices: dict[str, Price], questions: int) -> pl.DataFrame:
     """What running each config on `questions` questions would cost, from the tokens per question
     measured so far (rows of split 'all', subset 'all'), and how long it took here (`hours_here`:
-    measured wall seconds per question × questions, on the machine that ran them)."""
+    seconds per question with nothing cached × questions, on the machine that ran them)."""
     rows = summary
     if "split" in rows.columns:
         rows = rows.filter(pl.col("split") == "all")
     if "subset" in rows.columns:
         rows = rows.filter(pl.col("subset") == "all")
     base = rows.select(
-        "config", "questions", "prompt_tokens_per_q", "completion_tokens_per_q", "wall_s_per_q"
+        "config", "questions", "prompt_tokens_per_q", "completion_tokens_per_q", _seconds_per_q(rows.columns)
     )
     base = base.with_columns(hours_here=(pl.col("wall_s_per_q") * questions / 3600).round(2))
     return cost_columns(base, prices, questions)

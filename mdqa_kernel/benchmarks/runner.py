@@ -3,8 +3,8 @@
     run_config(config, refs, corpus, llm_config, store)   # skips keys already in the store
 
 A record holds the answer, both judges' verdicts, the cell/row/column counts, LLM calls and
-tokens per stage (every call, and the ones that reached the model), wall time, and the stage of
-a failure. All calls go through one LLMClient per question (run id = the result key), sharing one
+tokens per stage (every call, and the ones that reached the model), wall time (and `cold_wall_s`,
+the wall time with the cached answers counted at what they first cost), and the stage of a failure. All calls go through one LLMClient per question (run id = the result key), sharing one
 loaded backend, with its cache in the grid's workspace: an interrupted question re-runs for free up
 to where it stopped.
 
@@ -14,6 +14,7 @@ scoring rule (METRICS_VERSION) re-scores finished questions without running them
 
 from __future__ import annotations
 
+import os
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -111,6 +112,25 @@ def stage_stats(calls: pl.DataFrame) -> dict[str, dict[str, Any]]:
     return out
 
 
+def cached_seconds(workspace: Any, calls: pl.DataFrame) -> float:
+    """The seconds the model took, when it first answered them, for the prompts this question found in
+    the cache (each counted once, and not when the question also paid for it): what a resumed or
+    re-run question would have cost cold. Entries loaded from an answer journal keep their seconds."""
+    if calls.height == 0:
+        return 0.0
+    ok = calls.filter(pl.col("error").is_null())
+    paid = set(ok.filter(~pl.col("cache_hit"))["key"].to_list())
+    hits = sorted(set(ok.filter(pl.col("cache_hit"))["key"].to_list()) - paid)
+    total = 0.0
+    for i in range(0, len(hits), 500):  # SQLite's bound-parameter limit
+        part = hits[i : i + 500]
+        rows = workspace.query(
+            f"SELECT seconds FROM llm_cache WHERE key IN ({','.join('?' * len(part))})", tuple(part)
+        )
+        total += sum(float(r["seconds"] or 0.0) for r in rows)
+    return total
+
+
 def _totals(stats: dict[str, dict[str, Any]]) -> dict[str, Any]:
     keys = (
         "calls",
@@ -192,7 +212,8 @@ def run_one(
     With `cells_dir`, the extracted cells are kept there (for re-scoring without re-running)."""
     key = result_key(config.key(), ref, llm_identity(pool.config))
     record = base_record(config, ref, key, llm_identity(pool.config))
-    client = pool.client(f"bench-{key}-{int(time.time())}")
+    # Unique per run: two runs of a question within one second must not share their call records.
+    client = pool.client(f"bench-{key}-{int(time.time())}-{os.urandom(3).hex()}")
     t0 = time.perf_counter()
     output = None
     try:
@@ -208,9 +229,12 @@ def run_one(
         record.update(status="failed", failed_stage=stage, error=f"{type(e).__name__}: {e}"[:1000],
                       traceback=traceback.format_exc()[-2000:])  # fmt: skip
     record["wall_s"] = round(time.perf_counter() - t0, 2)
-    stats = stage_stats(client.calls())
+    calls = client.calls()
+    stats = stage_stats(calls)
     client.flush()
     record.update(llm_stages=stats, **_totals(stats))
+    record["cold_wall_s"] = round(record["wall_s"] + cached_seconds(client.workspace, calls), 2)
+    record["run_id"] = client.run_id  # its calls in the workspace's llm_calls
     if output is not None and output.fatal and output.failures:
         last = output.failures[-1]
         record.update(status="failed", failed_stage=last["stage"], error=last["error"])

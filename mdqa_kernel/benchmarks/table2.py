@@ -78,7 +78,7 @@ def _records_frame(records: list[dict[str, Any]]) -> pl.DataFrame:
         "columns_n": pl.Int64, "columns_correct": pl.Int64, "process": pl.Float64,
         "all_rows_correct": pl.Boolean, "llm_calls": pl.Int64, "llm_paid_calls": pl.Int64,
         "llm_prompt_tokens": pl.Int64, "llm_completion_tokens": pl.Int64, "wall_s": pl.Float64,
-        "truncated": pl.Boolean,
+        "cold_wall_s": pl.Float64, "truncated": pl.Boolean,
     }  # fmt: skip
     rows = []
     for r in records:
@@ -103,6 +103,8 @@ def summarize(records: list[dict[str, Any]]) -> pl.DataFrame:
         pl.col("llm_prompt_tokens").mean().round(0).alias("prompt_tokens_per_q"),
         pl.col("llm_completion_tokens").mean().round(0).alias("completion_tokens_per_q"),
         pl.col("wall_s").mean().round(1).alias("wall_s_per_q"),
+        # Records from before cold_wall_s was kept have none: the mean is over those that do.
+        pl.col("cold_wall_s").mean().round(1).alias("cold_wall_s_per_q"),
         (pl.col("status") != "ok").sum().alias("failed"),
         pl.col("failed_stage").drop_nulls().value_counts().alias("_stages"),
         pl.col("truncated").fill_null(False).sum().alias("truncated_prompts"),

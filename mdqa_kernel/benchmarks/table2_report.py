@@ -57,9 +57,9 @@ def markdown(frame: pl.DataFrame, meta: dict[str, Any]) -> str:
         f"model: {meta.get('model')}; documents: rendered from MuDABench's annotated values.\n\n"
         f"{PAPER_NOTE}\n\n"
         "| config | split | n | final (det. judge) | final (LLM judge) | judges agree | cell | row | column | full "
-        "| LLM calls/q | of which paid/q | prompt tok/q | wall s/q | failed | paper: final | paper: process | paper: full "
+        "| LLM calls/q | of which paid/q | prompt tok/q | wall s/q | cold s/q | failed | paper: final | paper: process | paper: full "
         "| done |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
     )
     body = []
     sub = frame.filter(pl.col("subset") == "all") if frame.height else frame
@@ -68,11 +68,11 @@ def markdown(frame: pl.DataFrame, meta: dict[str, Any]) -> str:
         cfg, split = r["config"], r["split"]
         cells = [cfg, split, r["questions"], r["final"], r["final_llm"], r["judge_agreement"], r["cell"],
                  r["row"], r["column"], r["full"], r["calls_per_q"], r.get("paid_calls_per_q"), r["prompt_tokens_per_q"],
-                 r["wall_s_per_q"],
+                 r["wall_s_per_q"], r.get("cold_wall_s_per_q"),
                  r["failed"], _paper(cfg, split, "final"), _paper(cfg, split, "process"), _paper(cfg, split, "full"),
                  "yes" if r["complete"] else "partial"]  # fmt: skip
         digits = [3] * len(cells)
-        digits[10:14] = [1, 1, 0, 1]  # calls, paid calls, tokens and seconds per question
+        digits[10:15] = [1, 1, 0, 1, 1]  # calls, paid calls, tokens and seconds per question
         body.append("| " + " | ".join(_fmt(c, d) for c, d in zip(cells, digits, strict=True)) + " |")
     clean = (
         frame.filter((pl.col("subset") == "clean") & (pl.col("split") == "all")) if frame.height else frame
@@ -86,7 +86,9 @@ def markdown(frame: pl.DataFrame, meta: dict[str, Any]) -> str:
     )
     tail += (
         "\n\nPaid calls reached the model; the others were answered from the LLM cache (a prompt repeated "
-        "within the run, or a re-run after a change) and took no time, so wall time covers the paid calls."
+        "within the run, or a re-run after a change) and took no time, so wall time covers the paid calls. "
+        "Cold s/q counts the cached answers at the seconds they first took: what a question costs with "
+        "nothing cached (– for records from before it was kept)."
     )
     human = PAPER_TABLE2["human"][1]
     tail += f"\n\nPaper, human performance: simple final {human[1]}, complex final {human[4]}.\n"
