@@ -415,3 +415,47 @@ def test_heldout_scoring_leaves_out_positions_looked_at(tmp_path, capsys) -> Non
     held, looked = capsys.readouterr().out.splitlines()
     assert held.startswith("mdqa v9 held out: n=1 final=1.000 (1)")
     assert looked.startswith("mdqa v9 dev: n=3 final=0.667 (2)")
+
+
+def test_first_look_pools_grids_and_scores_each_question_by_its_first_run(tmp_path, capsys) -> None:
+    """`--first-look`: a question counts once, by the run that met it first (in any grid), with that
+    run's latest scoring; later versions' runs of it do not count, nor do development questions."""
+    from mdqa_kernel.benchmarks import grid
+    from mdqa_kernel.benchmarks.heldout import main
+
+    order = [q.question_id for q in grid.shuffled_questions("shuffled:complex", 0)]
+    dev = {q.question_id for q in grid.parse_questions("40", 0)}
+    a, b, c = [q for q in order if q not in dev][:3]
+    base = {
+        "known_defect": False,
+        "llm_calls": 1,
+        "llm_paid_calls": 1,
+        "llm_prompt_tokens": 10,
+        "wall_s": 1.0,
+    }
+
+    def run(q: str, v: int, when: str, correct: bool, **extra: Any) -> dict[str, Any]:
+        return {**base, "key": f"{q}-{v}", "question_id": q, "config": {"system": "mdqa", "v": v},
+                "finished_at": when, "correct": correct, **extra}  # fmt: skip
+
+    first_grid, second_grid = tmp_path / "g1", tmp_path / "g2"
+    for folder, lines in (
+        (first_grid, [run(a, 1, "2026-01-01T10:00:00", False),
+                      run(a, 1, "2026-01-01T10:00:00", True, rescored_at="2026-01-03"),  # judge fixed later
+                      run(a, 2, "2026-01-02T10:00:00", False),  # a later version: not a first look
+                      run(sorted(dev)[0], 1, "2026-01-01T09:00:00", True)]),
+        (second_grid, [run(b, 2, "2026-01-02T11:00:00", False), run(b, 3, "2026-01-01T08:00:00", True),
+                       run(c, 3, "2026-01-04T08:00:00", True)]),
+    ):  # fmt: skip
+        folder.mkdir()
+        (folder / "results.jsonl").write_text(
+            "\n".join(json.dumps(r) for r in lines) + "\n", encoding="utf-8"
+        )
+    main([str(first_grid), str(second_grid), "--first-look"])
+    pooled, versions = capsys.readouterr().out.splitlines()
+    assert pooled.startswith("mdqa first look: n=3 final=1.000 (3)")  # a rescored right, b's v3 run first
+    assert versions.strip() == "by the version that ran it first: v1: 1/1, v3: 2/2"
+    main([str(first_grid), str(second_grid), "--first-look", "--looked-at", c[:10]])
+    assert capsys.readouterr().out.startswith("mdqa first look: n=2 ")
+    with pytest.raises(SystemExit, match="only with --first-look"):
+        main([str(first_grid), str(second_grid), "--version", "1"])
