@@ -4,9 +4,11 @@
 
 A record holds the answer, both judges' verdicts, the cell/row/column counts, LLM calls and
 tokens per stage (every call, and the ones that reached the model), wall time (and `cold_wall_s`,
-the wall time with the cached answers counted at what they first cost), and the stage of a failure. All calls go through one LLMClient per question (run id = the result key), sharing one
-loaded backend, with its cache in the grid's workspace: an interrupted question re-runs for free up
-to where it stopped.
+the wall time with the cached answers counted at what they first cost), and the stage of a failure.
+All calls go through one LLMClient per question (its run id starts with the result key), sharing
+one loaded backend, with its cache in the grid's workspace and its new answers appended to the
+grid's answer journal: an interrupted question re-runs for free up to where it stopped, on this
+machine or on a fresh clone.
 
 Each record's extracted cells are kept beside the store (cells/<key>.parquet), so that a changed
 scoring rule (METRICS_VERSION) re-scores finished questions without running them again: `rescore`.
