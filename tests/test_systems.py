@@ -459,3 +459,40 @@ def test_first_look_pools_grids_and_scores_each_question_by_its_first_run(tmp_pa
     assert capsys.readouterr().out.startswith("mdqa first look: n=2 ")
     with pytest.raises(SystemExit, match="only with --first-look"):
         main([str(first_grid), str(second_grid), "--version", "1"])
+
+
+def test_grid_records_from_two_machines_merge_without_conflict(tmp_path) -> None:
+    """results.jsonl and llm-cache.jsonl are append-only: the repository's .gitattributes merges two
+    machines' appended lines by keeping both (git would otherwise stop on a conflict at the end)."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    repo_root = Path(__file__).resolve().parents[1]
+
+    def git(*args: str) -> str:
+        cmd = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", *args]
+        return subprocess.run(cmd, cwd=tmp_path, check=True, capture_output=True, text=True).stdout
+
+    git("init", "-q")
+    shutil.copy(repo_root / ".gitattributes", tmp_path / ".gitattributes")
+    grid = tmp_path / "results" / "mudabench-table2" / "sample10-seed0"
+    grid.mkdir(parents=True)
+    for name in ("results.jsonl", "llm-cache.jsonl"):
+        (grid / name).write_text('{"key": "first"}\n', encoding="utf-8")
+    git("add", "-A")
+    git("commit", "-qm", "start")
+    git("checkout", "-qb", "other")
+    for name in ("results.jsonl", "llm-cache.jsonl"):
+        with (grid / name).open("a", encoding="utf-8") as fh:
+            fh.write('{"key": "other machine"}\n')
+    git("commit", "-qam", "other")
+    git("checkout", "-q", "main")
+    for name in ("results.jsonl", "llm-cache.jsonl"):
+        with (grid / name).open("a", encoding="utf-8") as fh:
+            fh.write('{"key": "this machine"}\n')
+    git("commit", "-qam", "this")
+    git("merge", "-q", "other", "-m", "merge")
+    for name in ("results.jsonl", "llm-cache.jsonl"):
+        keys = {json.loads(x)["key"] for x in (grid / name).read_text(encoding="utf-8").splitlines()}
+        assert keys == {"first", "other machine", "this machine"}
