@@ -7,6 +7,7 @@ Notebooks that call the local LLM are marked llm (they run in CI too).
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import papermill as pm
@@ -88,3 +89,5 @@ def test_00_quickstart_one_question(out_dir: Path) -> None:
 def test_05_reproduce(out_dir: Path) -> None:
     text = _outputs(_run("05_reproduce_a_benchmark_table.ipynb", out_dir, llm_backend="local-tiny"))
     assert "mdqa-oracle-rows" in text
+    # the records and the model's answers to commit (the oracle rows still plan and answer with the model)
+    assert re.search(r"'results.jsonl': [1-9]", text) and re.search(r"'llm-cache.jsonl': [1-9]", text), text
