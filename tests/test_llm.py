@@ -179,6 +179,9 @@ def test_journal_carries_answers_to_a_fresh_workspace(tmp_path: Path) -> None:
     assert fresh.structured("Revenue?", Revenue, stage="extract") == first
     assert fresh.complete("hello", stage="plan") == "plain text"
     assert fresh_backend.calls == []
+    fresh.complete("a new prompt", stage="plan")  # appended after the cut line, on a line of its own
+    again = load_journal(journal, tmp_path / "ws3")
+    assert (again.added, again.bad_lines) == (3, 1)
     assert load_journal(tmp_path / "missing.jsonl", tmp_path / "ws2").added == 0
 
 

@@ -36,11 +36,15 @@ class JournalLoad:
 
 def append_entry(path: str | os.PathLike[str], entry: dict[str, Any]) -> None:
     """Append one entry as a single write (O_APPEND), so that concurrent writers never interleave
-    and a crash leaves at most one truncated last line, which `load_journal` skips."""
+    and a crash leaves at most one truncated last line, which `load_journal` skips (the next entry
+    starts on a line of its own)."""
     line = json.dumps({f: entry.get(f) for f in FIELDS}, ensure_ascii=False) + "\n"
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
     try:
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            line = "\n" + line
         os.write(fd, line.encode("utf-8"))
     finally:
         os.close(fd)
