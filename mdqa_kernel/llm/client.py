@@ -35,8 +35,7 @@ from mdqa_kernel.llm.errors import (
     LLMTransientError,
     StructuredOutputError,
 )
-from mdqa_kernel.llm.journal import FIELDS as JOURNAL_FIELDS
-from mdqa_kernel.llm.journal import append_entry
+from mdqa_kernel.llm.journal import append_entry, insert_entries
 from mdqa_kernel.llm.structured import OutputInvalid, Schema, repair_message
 from mdqa_kernel.store import Workspace, open_workspace, stable_hash
 
@@ -204,9 +203,10 @@ class LLMClient:
             raise
         seconds = time.perf_counter() - start
         # The answer and its call record go in one transaction: one commit (fsync) per model call.
-        self._record(stage, key, False, gen.prompt_tokens, gen.completion_tokens, seconds, None, cache=gen)
+        entry = self._entry(key, gen, seconds)  # one entry for the cache table and the journal
+        self._record(stage, key, False, gen.prompt_tokens, gen.completion_tokens, seconds, None, cache=entry)
         if self.journal is not None:
-            append_entry(self.journal, self._entry(key, gen, seconds))
+            append_entry(self.journal, entry)
         return gen.text, value
 
     def _lookup(self, key: str, schema: Schema | None) -> tuple[str, Any, int | None, int | None] | None:
@@ -287,13 +287,6 @@ class LLMClient:
             "created": time.time(),
         }
 
-    def _store(self, conn: Any, key: str, gen: Generation, seconds: float) -> None:
-        entry = self._entry(key, gen, seconds)
-        conn.execute(
-            f"INSERT OR REPLACE INTO llm_cache({', '.join(JOURNAL_FIELDS)}) VALUES ({','.join('?' * len(JOURNAL_FIELDS))})",
-            tuple(entry[f] for f in JOURNAL_FIELDS),
-        )
-
     def _record(
         self,
         stage: str,
@@ -305,7 +298,7 @@ class LLMClient:
         error: str | None,
         *,
         write: bool = False,
-        cache: Generation | None = None,
+        cache: dict[str, Any] | None = None,
     ) -> None:
         row = (
             self.run_id,
@@ -329,7 +322,7 @@ class LLMClient:
                 or time.monotonic() - self._last_flush > FLUSH_EVERY_SECONDS
             )
         if due:
-            also = None if cache is None else (lambda conn: self._store(conn, key, cache, seconds))
+            also = None if cache is None else (lambda conn: insert_entries(conn, [cache], replace=True))
             self.flush(also)
 
     def flush(self, also: Callable[[Any], None] | None = None) -> None:

@@ -73,6 +73,16 @@ def _entries(path: Path) -> tuple[list[dict[str, Any]], int]:
     return good, bad
 
 
+def insert_entries(conn: Any, entries: list[dict[str, Any]], *, replace: bool) -> None:
+    """Write entries into the workspace's llm_cache table (its columns are FIELDS): a new answer
+    replaces an older one of its key; a loaded journal keeps what the workspace already has."""
+    verb = "INSERT OR REPLACE" if replace else "INSERT OR IGNORE"
+    conn.executemany(
+        f"{verb} INTO llm_cache({', '.join(FIELDS)}) VALUES ({','.join('?' * len(FIELDS))})",
+        [_row(e) for e in entries],
+    )
+
+
 def _row(entry: dict[str, Any]) -> tuple[Any, ...]:
     defaults = {"backend": "", "model": "", "created": 0.0}
     return tuple(entry.get(f) if entry.get(f) is not None else defaults.get(f) for f in FIELDS)
@@ -88,10 +98,7 @@ def load_journal(path: str | os.PathLike[str], workspace: Workspace | str | os.P
     ws = open_workspace(workspace)
     with ws.transaction() as conn:
         before = conn.execute("SELECT COUNT(*) FROM llm_cache").fetchone()[0]
-        conn.executemany(
-            f"INSERT OR IGNORE INTO llm_cache({', '.join(FIELDS)}) VALUES ({','.join('?' * len(FIELDS))})",
-            [_row(e) for e in entries],
-        )
+        insert_entries(conn, entries, replace=False)
         after = conn.execute("SELECT COUNT(*) FROM llm_cache").fetchone()[0]
     added = after - before
     return JournalLoad(added=added, known=len(entries) - added, bad_lines=bad)
