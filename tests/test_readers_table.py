@@ -132,6 +132,88 @@ def test_scanned_page_is_not_found(tmp_path):
     assert result.status == Status.NOT_FOUND and "text layer" in result.message
 
 
+# -- prose ------------------------------------------------------------------------------------------
+
+
+def _prose(tmp_path: Path, name: str, lines: list[str], cjk: bool = False):
+    from tests._extract_fixtures import table_pdf
+
+    return view(table_pdf(tmp_path / f"{name}.pdf", [[(line,) for line in lines]], cjk=cjk), 2024)
+
+
+def test_prose_value_wrapped_onto_next_line_and_sub_items(tmp_path):
+    doc = _prose(
+        tmp_path,
+        "cn",
+        [
+            "受来水偏枯等因素影响，2024 年，公司所属电厂累计完成发电量",
+            "312.5 亿千瓦时，同比增长 6.2%，其中光伏发电量 21.4",
+            "亿千瓦时。各生产线脱硝设施投运率均达到 100%，脱硝效",
+            "率 91.5%，除尘效率 99.9%。年末风电机组装机容量达到 56 万千瓦，占",
+            "总装机容量的 7.2%。",
+        ],
+        cjk=True,
+    )
+    reader = TableReader()
+    power = reader.read(doc, fld("generation", "发电量 2024 (所属电厂)", unit="kWh"), "")
+    # the label ends one line, the value and its scale start the next; "其中光伏发电量 21.4" is a part
+    assert power.value == pytest.approx(312.5e8) and power.evidence.page == 1
+    assert "312.5" in power.evidence.snippet
+    # "下属水泥厂脱硝效率" is printed without its modifiers, and broken inside the word
+    ratio = reader.read(doc, fld("denitration", "下属水泥厂脱硝效率", type="percent"), "")
+    # a shortened label: not sure enough to skip the LLM
+    assert ratio.value == pytest.approx(91.5) and ratio.confidence < 0.8
+    # a share stated as "…占总装机容量的 7.2%", the part ("风电") named earlier in the sentence
+    share = reader.read(doc, fld("wind_share", "风电装机占总装机容量比例", type="percent"), "")
+    assert share.value == pytest.approx(7.2) and share.confidence >= 0.8
+
+
+def test_prose_english_dates_counts_changes_and_dividends(tmp_path):
+    doc = _prose(
+        tmp_path,
+        "en",
+        [
+            "The Board declared a quarterly cash dividend. The dividend of 25 cents per share declared on March 2,",
+            "2024, is payable April 5, 2024, to shareholders of record at the close of business on March 22, 2024.",
+            "The company operates 312 stores, including 120 in Canada and 40 in Mexico.",
+            "Comparable sales increased 4.1%, while revenues increased 3% (5% in constant currencies).",
+            "Operating cash flow increased to 980 million in the year.",
+            "In fiscal year 2024 salaries of employees would remain at fiscal year 2023 levels.",
+            "The Company held its 2024 Annual Meeting of Shareholders on May 8, 2024, as announced on March 1, 2024.",
+        ],
+    )
+    reader = TableReader()
+    dps = reader.read(doc, fld("dps", "Quarterly cash dividend declared per share", unit="USD/share"), "")
+    assert dps.value == pytest.approx(0.25)  # "25 cents per share"
+    payable = reader.read(doc, fld("payable", "Payable date", type="date"), "")
+    assert str(payable.value) == "2024-04-05"
+    record = reader.read(doc, fld("record", "Record date", type="date"), "")
+    assert str(record.value) == "2024-03-22"
+    meeting = reader.read(doc, fld("meeting", "2024 Annual Meeting of Shareholders date", type="date"), "")
+    assert str(meeting.value) == "2024-05-08"
+    stores = reader.read(doc, fld("stores", "Stores operated", type="integer", unit="stores"), "")
+    assert stores.value == 312  # the count before its noun; "including 120" is a part
+    growth = reader.read(doc, fld("comp", "Comparable sales growth", type="percent"), "")
+    assert growth.value == pytest.approx(4.1)
+    # "revenues increased 3%" is a change of the revenues, not the revenues; a year is not a count
+    assert reader.read(doc, fld("revenues", "Revenues"), "").status == Status.NOT_FOUND
+    cash = reader.read(doc, fld("cash_flow", "Operating cash flow"), "")
+    assert cash.value == pytest.approx(980e6)  # "increased to" states the level
+    staff = reader.read(doc, fld("employees", "Full-time employees", type="integer", unit="persons"), "")
+    assert staff.status == Status.NOT_FOUND
+
+
+def test_prose_does_not_join_table_rows(tmp_path):
+    from mdqa_kernel.readers.table import _lines_by_page
+    from mdqa_kernel.readers.textfacts import label_then_value
+    from tests._extract_fixtures import table_pdf
+
+    # a label row without a value, then a row of cells: the prose reading does not join them
+    path = table_pdf(tmp_path / "rows.pdf", [[("Revenues",), ("Cost of sales", "120", "110")]])
+    lines = _lines_by_page(view(path, 2024))
+    assert label_then_value(lines, field_labels("revenues", "Revenues"), "number") == []
+
+
 # -- real filings ----------------------------------------------------------------------------------
 
 
@@ -153,6 +235,23 @@ def test_realdocs_msft_left_current_year_in_millions(realdocs):
     doc = _real(realdocs, "us_msft_10k_fy2023", 2023)
     result = TableReader().read(doc, fld("total_assets", "Total assets at 2023-06-30"), "")
     assert result.value == pytest.approx(411_976e6) and result.evidence.page == 60
+
+
+def test_realdocs_prose_facts(realdocs):
+    """Facts only stated in sentences: a dividend in cents, its dates, a count before its noun."""
+    reader = TableReader()
+    cost = _real(realdocs, "us_cost_8k_dividend_2023", 2023)
+    dps = reader.read(cost, fld("dps", "Quarterly cash dividend declared per share", unit="USD/share"), "")
+    assert dps.value == pytest.approx(0.90) and dps.evidence.page == 2
+    assert str(reader.read(cost, fld("record", "Record date", type="date"), "").value) == "2023-02-03"
+    assert str(reader.read(cost, fld("payable", "Payable date", type="date"), "").value) == "2023-02-17"
+    warehouses = fld("warehouses", "Warehouses operated", type="integer", unit="warehouses")
+    assert reader.read(cost, warehouses, "").value == 847  # not "including 583 in the United States"
+    csr = _real(realdocs, "cn_000027_szenergy_2016_csr", 2016)
+    grid = reader.read(csr, fld("on_grid", "上网电量 FY2016 (可控电厂)", unit="kWh"), "")
+    assert grid.value == pytest.approx(240.37e8) and grid.evidence.page == 11  # not 其中…48.07
+    share = reader.read(csr, fld("share", "可再生能源装机占总装机容量比例", type="percent"), "")
+    assert share.value == pytest.approx(22.54) and share.evidence.page == 4
 
 
 # -- rendered MuDABench documents --------------------------------------------------------------------

@@ -52,6 +52,8 @@ from mdqa_kernel.readers.textfacts import (
     dividend_per_share,
     key_values,
     label_then_value,
+    prose_windows,
+    share_of,
     statement_phrase,
     statements,
 )
@@ -63,11 +65,14 @@ from mdqa_kernel.readers.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-9"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-10"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
-# 9: a group's names ("女性高管姓名") from the roster rows that carry the group's cell
+# 9: a group's names ("女性高管姓名") from the roster rows that carry the group's cell; 10: sentences read
+# across line breaks, with shortened labels (a date's noun, a change's suffix, a Chinese name's head),
+# parts ("其中", "including") and changes ("increased 4%") told from totals, English counts before their
+# noun, English dividends per share and Chinese shares ("占总装机容量的22.54%")
 _DATE_LIST = re.compile(r"日期|\bdates\b", re.IGNORECASE)
 NUMERIC_TYPES = ("number", "integer", "percent")
 _PER_SHARE = re.compile(r"每股|per\s+share|/\s*share|每\s*10\s*股|\beps\b", re.IGNORECASE)
@@ -154,7 +159,10 @@ class TableReader:
         elif field.type in ("text", "date", "list_text"):
             candidates = key_values(lines, labels)
             if field.type == "date":
-                candidates += column_values(lines, labels, "date") + label_then_value(lines, labels, "date")
+                windows = doc.memo("prose_windows", lambda: prose_windows(lines))
+                candidates += column_values(lines, labels, "date") + label_then_value(
+                    lines, labels, "date", windows
+                )
             fact = presupposed_fact(field.description) if not candidates else None
             if fact is not None:
                 return self._absent_with(doc, field, fact, question) or self._best(doc, field, candidates)
@@ -180,15 +188,16 @@ class TableReader:
     ) -> list[Candidate]:
         out: list[Candidate] = []
         per_share = bool(_PER_SHARE.search(field.description))
-        if per_share and _DIVIDEND.search(field.description) and doc.language == "zh":
+        if per_share and _DIVIDEND.search(field.description):
             out += dividend_per_share(lines)
         out += self._table_candidates(doc, field, labels, lines)
         out += [c for c in key_values(lines, labels) if _number_of(c)]
-        out += label_then_value(lines, labels, "number")
+        windows = doc.memo("prose_windows", lambda: prose_windows(lines))
+        out += label_then_value(lines, labels, "integer" if field.type == "integer" else "number", windows)
         if field.type == "integer":
             out += counts(lines, field.description) + group_count(lines, field.description)
         if field.type == "percent":
-            out += largest_holding(lines, field.description)
+            out += largest_holding(lines, field.description) + share_of(lines, field.description)
         return out
 
     def _table_candidates(
