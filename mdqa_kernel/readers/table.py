@@ -50,6 +50,7 @@ from mdqa_kernel.readers.textfacts import (
     column_values,
     counts,
     dividend_per_share,
+    firm_in_role,
     key_values,
     label_then_value,
     prose_windows,
@@ -65,14 +66,15 @@ from mdqa_kernel.readers.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-10"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-11"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
 # 9: a group's names ("女性高管姓名") from the roster rows that carry the group's cell; 10: sentences read
 # across line breaks, with shortened labels (a date's noun, a change's suffix, a Chinese name's head),
 # parts ("其中", "including") and changes ("increased 4%") told from totals, English counts before their
-# noun, English dividends per share and Chinese shares ("占总装机容量的22.54%")
+# noun, English dividends per share and Chinese shares ("占总装机容量的22.54%"); 11: a firm named beside
+# the role a text field names ("Deloitte & Touche LLP, an independent registered public accounting firm")
 _DATE_LIST = re.compile(r"日期|\bdates\b", re.IGNORECASE)
 NUMERIC_TYPES = ("number", "integer", "percent")
 _PER_SHARE = re.compile(r"每股|per\s+share|/\s*share|每\s*10\s*股|\beps\b", re.IGNORECASE)
@@ -158,11 +160,13 @@ class TableReader:
             candidates = roster  # "女性高管姓名": the roster rows marked 女
         elif field.type in ("text", "date", "list_text"):
             candidates = key_values(lines, labels)
+            windows = doc.memo("prose_windows", lambda: prose_windows(lines))
             if field.type == "date":
-                windows = doc.memo("prose_windows", lambda: prose_windows(lines))
                 candidates += column_values(lines, labels, "date") + label_then_value(
                     lines, labels, "date", windows
                 )
+            elif field.type == "text":
+                candidates += firm_in_role(windows, labels)
             fact = presupposed_fact(field.description) if not candidates else None
             if fact is not None:
                 return self._absent_with(doc, field, fact, question) or self._best(doc, field, candidates)

@@ -7,6 +7,8 @@
   date, "comparable sales increased 12.6%" for its growth, "脱硫效率" for 燃煤电厂脱硫效率); a part ("其中…",
   "including…") counts for less than the total, a change ("revenues increased 4%") is not the level.
 - English counts before their noun ("operates 847 warehouses") and Chinese shares ("…占总装机容量的22.54%").
+- A firm named beside the role a text field names ("Deloitte & Touche LLP, an independent registered public
+  accounting firm"; "the appointment of KPMG LLP as the independent registered public accounting firm").
 - Booleans as the presence of a statement, only when the description gives the phrase to look for
   ("是否披露职工权益保护" → "职工权益保护", or a quoted phrase); a negation just before it means False.
 
@@ -455,6 +457,44 @@ def share_of(lines_by_page: dict[int, list[Line]], description: str) -> list[Can
                         _lines_span(used),
                     )
                 )
+    return out
+
+
+# A firm's name: capitalised words (and "&") ending in a legal form ("Deloitte & Touche LLP", "KPMG LLP").
+_FIRM_BEFORE = re.compile(
+    r"(?P<firm>(?:[A-Z][\w'.-]*|&)(?:\s+(?:[A-Z][\w'.-]*|&))*?\s+(?:LLP|L\.L\.P\.|LLC|Ltd\.?|Limited|Inc\.|& Co\.))"
+    r"(?:\s*,\s*(?:an|the|our|its)|\s+as\s+(?:the|our|its))\s+(?:Company's\s+)?$"
+)
+
+
+def firm_in_role(windows: list[ProseWindow], labels: LabelSet) -> list[Candidate]:
+    """A firm named beside the role a text field names: "Deloitte & Touche LLP, an independent registered
+    public accounting firm", "the appointment of KPMG LLP as the independent registered public accounting
+    firm" (English prose, where a 10-K names its auditor)."""
+    out = []
+    for w in windows:
+        first_len = len(w.lines[0].text)
+        for label in labels.all:
+            if not label.isascii():
+                continue
+            pos = w.compact.find(label)
+            while pos >= 0:
+                start, end = w.idx[pos], w.idx[pos + len(label) - 1] + 1
+                m = _FIRM_BEFORE.search(w.text[:start]) if start < first_len else None
+                if m and _bounded(w.text, start, end):
+                    score = 0.85 if label in labels.primary else 0.8
+                    out.append(
+                        Candidate(
+                            "role",
+                            w.page,
+                            m.group("firm"),
+                            w.text,
+                            score,
+                            _lines_bbox(w.lines),
+                            _lines_span(w.lines),
+                        )
+                    )
+                pos = w.compact.find(label, pos + 1)
     return out
 
 

@@ -106,8 +106,8 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # reference, and the listed defects q_b05368dc/q_9fe447fa, whose references count 30, now disagree).
 # mdqa v45, mdqa-oracle-rows v36: names a list of companies is asked for ("…和这些公司的所有女性高管名字",
 # q_ce044ef8) are read as a list (table reader table-9: the roster rows marked 女) and shown beside each company.
-# mdqa v46: table reader table-10 (prose read across line breaks, parts and changes told from totals,
-# English dates, counts and dividends and Chinese shares in sentences; realdocs 12 → 22 of 30). It reads
+# mdqa v46: table reader table-11 (prose read across line breaks, parts and changes told from totals,
+# English dates, counts, dividends and auditors and Chinese shares in sentences; realdocs 12 → 23 of 30). It reads
 # the rendered splits' cells as table-9 did; the version changes because the extraction does.
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
