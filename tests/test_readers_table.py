@@ -230,8 +230,8 @@ def test_prose_firm_named_beside_its_role(tmp_path):
 
 
 def test_prose_does_not_join_table_rows(tmp_path):
+    from mdqa_kernel.readers.prose import label_then_value
     from mdqa_kernel.readers.table import _lines_by_page
-    from mdqa_kernel.readers.textfacts import label_then_value
     from tests._extract_fixtures import table_pdf
 
     # a label row without a value, then a row of cells: the prose reading does not join them

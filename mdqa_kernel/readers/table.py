@@ -5,7 +5,7 @@ from a glossary and from the description), picks the column of the document's fi
 header (2022 / 2022年度 / 本期 vs 上期 / Current year), applies the scale declared above the table
 or in the row label (元/千元/万元/亿元, thousands/millions/billions) and parses the printed number
 (thousands separators, parentheses for negatives, full-width digits, numbers wrapped inside a cell).
-Outside tables it reads the few facts that are safe without a model (see `textfacts`).
+Outside tables it reads the few facts that are safe without a model (see `textfacts` and `prose`).
 
 When the label is ambiguous, the period column unknown or candidates disagree, the result carries a
 low confidence: the cascade then asks the LLM instead of trusting a guess.
@@ -44,17 +44,20 @@ from mdqa_kernel.readers.layout import (
     page_lines,
     table_rows,
 )
+from mdqa_kernel.readers.prose import (
+    ProseWindow,
+    dividend_per_share,
+    firm_in_role,
+    label_then_value,
+    prose_windows,
+    share_of,
+)
 from mdqa_kernel.readers.textfacts import (
     Candidate,
     column_dates,
     column_values,
     counts,
-    dividend_per_share,
-    firm_in_role,
     key_values,
-    label_then_value,
-    prose_windows,
-    share_of,
     statement_phrase,
     statements,
 )
@@ -160,7 +163,7 @@ class TableReader:
             candidates = roster  # "女性高管姓名": the roster rows marked 女
         elif field.type in ("text", "date", "list_text"):
             candidates = key_values(lines, labels)
-            windows = doc.memo("prose_windows", lambda: prose_windows(lines))
+            windows = _prose_windows(doc, lines)
             if field.type == "date":
                 candidates += column_values(lines, labels, "date") + label_then_value(
                     lines, labels, "date", windows
@@ -192,16 +195,16 @@ class TableReader:
     ) -> list[Candidate]:
         out: list[Candidate] = []
         per_share = bool(_PER_SHARE.search(field.description))
+        windows = _prose_windows(doc, lines)
         if per_share and _DIVIDEND.search(field.description):
-            out += dividend_per_share(lines)
+            out += dividend_per_share(windows)
         out += self._table_candidates(doc, field, labels, lines)
         out += [c for c in key_values(lines, labels) if _number_of(c)]
-        windows = doc.memo("prose_windows", lambda: prose_windows(lines))
         out += label_then_value(lines, labels, "integer" if field.type == "integer" else "number", windows)
         if field.type == "integer":
             out += counts(lines, field.description) + group_count(lines, field.description)
         if field.type == "percent":
-            out += largest_holding(lines, field.description) + share_of(lines, field.description)
+            out += largest_holding(lines, field.description) + share_of(windows, field.description)
         return out
 
     def _table_candidates(
@@ -388,6 +391,11 @@ def _lines_by_page(doc: DocumentView) -> dict[int, list[Line]]:
         return {p: page_lines(doc.words, p) for p in pages}
 
     return doc.memo("lines", build)
+
+
+def _prose_windows(doc: DocumentView, lines: dict[int, list[Line]]) -> list[ProseWindow]:
+    """The document's prose windows, built once and shared by all fields."""
+    return doc.memo("prose_windows", lambda: prose_windows(lines))
 
 
 def rows_frame(doc: DocumentView) -> pl.DataFrame:

@@ -1,17 +1,11 @@
 """Deterministic facts outside tables, read only where it is safe.
 
-- Dividends per share: "每10股派发现金红利3.00元（含税）" → 0.30; "a dividend of 90 cents per share" → 0.90.
 - Key-value lines: "会计师事务所：XXX", "Auditor: XXX", "股权登记日：2022年6月7日", "社会捐赠额：1,768万元".
-- Label-then-value prose: "股权登记日为2022年6月7日", "控股装机容量达785万千瓦", also when the sentence wraps
-  onto the next line, under the shortened labels prose uses ("is payable February 17, 2023" for a payable
-  date, "comparable sales increased 12.6%" for its growth, "脱硫效率" for 燃煤电厂脱硫效率); a part ("其中…",
-  "including…") counts for less than the total, a change ("revenues increased 4%") is not the level.
-- English counts before their noun ("operates 847 warehouses") and Chinese shares ("…占总装机容量的22.54%").
-- A firm named beside the role a text field names ("Deloitte & Touche LLP, an independent registered public
-  accounting firm"; "the appointment of KPMG LLP as the independent registered public accounting firm").
+- Transposed tables and date columns; counts ("共召开…2次临时股东大会" for 临时股东大会次数).
 - Booleans as the presence of a statement, only when the description gives the phrase to look for
   ("是否披露职工权益保护" → "职工权益保护", or a quoted phrase); a negation just before it means False.
 
+Facts stated in sentences (label then value, dividends, shares, firms in a role) are in `prose`.
 Each finder returns `Candidate`s; the table reader picks the best one and applies scales.
 """
 
@@ -27,22 +21,8 @@ from mdqa_kernel.readers.layout import Line
 from mdqa_kernel.readers.values import declared_scale, find_dates, find_numbers
 
 _KV_SEP = re.compile(r"[:：]")
-_DIVIDEND_10 = re.compile(
-    r"每\s*(10|十)\s*股\s*派(?:发|送)?\s*(?:现金红利|现金股利|现金股息|红利|现金)?\s*(?:人民币)?\s*"
-    r"(?P<v>\d+(?:\.\d+)?)\s*元"
-)
-_DIVIDEND_1 = re.compile(
-    r"每\s*股\s*派(?:发|送)?\s*(?:现金红利|现金股利|现金股息|红利|现金)?\s*(?:人民币)?\s*(?P<v>\d+(?:\.\d+)?)\s*元"
-)
-# "quarterly dividends of $0.68 per share", "a dividend on Costco common stock of 90 cents per share"
-_DIVIDEND_EN = re.compile(
-    r"\bdividends?\b[^.;$\d]{0,40}?\b(?:of|was|were|is|are)\s+"
-    r"(?:\$\s?(?P<usd>\d+(?:\.\d+)?)|(?P<cents>\d+(?:\.\d+)?)\s+cents)\s+per\s+(?:common\s+)?share",
-    re.I,
-)
-_LINK = re.compile(
-    r"^\s*(?:为|是|达|达到|约为|约|合计|共计|累计|共|of|was|were|is|are|totaled|totalled|:|：)", re.I
-)
+# English prose names years by the words before them ("fiscal year 2022", "June 30, 2023", "in 2021").
+_YEAR_BEFORE = re.compile(r"(?:\byears?|\bfiscal|\bFY|\bin|\bsince|\band|\d,)\s*$", re.I)
 _NEGATION = ("未", "没有", "尚未", "无", "not", "never")
 # The verbs a yes/no fact is stated with ("是否采用GRI标准", "经第三方机构审验的公司"): one list for the
 # reader and the planner, so a fact the planner writes is one the reader can look for. Longer first.
@@ -68,7 +48,7 @@ class Candidate:
     boolean: bool | None = None
 
 
-def _compact_map(text: str) -> tuple[str, list[int]]:
+def compact_map(text: str) -> tuple[str, list[int]]:
     """The label-normalised form of a text plus, for each of its characters, the source index."""
     out: list[str] = []
     idx: list[int] = []
@@ -90,58 +70,6 @@ def line_span(line: Line) -> tuple[int, int] | None:
     return (min(starts), max(ends)) if starts and ends else None
 
 
-def dividend_per_share(lines_by_page: dict[int, list[Line]]) -> list[Candidate]:
-    """'每10股派发现金红利X元' → X/10 per share; '每股派发现金红利X元' → X; 'dividend of $X per share' → X,
-    'of N cents per share' → N/100 (the sentence may wrap onto the next line)."""
-    out = []
-    for page, lines in lines_by_page.items():
-        for i, line in enumerate(lines):
-            text = unicodedata.normalize("NFKC", line.text)
-            for pattern, divisor in ((_DIVIDEND_10, 10.0), (_DIVIDEND_1, 1.0)):
-                m = pattern.search(text.replace(" ", ""))
-                if m:
-                    value = float(m.group("v")) / divisor
-                    out.append(_dividend(page, [line], m.group(0), value))
-                    break
-            window = _window(lines, i)
-            joined = unicodedata.normalize("NFKC", _joined(window))
-            for m in _DIVIDEND_EN.finditer(joined):
-                if m.start() >= len(line.text):
-                    break  # starts on the next line: read with that line
-                value = float(m.group("usd")) if m.group("usd") else float(m.group("cents")) / 100
-                used = window if m.end() > len(line.text) else window[:1]
-                out.append(_dividend(page, used, m.group(0), value))
-    return out
-
-
-def _dividend(page: int, used: list[Line], raw: str, value: float) -> Candidate:
-    return Candidate(
-        "dividend",
-        page,
-        raw,
-        _joined(used),
-        0.95,
-        _lines_bbox(used),
-        _lines_span(used),
-        number=round(value, 10),
-    )
-
-
-def _lines_bbox(lines: list[Line]) -> tuple[float, float, float, float]:
-    boxes = [line_bbox(line) for line in lines]
-    return (
-        min(b[0] for b in boxes),
-        min(b[1] for b in boxes),
-        max(b[2] for b in boxes),
-        max(b[3] for b in boxes),
-    )
-
-
-def _lines_span(lines: list[Line]) -> tuple[int, int] | None:
-    spans = [s for s in (line_span(line) for line in lines) if s]
-    return (min(s[0] for s in spans), max(s[1] for s in spans)) if spans else None
-
-
 def key_values(lines_by_page: dict[int, list[Line]], labels: LabelSet) -> list[Candidate]:
     """'LABEL：VALUE' or 'LABEL    VALUE' (a two-column line) whose label names the field; the label
     may sit inside a sentence ('…鉴证报告。审验机构：XXX。')."""
@@ -159,7 +87,7 @@ def key_values(lines_by_page: dict[int, list[Line]], labels: LabelSet) -> list[C
                         Candidate("key_value", page, value, text, score, line_bbox(line), line_span(line))
                     )
                     continue
-            groups = _gap_groups(line)
+            groups = gap_groups(line)
             if len(groups) >= 2:
                 score = label_score(groups[0], labels)
                 value = " ".join(groups[1:]).strip().rstrip("。;；")
@@ -172,7 +100,7 @@ def key_values(lines_by_page: dict[int, list[Line]], labels: LabelSet) -> list[C
     return out
 
 
-def _gap_groups(line: Line) -> list[str]:
+def gap_groups(line: Line) -> list[str]:
     """The words of a line grouped by wide horizontal gaps (the cells of a two-column table)."""
     groups: list[list[str]] = []
     last_x1: float | None = None
@@ -285,287 +213,12 @@ def counts(lines_by_page: dict[int, list[Line]], description: str) -> list[Candi
     return out
 
 
-# A value inside "其中…" / "including …" is a part of the total the label names, not the total.
-_SUB_ITEM = re.compile(r"其中|including|of which|among which", re.I)
-_CLAUSE = re.compile(r"[，,。；;]")
-_SENTENCE_END = re.compile(r"[。；;]|\.(?:\s|$)")
-# A field that names a change ("Global comparable sales growth") is read after a change verb; a level
-# ("Revenues") is not: "Revenues increased 4%" states the change, not the revenues.
-_CHANGE_SUFFIXES = ("growthrate", "growth", "change", "增长率", "增幅", "变动率", "变化率")
-_CHANGE_VERB = re.compile(
-    r"^\s*(?:同比)?(?:增长|增加|下降|减少|上升|提高|increased|decreased|grew|rose|fell|declined|was up|was down)",
-    re.I,
-)
-_TO_LEVEL = re.compile(r"^\s*(?:至|到|to\b)", re.I)
-_CJK_ONLY = re.compile(r"^[\u4e00-\u9fff]+$")
-# English prose names years by the words before them ("fiscal year 2022", "June 30, 2023", "in 2021").
-_YEAR_BEFORE = re.compile(r"(?:\byears?|\bfiscal|\bFY|\bin|\bsince|\band|\d,)\s*$", re.I)
-# An English count is printed before its noun: "operates 847 warehouses".
-_NUMBER_BEFORE = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)\s+$")
-
-
-@dataclass(frozen=True)
-class _ProseLabel:
-    norm: str  # label-normalised (see labels.normalize_label)
-    base: float  # how much a match of this label is worth before the wording around it
-    change: bool = False  # names a change: only a value right after a change verb counts
-
-
-def _prose_labels(labels: LabelSet, want: str) -> list[_ProseLabel]:
-    """The field's labels as prose words them: the names themselves, then shortened forms.
-
-    - a date field's "Payable date" is written "is payable February 17, 2023" (the noun is dropped);
-    - a change field's "comparable sales growth" is written "comparable sales increased 12.6%";
-    - a Chinese name's modifiers are often left out ("燃煤电厂脱硫效率" → "脱硫效率"): its head, the
-      suffixes of at least four characters, counts for less (longer suffixes are tried first)."""
-    out: dict[str, _ProseLabel] = {}
-
-    def add(norm: str, base: float, change: bool = False) -> None:
-        if len(norm) >= 2 and norm not in out:
-            out[norm] = _ProseLabel(norm, base, change)
-
-    for cand in labels.all:
-        add(cand, 1.0 if cand in labels.primary else 0.95)
-    for cand in labels.all:
-        base = 0.95 if cand in labels.primary else 0.9
-        if want == "date" and cand.endswith("date") and len(cand) >= 8:
-            add(cand[: -len("date")], base)
-        for suffix in _CHANGE_SUFFIXES:
-            if cand.endswith(suffix) and len(cand) - len(suffix) >= 4:
-                add(cand[: -len(suffix)], base, change=True)
-                break
-        if _CJK_ONLY.match(cand) and len(cand) >= 6:
-            for k in range(1, len(cand) - 3):
-                add(cand[k:], base * 0.85)
-    return list(out.values())
-
-
-def _is_prose(line: Line) -> bool:
-    return len(_gap_groups(line)) <= 1
-
-
-def _window(lines: list[Line], i: int) -> list[Line]:
-    """Line i, and the next line when both are prose: a sentence's label or value may wrap."""
-    if i + 1 < len(lines) and _is_prose(lines[i]) and _is_prose(lines[i + 1]):
-        return [lines[i], lines[i + 1]]
-    return [lines[i]]
-
-
-def _joined(window: list[Line]) -> str:
-    cjk = any("\u4e00" <= ch <= "\u9fff" for line in window for ch in line.text)
-    return ("" if cjk else " ").join(line.text for line in window)
-
-
-def _bounded(text: str, start: int, end: int) -> bool:
-    """An English label matched as whole words ("record", not "recorded")."""
-    before = text[start - 1] if start > 0 else " "
-    after = text[end] if end < len(text) else " "
-    return not (before.isascii() and before.isalnum()) and not (after.isascii() and after.isalpha())
-
-
-@dataclass(frozen=True)
-class ProseWindow:
-    """Line `lines[0]` of a page, joined with the next line when both are prose (see `_window`)."""
-
-    page: int
-    lines: list[Line]
-    text: str
-    compact: str  # label-normalised text, as `_compact_map`
-    idx: list[int]  # for each compact character, its index in `text`
-
-
-def prose_windows(lines_by_page: dict[int, list[Line]]) -> list[ProseWindow]:
-    """Every line's window, once per document: all numeric and date fields search the same ones."""
-    out = []
-    for page, lines in lines_by_page.items():
-        for i in range(len(lines)):
-            window = _window(lines, i)
-            text = _joined(window)
-            compact, idx = _compact_map(text)
-            out.append(ProseWindow(page, window, text, compact, idx))
-    return out
-
-
-def label_then_value(
-    lines_by_page: dict[int, list[Line]],
-    labels: LabelSet,
-    want: str,
-    windows: list[ProseWindow] | None = None,
-) -> list[Candidate]:
-    """Prose 'LABEL 为/达/was VALUE' (want: 'number', 'integer' or 'date'): the first value after a label,
-    in the same sentence, where the sentence may wrap onto the next line. A value that is a part ("其中…",
-    "including…") or a change of what the label names ("increased 4%") counts for less or not at all.
-    `windows`: `prose_windows(lines_by_page)` when the caller keeps them for several fields."""
-    out = []
-    prose_labels = _prose_labels(labels, want)
-    for w in prose_windows(lines_by_page) if windows is None else windows:
-        first_len = len(w.lines[0].text)  # matches start in the first line; the next window has the rest
-        best: dict[int, Candidate] = {}
-        for label in prose_labels:
-            pos = w.compact.find(label.norm)
-            while pos >= 0:
-                found = [_prose_value(w.text, w.idx, pos, label, want, first_len)]
-                if want != "date":
-                    found.append(_count_before(w.text, w.idx, pos, label, first_len))
-                for at, score, raw, scale, end in filter(None, found):
-                    if at not in best or best[at].score < score:
-                        best[at] = _prose_candidate(w.page, w.lines, raw, scale, score, end)
-                pos = w.compact.find(label.norm, pos + 1)
-        out.extend(best.values())
-    return out
-
-
-_SHARE_FIELD = re.compile(
-    r"^(?P<part>[\u4e00-\u9fff]{2,})占(?P<whole>[\u4e00-\u9fff]{2,}?)(?:的)?(?:比例|比重|百分比)?$"
-)
-
-
-def share_of(lines_by_page: dict[int, list[Line]], description: str) -> list[Candidate]:
-    """A Chinese share stated in a sentence: the field "可再生能源装机占总装机容量比例" read from
-    "可再生能源投产装机容量达到177万千瓦，占总装机容量的22.54%". The sentence must name the part too
-    (its first two characters, before the "占") to be trusted; it may wrap onto the next line."""
-    m = _SHARE_FIELD.match(normalize_label(re.split(r"[(（]", description)[0]))
-    if m is None:
-        return []
-    part, whole = m.group("part"), m.group("whole")
-    gap = r"\s*"
-    stated = re.compile(
-        "占" + gap + gap.join(map(re.escape, whole)) + gap + r"(?:的)?\s*(?:比例|比重)?\s*"
-        r"(?:为|达到|达|约为|约)?\s*(?P<v>\d+(?:\.\d+)?\s*%)"
-    )
-    out = []
-    for page, lines in lines_by_page.items():
-        for i, line in enumerate(lines):
-            window = _window(lines, i)
-            text = unicodedata.normalize("NFKC", _joined(window))
-            for hit in stated.finditer(text):
-                if hit.start() >= len(line.text):
-                    break  # starts on the next line: read with that line
-                # the sentence may have begun on the line before
-                before = lines[i - 1].text if i > 0 and _is_prose(lines[i - 1]) and _is_prose(line) else ""
-                sentence = re.split(r"[。；;]", before + text[: hit.start()])[-1]
-                named = part[:2] in normalize_label(sentence)
-                used = window if hit.end() > len(line.text) else window[:1]
-                out.append(
-                    Candidate(
-                        "prose",
-                        page,
-                        hit.group("v"),
-                        _joined(used),
-                        0.85 if named else 0.5,
-                        _lines_bbox(used),
-                        _lines_span(used),
-                    )
-                )
-    return out
-
-
-# A firm's name: capitalised words (and "&") ending in a legal form ("Deloitte & Touche LLP", "KPMG LLP").
-_FIRM_BEFORE = re.compile(
-    r"(?P<firm>(?:[A-Z][\w'.-]*|&)(?:\s+(?:[A-Z][\w'.-]*|&))*?\s+(?:LLP|L\.L\.P\.|LLC|Ltd\.?|Limited|Inc\.|& Co\.))"
-    r"(?:\s*,\s*(?:an|the|our|its)|\s+as\s+(?:the|our|its))\s+(?:Company's\s+)?$"
-)
-
-
-def firm_in_role(windows: list[ProseWindow], labels: LabelSet) -> list[Candidate]:
-    """A firm named beside the role a text field names: "Deloitte & Touche LLP, an independent registered
-    public accounting firm", "the appointment of KPMG LLP as the independent registered public accounting
-    firm" (English prose, where a 10-K names its auditor)."""
-    out = []
-    for w in windows:
-        first_len = len(w.lines[0].text)
-        for label in labels.all:
-            if not label.isascii():
-                continue
-            pos = w.compact.find(label)
-            while pos >= 0:
-                start, end = w.idx[pos], w.idx[pos + len(label) - 1] + 1
-                m = _FIRM_BEFORE.search(w.text[:start]) if start < first_len else None
-                if m and _bounded(w.text, start, end):
-                    score = 0.85 if label in labels.primary else 0.8
-                    out.append(
-                        Candidate(
-                            "role",
-                            w.page,
-                            m.group("firm"),
-                            w.text,
-                            score,
-                            _lines_bbox(w.lines),
-                            _lines_span(w.lines),
-                        )
-                    )
-                pos = w.compact.find(label, pos + 1)
-    return out
-
-
-def _prose_value(
-    text: str, idx: list[int], pos: int, label: _ProseLabel, want: str, first_len: int
-) -> tuple[int, float, str, tuple[float, str] | None, int] | None:
-    """(value position, score, raw value, scale, value end) for one label match, or None."""
-    start, end = idx[pos], idx[pos + len(label.norm) - 1] + 1
-    if start >= first_len or (label.norm.isascii() and not _bounded(text, start, end)):
-        return None
-    rest = _SENTENCE_END.split(text[end:], maxsplit=1)[0][: 60 if want == "date" else 40]
-    verb = _CHANGE_VERB.match(rest)
-    changed = bool(verb) and not _TO_LEVEL.match(rest[verb.end() :])  # "increased to 980" is a level
-    if changed != label.change:
-        return None
-    found = _value_at(rest, want)
-    if found is None:
-        return None
-    raw, scale, at, value_end = found
-    linked = label.change or bool(_LINK.match(rest))
-    score = label.base * (0.85 if linked else 0.6)
-    clause = _CLAUSE.split(text[:start])[-1]
-    if _SUB_ITEM.search(clause) or _SUB_ITEM.search(rest[:at]):
-        score *= 0.7
-    return end + at, round(score, 4), raw, scale, end + value_end
-
-
-def _count_before(
-    text: str, idx: list[int], pos: int, label: _ProseLabel, first_len: int
-) -> tuple[int, float, str, tuple[float, str] | None, int] | None:
-    """An English count before its noun ("operates 847 warehouses"), the label being that noun."""
-    start, end = idx[pos], idx[pos + len(label.norm) - 1] + 1
-    if label.change or not label.norm.isascii() or start >= first_len or not _bounded(text, start, end):
-        return None
-    m = _NUMBER_BEFORE.search(text[:start])
-    if m is None or _is_year(text, (float(m.group(1).replace(",", "")), m.start(1), m.end(1), False)):
-        return None
-    score = label.base * 0.6
-    if _SUB_ITEM.search(_CLAUSE.split(text[: m.start(1)])[-1]):
-        score *= 0.7
-    return m.start(1), round(score, 4), m.group(1), None, m.end(1)
-
-
-def _prose_candidate(
-    page: int,
-    window: list[Line],
-    raw: str,
-    scale: tuple[float, str] | None,
-    score: float,
-    value_end: int,
-) -> Candidate:
-    used = window if value_end > len(window[0].text) else window[:1]
-    return Candidate(
-        "prose",
-        page,
-        raw,
-        _joined(used),
-        score,
-        _lines_bbox(used),
-        _lines_span(used),
-        scale=scale[0] if scale else None,
-        scale_word=scale[1] if scale else None,
-    )
-
-
-def _value_at(text: str, want: str) -> tuple[str, tuple[float, str] | None, int, int] | None:
+def value_at(text: str, want: str) -> tuple[str, tuple[float, str] | None, int, int] | None:
     """(raw value, scale word after it, start, end) of the first value in a text."""
     if want == "date":
         dates = find_dates(text)
         return (dates[0][0].isoformat(), None, dates[0][1], dates[0][2]) if dates else None
-    numbers = [n for n in find_numbers(text) if not _is_year(text, n) and not (want == "integer" and n[3])]
+    numbers = [n for n in find_numbers(text) if not is_year(text, n) and not (want == "integer" and n[3])]
     if not numbers:
         return None
     _value, start, end, _pct = numbers[0]
@@ -573,11 +226,11 @@ def _value_at(text: str, want: str) -> tuple[str, tuple[float, str] | None, int,
 
 
 def _first_value(text: str, want: str) -> tuple[str, tuple[float, str] | None] | None:
-    found = _value_at(text, want)
+    found = value_at(text, want)
     return (found[0], found[1]) if found else None
 
 
-def _is_year(text: str, number: tuple[float, int, int, bool]) -> bool:
+def is_year(text: str, number: tuple[float, int, int, bool]) -> bool:
     value, start, end, pct = number
     if pct or not (1900 <= value <= 2100 and text[start:end].strip().isdigit()):
         return False
@@ -642,7 +295,7 @@ def _stating(lines_by_page: dict[int, list[Line]], phrase: str, min_cover: float
     want = _bigrams(target)
     for page, lines in lines_by_page.items():
         for line in lines:
-            compact, _idx = _compact_map(line.text)
+            compact, _idx = compact_map(line.text)
             pos = compact.find(target)
             if pos < 0:
                 cover = len(want & _bigrams(compact)) / len(want)
