@@ -196,6 +196,9 @@ def normalize_label(text: str) -> str:
     return _PUNCT_SPACE.sub("", s)
 
 
+_EVENT_TAIL = re.compile(r"^(?P<thing>[A-Za-z][A-Za-z -]*[a-z])\s+[a-z]{3,}ed$")
+
+
 def _description_core(description: str) -> list[str]:
     """The label-like parts of a description: text before a parenthesis or 'at/for <period>', plus
     explicit alternatives written as 'also: a / b' or inside quotes."""
@@ -212,6 +215,12 @@ def _description_core(description: str) -> list[str]:
     core = re.sub(r"\b(?:quarterly|annual|declared|reported)\b", "", core, flags=re.IGNORECASE).strip()
     if core:
         out.insert(0, core)
+        # "Auditor ratified", "Stock repurchase program reauthorized": the thing the event happened to,
+        # as prose names it ("ratified the appointment of KPMG LLP as the … accounting firm"); one word
+        # only when the glossary knows it ("Shares repurchased" is not about every "Shares" row).
+        event = _EVENT_TAIL.match(core)
+        if event and (" " in event.group("thing") or _groups_of([normalize_label(event.group("thing"))])):
+            out.append(event.group("thing"))
     for part in re.split(r"\s*/\s*", core):
         if part and part != core:
             out.append(part)

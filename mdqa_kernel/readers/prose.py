@@ -4,7 +4,8 @@
   the next line, under the shortened labels prose uses ("is payable February 17, 2023" for a payable date,
   "comparable sales increased 12.6%" for its growth, "脱硫效率" for 燃煤电厂脱硫效率); a part ("其中…",
   "including…") counts for less than the total, a change ("revenues increased 4%") is not the level.
-- English counts before their noun ("operates 847 warehouses").
+- English counts before their noun ("operates 847 warehouses"); counts of people in a sentence that says
+  what they are ("we employed approximately 221,000 people", "15 persons were elected … directors").
 - Dividends per share: "每10股派发现金红利3.00元（含税）" → 0.30; "a dividend of 90 cents per share" → 0.90.
 - Chinese shares: "…占总装机容量的22.54%" for 可再生能源装机占总装机容量比例.
 - A firm named beside the role a text field names ("Deloitte & Touche LLP, an independent registered public
@@ -367,3 +368,53 @@ def firm_in_role(windows: list[ProseWindow], labels: LabelSet) -> list[Candidate
                         )
                     )
     return out
+
+
+# -- counts of people --------------------------------------------------------------------------------
+
+_PEOPLE = re.compile(
+    r"(?<![\w.,$])(?P<n>\d{1,3}(?:,\d{3})+|\d+)\s+(?:full-time\s+)?"
+    r"(?:people|persons|individuals|employees|nominees|directors|members)\b",
+    re.I,
+)
+_COUNT_STOP = frozenset({"number", "total", "count", "the", "and", "with", "from", "that", "this", "were"})
+
+
+def people_count(windows: list[ProseWindow], description: str) -> list[Candidate]:
+    """A count of people stated in an English sentence that also says what they are: "Full-time
+    employees" from "we employed approximately 221,000 people on a full-time basis", "Number of directors
+    elected" from "The following 15 persons were elected to serve as directors". Every word of the
+    description (by its first five letters: "employ…", "elect…") must be in the sentence."""
+    core = re.split(r"[(（]|\b(?:at|as of|in|for)\s+(?:\d|fiscal|the)", description, maxsplit=1)[0]
+    stems = {w[:5] for w in re.findall(r"[a-z]{4,}", core.lower()) if w not in _COUNT_STOP}
+    if not stems or not core.isascii():
+        return []
+    out = []
+    for w in windows:
+        for m in _PEOPLE.finditer(w.text):
+            if m.start() >= w.first_len:
+                break  # starts on the next line: read with that line
+            number = (float(m["n"].replace(",", "")), m.start("n"), m.end("n"), False)
+            sentence = _sentence_around(w, m.start(), m.end())
+            said = {x[:5] for x in re.findall(r"[a-z]{4,}", sentence.lower())}
+            if stems <= said and not is_year(w.text, number):  # "In 2024 employees …" is no count
+                used = w.used(m.end())
+                out.append(
+                    Candidate(
+                        "prose",
+                        w.page,
+                        m["n"],
+                        joined_text(used),
+                        0.7,
+                        lines_bbox(used),
+                        lines_span(used),
+                    )
+                )
+    return out
+
+
+def _sentence_around(w: ProseWindow, start: int, end: int) -> str:
+    """The sentence of w.text[start:end], begun on the line before when it starts there."""
+    head = _SENTENCE_END.split(w.before + " " + w.text[:start])[-1]
+    tail = _SENTENCE_END.split(w.text[end:], maxsplit=1)[0]
+    return head + w.text[start:end] + tail

@@ -5,7 +5,8 @@ from a glossary and from the description), picks the column of the document's fi
 header (2022 / 2022年度 / 本期 vs 上期 / Current year), applies the scale declared above the table
 or in the row label (元/千元/万元/亿元, thousands/millions/billions) and parses the printed number
 (thousands separators, parentheses for negatives, full-width digits, numbers wrapped inside a cell).
-Outside tables it reads the few facts that are safe without a model (see `textfacts` and `prose`).
+Outside tables it reads the few facts that are safe without a model (see `textfacts` and `prose`) and
+the votes of a shareholders' meeting (`votes`).
 
 When the label is ambiguous, the period column unknown or candidates disagree, the result carries a
 low confidence: the cascade then asks the LLM instead of trusting a guess.
@@ -49,6 +50,7 @@ from mdqa_kernel.readers.prose import (
     dividend_per_share,
     firm_in_role,
     label_then_value,
+    people_count,
     prose_windows,
     share_of,
 )
@@ -68,8 +70,9 @@ from mdqa_kernel.readers.values import (
     parse_number,
     to_field_scale,
 )
+from mdqa_kernel.readers.votes import vote_counts
 
-TABLE_READER_VERSION = "table-11"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-12"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -77,7 +80,9 @@ TABLE_READER_VERSION = "table-11"  # 4: disclosure topics under their printed na
 # across line breaks, with shortened labels (a date's noun, a change's suffix, a Chinese name's head),
 # parts ("其中", "including") and changes ("increased 4%") told from totals, English counts before their
 # noun, English dividends per share and Chinese shares ("占总装机容量的22.54%"); 11: a firm named beside
-# the role a text field names ("Deloitte & Touche LLP, an independent registered public accounting firm")
+# the role a text field names ("Deloitte & Touche LLP, an independent registered public accounting firm");
+# 12: the votes of a meeting's results (nominee rows, proposals' tally lines), counts of people in a
+# sentence that says who they are, and the thing an event happened to ("Auditor ratified" → auditor)
 _DATE_LIST = re.compile(r"日期|\bdates\b", re.IGNORECASE)
 NUMERIC_TYPES = ("number", "integer", "percent")
 _PER_SHARE = re.compile(r"每股|per\s+share|/\s*share|每\s*10\s*股|\beps\b", re.IGNORECASE)
@@ -203,6 +208,7 @@ class TableReader:
         out += label_then_value(lines, labels, "integer" if field.type == "integer" else "number", windows)
         if field.type == "integer":
             out += counts(lines, field.description) + group_count(lines, field.description)
+            out += people_count(windows, field.description) + vote_counts(lines, field.description)
         if field.type == "percent":
             out += largest_holding(lines, field.description) + share_of(windows, field.description)
         return out

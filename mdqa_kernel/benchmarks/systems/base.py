@@ -109,11 +109,13 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # mdqa v46: table reader table-11 (prose read across line breaks, parts and changes told from totals,
 # English dates, counts, dividends and auditors and Chinese shares in sentences; realdocs 12 → 23 of 30). It reads
 # the rendered splits' cells as table-9 did; the version changes because the extraction does.
+# mdqa v47: table reader table-12 (votes of a meeting's results, counts of people in sentences, "Auditor ratified"
+# read as the auditor; realdocs 23 → 30 of 30); the rendered splits' cells are read as before.
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 SYSTEM_VERSIONS: dict[str, int] = {
     "mdqa-oracle-rows": 36,
-    "mdqa": 46,
+    "mdqa": 47,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }
