@@ -399,6 +399,19 @@ def _reader_options(
 @_extract_options
 @click.option("--jobs", default=1, show_default=True, type=int, help="worker processes (1: in this process)")
 @click.option(
+    "--executor",
+    "executor_kind",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="local: processes on this machine; ray: Ray tasks (a local Ray instance of --jobs CPUs, or --ray-address)",
+)
+@click.option(
+    "--ray-address",
+    default=None,
+    help="a running Ray cluster ('auto', 'ray://head:10001'); with --executor ray",
+)
+@click.option(
     "--limit", default=None, type=int, help="only the first N documents (try a plan on a few first)"
 )
 @click.option("--json", "as_json", is_flag=True, help="print the run summary as JSON")
@@ -412,17 +425,23 @@ def extract_cmd(
     threshold: float,
     oracle_source: str,
     jobs: int,
+    executor_kind: str,
+    ray_address: str | None,
     limit: int | None,
     as_json: bool,
 ) -> None:
     """Read every plan field from every selected document; resumes where a previous run stopped."""
     import json as _json
 
+    from mdqa_kernel.executor import make_executor
     from mdqa_kernel.extract import extract
 
+    if ray_address and executor_kind != "ray":
+        raise click.UsageError("--ray-address needs --executor ray")
     coll, plan = _open_for_extract(workspace, plan_path, collection_name)
     options = _reader_options(reader, k, backend, threshold, oracle_source, workspace)
-    result = extract(plan, coll, reader, jobs=jobs, progress=not as_json, limit_docs=limit, **options)
+    runner = make_executor(jobs, executor_kind, ray_address)
+    result = extract(plan, coll, reader, executor=runner, progress=not as_json, limit_docs=limit, **options)
     summary = result.summary()
     if as_json:
         click.echo(_json.dumps(summary, default=str))

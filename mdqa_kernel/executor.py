@@ -1,8 +1,15 @@
 """Executors: where the jobs of a run execute. A new executor is one small class.
 
-The contract keeps a later Ray executor trivial: a job and its result are plain picklable data, the
-function is a module-level function, results may come back in any order, and workers share nothing
-but the workspace store (they commit their own results there).
+The contract: a job and its result are plain picklable data, the function is a module-level function,
+and results may come back in any order. Workers of the local executors share the workspace store and
+commit their own results there; an executor whose workers may be on other machines says `away = True`,
+and the run then ships each job's document and commits the returned results itself (see `extract`).
+
+- `InlineExecutor`: one job after another in this process (one model in memory).
+- `LocalPoolExecutor`: worker processes on this machine.
+- `RayExecutor`: Ray tasks on a local Ray instance or a cluster (`address="ray://head:10001"` or
+  `"auto"`), for a collection one machine cannot read in time. The cluster's machines need mdqa
+  installed (the same version); they never open the workspace.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ R = TypeVar("R")
 
 
 class ExecutorError(Exception):
-    """A worker process died (killed, out of memory) while running a job."""
+    """A worker process died (killed, out of memory) while running a job, or the executor cannot start."""
 
 
 class Executor(Protocol):
@@ -73,6 +80,89 @@ def _result(fut: Future[Any]) -> Any:
         raise
 
 
-def make_executor(jobs: int | None = 1) -> Executor:
-    """jobs <= 1: inline; otherwise a local process pool of that many workers."""
+class RayExecutor:
+    """Jobs as Ray tasks, at most `2 × parallelism` in flight; results in the order they finish.
+
+    `address`: None starts a Ray instance on this machine with `workers` CPUs (and stops it after the
+    run); "auto" or "ray://…" joins a running cluster (left running). A job whose worker died is retried
+    by Ray (`retries` times) before the run stops with `ExecutorError`; the finished jobs stay committed."""
+
+    name = "ray"
+    away = True  # workers may be on other machines: the run ships documents and commits results
+
+    def __init__(
+        self, address: str | None = None, workers: int = 2, cpus_per_job: float = 1.0, retries: int = 2
+    ) -> None:
+        self.address = address
+        self.workers = max(1, workers)
+        self.cpus_per_job = cpus_per_job
+        self.retries = retries
+
+    def map_unordered(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[R]:
+        ray = _ray()
+        started = not ray.is_initialized()
+        if started:
+            _start_ray(ray, self.address, self.workers)
+        try:
+            task = ray.remote(num_cpus=self.cpus_per_job, max_retries=self.retries)(fn)
+            in_flight = 2 * max(1, int(ray.cluster_resources().get("CPU", self.workers) / self.cpus_per_job))
+            todo = iter(jobs)
+            pending = [task.remote(job) for job in _take(todo, in_flight)]
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                pending += [task.remote(job) for job in _take(todo, 1)]
+                yield _ray_result(ray, done[0])
+        finally:
+            if started:
+                ray.shutdown()
+
+
+def _ray() -> Any:
+    try:
+        import ray
+    except ImportError as e:
+        raise ExecutorError(
+            "the ray executor needs Ray: pip install 'mdqa[ray]' (make install includes it)"
+        ) from e
+    return ray
+
+
+def _start_ray(ray: Any, address: str | None, workers: int) -> None:
+    try:
+        if address is None:
+            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        else:
+            ray.init(address=address, log_to_driver=False, configure_logging=False)
+    except Exception as e:
+        where = "a local Ray instance" if address is None else f"the Ray cluster at {address!r}"
+        raise ExecutorError(f"could not start {where}: {e}; check `ray status` and the address") from e
+
+
+def _take(it: Iterator[J], n: int) -> list[J]:
+    out = []
+    for job in it:
+        out.append(job)
+        if len(out) >= n:
+            break
+    return out
+
+
+def _ray_result(ray: Any, ref: Any) -> Any:
+    try:
+        return ray.get(ref)
+    except ray.exceptions.RayTaskError as e:
+        raise e.as_instanceof_cause() from None  # the job's own exception, as the local executors raise it
+    except ray.exceptions.RayError as e:
+        raise ExecutorError(
+            f"a Ray worker died ({type(e).__name__}: {e}); re-run to resume the unfinished tasks"
+        ) from e
+
+
+def make_executor(jobs: int | None = 1, kind: str = "local", address: str | None = None) -> Executor:
+    """kind "local": jobs <= 1 inline, otherwise a local process pool of that many workers; kind "ray":
+    Ray tasks (`address` as `RayExecutor`), `jobs` CPUs when it starts Ray itself."""
+    if kind == "ray":
+        return RayExecutor(address, workers=max(1, jobs or 1))
+    if kind != "local":
+        raise ExecutorError(f"unknown executor {kind!r}: use 'local' or 'ray'")
     return InlineExecutor() if not jobs or jobs <= 1 else LocalPoolExecutor(jobs)

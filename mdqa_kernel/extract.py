@@ -10,14 +10,23 @@ configuration for that field, so an edited field re-runs alone and a finished pl
 Each finished task is committed to the workspace at once by the worker that ran it: a run killed
 with -9 resumes where it stopped. A failing task becomes a row with status=error and the message.
 Jobs (one document and its pending fields) and their outcomes are plain picklable data.
+
+Workers on other machines (a Ray cluster) cannot open the workspace, a local SQLite file: for an executor
+that says so (`away = True`), each job carries its parsed document, the worker returns its cells and the
+new LLM answers it got (asked on a scratch workspace of its own machine), and the driver commits them
+as each job comes back, so a run killed there too resumes at the last document returned.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -56,6 +65,8 @@ class Job:
     fields: list[dict[str, Any]]  # FieldSpec dumps
     tasks: list[Task]
     reader: Any  # a Reader instance (pickled to workers; LLM clients are re-opened there)
+    view: DocumentView | None = None  # the parsed document, shipped when the worker is away
+    away: bool = False  # the worker may be on another machine: it returns cells, the driver commits
 
 
 @dataclass
@@ -65,6 +76,8 @@ class Outcome:
     llm_calls: int = 0
     cache_hits: int = 0
     seconds: float = 0.0
+    cells: list[tuple[Task, ReadResult, float]] = field(default_factory=list)  # only when away
+    llm_answers: list[dict[str, Any]] = field(default_factory=list)  # new LLM cache entries, when away
 
 
 # -- planning ------------------------------------------------------------------------------------
@@ -170,15 +183,17 @@ class DocumentUnreadableError(Exception):
 
 
 def run_job(job: Job) -> Outcome:
-    """Read every pending field of one document, committing each cell as soon as it is read."""
+    """Read every pending field of one document, committing each cell as soon as it is read (or, when
+    the worker is away, returning the cells for the driver to commit)."""
     from mdqa_kernel.plan import FieldSpec
 
-    ws = Workspace(job.workspace)
+    ws = None if job.away else Workspace(job.workspace)
+    journal = _away_llm(job) if job.away else None
     out = Outcome(job.doc["doc_id"])
     specs = {f["name"]: FieldSpec.model_validate(f) for f in job.fields}
     t0 = time.perf_counter()
     try:
-        view: DocumentView | None = load_view(job)
+        view: DocumentView | None = job.view if job.view is not None else load_view(job)
         load_error: Exception | None = None
     except Exception as e:  # the document cannot be read: every cell says why
         view, load_error = None, e
@@ -188,34 +203,90 @@ def run_job(job: Job) -> Outcome:
             result, seconds = error_result(task.doc_id, task.field, job.reader.name, load_error), 0.0  # type: ignore[arg-type]
         else:
             result, seconds = timed_read(job.reader, view, spec, task.question)
-        commit(ws, task, job.doc.get("sha256"), result, seconds)
+        if ws is None:
+            out.cells.append((task, result, seconds))
+        else:
+            commit(ws, task, job.doc.get("sha256"), result, seconds)
         out.statuses.append(result.status.value)
         out.llm_calls += result.llm_calls
         out.cache_hits += result.cache_hits
     out.seconds = time.perf_counter() - t0
-    flush = getattr(getattr(job.reader, "_client", None), "flush", None)
-    if callable(flush):
-        flush()
+    for reader in llm_readers(job.reader):
+        flush = getattr(reader._client, "flush", None)
+        if callable(flush):
+            flush()
+    if journal is not None:
+        from mdqa_kernel.llm.journal import take_entries
+
+        out.llm_answers = take_entries(journal)
     return out
+
+
+def llm_readers(reader: Any) -> list[Any]:
+    """The LLM readers inside a reader (a cascade holds one as its second reader)."""
+    if reader is None:
+        return []
+    if hasattr(reader, "relocate"):
+        return [reader]
+    return [r for part in ("first", "second") for r in llm_readers(getattr(reader, part, None))]
+
+
+def _away_llm(job: Job) -> Path | None:
+    """On a worker away from the workspace: the LLM readers ask through a scratch workspace of this
+    machine (its cache serves this machine's later jobs) and journal every new answer, which the job
+    returns to the driver. Returns the journal, or None when the reader asks no LLM."""
+    readers = llm_readers(job.reader)
+    if not readers:
+        return None
+    scratch = Path(tempfile.gettempdir()) / "mdqa-away" / stable_hash(job.workspace)[:16]
+    journal = scratch / f"answers-{os.getpid()}.jsonl"
+    for reader in readers:
+        reader.relocate(scratch, journal)
+    return journal
 
 
 def commit(ws: Workspace, task: Task, sha256: str | None, result: ReadResult, seconds: float) -> None:
     with ws.transaction() as conn:
-        conn.execute(
-            "INSERT OR REPLACE INTO extractions(task_key, doc_id, sha256, field, reader, result, status, seconds, created)"
-            " VALUES (?,?,?,?,?,?,?,?,?)",
-            (
-                task.task_key,
-                task.doc_id,
-                sha256,
-                task.field,
-                result.reader,
-                json.dumps(result.to_json_dict(), ensure_ascii=False, default=str),
-                result.status.value,
-                seconds,
-                time.time(),
-            ),
-        )
+        _insert(conn, task, sha256, result, seconds)
+
+
+def _insert(conn: Any, task: Task, sha256: str | None, result: ReadResult, seconds: float) -> None:
+    conn.execute(
+        "INSERT OR REPLACE INTO extractions(task_key, doc_id, sha256, field, reader, result, status, seconds, created)"
+        " VALUES (?,?,?,?,?,?,?,?,?)",
+        (
+            task.task_key,
+            task.doc_id,
+            sha256,
+            task.field,
+            result.reader,
+            json.dumps(result.to_json_dict(), ensure_ascii=False, default=str),
+            result.status.value,
+            seconds,
+            time.time(),
+        ),
+    )
+
+
+def _shipped(job_list: list[Job]) -> Iterator[Job]:
+    """Jobs with their parsed document, loaded as the executor asks for the next job (not all at once)."""
+    for job in job_list:
+        try:
+            view = load_view(job)
+        except Exception:  # the worker loads it again and turns the error into the cells' message
+            view = None
+        yield replace(job, view=view)
+
+
+def commit_returned(ws: Workspace, outcome: Outcome, sha256: str | None) -> None:
+    """The driver's side of a job run away: its cells, and its new LLM answers into the LLM cache, in one
+    transaction."""
+    from mdqa_kernel.llm.journal import insert_entries
+
+    with ws.transaction() as conn:
+        for task, result, seconds in outcome.cells:
+            _insert(conn, task, sha256, result, seconds)
+        insert_entries(conn, outcome.llm_answers, replace=False)
 
 
 # -- the run ---------------------------------------------------------------------------------------
@@ -257,8 +328,10 @@ def extract(
     for t in pending:
         by_doc.setdefault(t.doc_id, []).append(t)
     fields = [f.model_dump(mode="json") for f in plan.fields]
+    runner = executor or make_executor(jobs)
+    away = bool(getattr(runner, "away", False))
     job_list = [
-        Job(str(ws.path), getattr(collection, "name", None), docs[d], fields, ts, rdr)
+        Job(str(ws.path), getattr(collection, "name", None), docs[d], fields, ts, rdr, away=away)
         for d, ts in by_doc.items()
     ]
     run_id = ws.start_run(
@@ -277,7 +350,9 @@ def extract(
     status = "failed"
     bar = tqdm(total=len(job_list), desc=f"extract ({rdr.name})", unit="doc", disable=not progress)
     try:
-        for outcome in (executor or make_executor(jobs)).map_unordered(run_job, job_list):
+        for outcome in runner.map_unordered(run_job, _shipped(job_list) if away else job_list):
+            if away:
+                commit_returned(ws, outcome, docs[outcome.doc_id].get("sha256"))
             counts.update(outcome.statuses)
             llm_calls += outcome.llm_calls
             hits += outcome.cache_hits

@@ -73,6 +73,17 @@ def _entries(path: Path) -> tuple[list[dict[str, Any]], int]:
     return good, bad
 
 
+def take_entries(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """The journal's entries, removing the file (a worker hands its new answers to the driver this way;
+    only the process named in the file's name writes it)."""
+    path = Path(path)
+    if not path.is_file():
+        return []
+    entries, _bad = _entries(path)
+    path.unlink()
+    return entries
+
+
 def insert_entries(conn: Any, entries: list[dict[str, Any]], *, replace: bool) -> None:
     """Write entries into the workspace's llm_cache table (its columns are FIELDS): a new answer
     replaces an older one of its key; a loaded journal keeps what the workspace already has."""

@@ -127,6 +127,7 @@ class LLMReader:
         self.workspace = workspace
         self.embedder = embedder
         self.embedding_model = embedding_model
+        self.journal: str | None = None  # where new answers are also written (a worker away: see extract)
 
     def config(self) -> dict[str, Any]:
         cfg = self.llm_config.model_dump(mode="json") if hasattr(self.llm_config, "model_dump") else None
@@ -155,6 +156,15 @@ class LLMReader:
                 state["workspace"] = str(client.workspace.path)
         return state
 
+    def relocate(self, workspace: Any, journal: Any) -> None:
+        """Ask through another workspace (a scratch one on a worker's machine) and journal the answers.
+        Only a reader whose client is opened from its configuration can move; a given client stays."""
+        if self._client is not None and _picklable_client(self._client):
+            return
+        self._client = None
+        self.workspace = str(workspace)
+        self.journal = str(journal)
+
     @property
     def client(self) -> Any:
         if self._client is None:
@@ -164,7 +174,7 @@ class LLMReader:
                 )
             from mdqa_kernel.llm import LLMClient
 
-            self._client = LLMClient(self.llm_config, self.workspace)
+            self._client = LLMClient(self.llm_config, self.workspace, journal=self.journal)
         return self._client
 
     def retrieve(self, doc: DocumentView, field: FieldLike, question: str) -> pl.DataFrame:
