@@ -137,7 +137,7 @@ def finished_keys(ws: Workspace, keys: list[str], retry_errors: bool = True) -> 
 
 # -- the worker side -------------------------------------------------------------------------------
 
-_READERS: dict[str, Reader] = {}
+_READERS: dict[str, Reader] = {}  # a worker's readers, by configuration (see `_worker_reader`)
 
 
 def load_view(job: Job) -> DocumentView:
@@ -188,7 +188,8 @@ def run_job(job: Job) -> Outcome:
     from mdqa_kernel.plan import FieldSpec
 
     ws = None if job.away else Workspace(job.workspace)
-    journal = _away_llm(job) if job.away else None
+    reader = _worker_reader(job.reader) if job.away else job.reader
+    journal = _away_llm(reader, job.workspace) if job.away else None
     out = Outcome(job.doc["doc_id"])
     specs = {f["name"]: FieldSpec.model_validate(f) for f in job.fields}
     t0 = time.perf_counter()
@@ -200,9 +201,9 @@ def run_job(job: Job) -> Outcome:
     for task in job.tasks:
         spec = specs[task.field]
         if view is None:
-            result, seconds = error_result(task.doc_id, task.field, job.reader.name, load_error), 0.0  # type: ignore[arg-type]
+            result, seconds = error_result(task.doc_id, task.field, reader.name, load_error), 0.0  # type: ignore[arg-type]
         else:
-            result, seconds = timed_read(job.reader, view, spec, task.question)
+            result, seconds = timed_read(reader, view, spec, task.question)
         if ws is None:
             out.cells.append((task, result, seconds))
         else:
@@ -211,8 +212,8 @@ def run_job(job: Job) -> Outcome:
         out.llm_calls += result.llm_calls
         out.cache_hits += result.cache_hits
     out.seconds = time.perf_counter() - t0
-    for reader in llm_readers(job.reader):
-        flush = getattr(reader._client, "flush", None)
+    for llm in llm_readers(reader):
+        flush = getattr(llm._client, "flush", None)
         if callable(flush):
             flush()
     if journal is not None:
@@ -231,17 +232,25 @@ def llm_readers(reader: Any) -> list[Any]:
     return [r for part in ("first", "second") for r in llm_readers(getattr(reader, part, None))]
 
 
-def _away_llm(job: Job) -> Path | None:
+def _worker_reader(reader: Reader) -> Reader:
+    """One reader per configuration in a worker process: each job arrives with its own unpickled copy,
+    and an LLM reader's copy would open its client, and load the model, again for every document."""
+    if not llm_readers(reader):
+        return reader
+    return _READERS.setdefault(stable_hash({"name": reader.name, "config": reader.config()}), reader)
+
+
+def _away_llm(reader: Reader, workspace: str) -> Path | None:
     """On a worker away from the workspace: the LLM readers ask through a scratch workspace of this
     machine (its cache serves this machine's later jobs) and journal every new answer, which the job
     returns to the driver. Returns the journal, or None when the reader asks no LLM."""
-    readers = llm_readers(job.reader)
+    readers = llm_readers(reader)
     if not readers:
         return None
-    scratch = Path(tempfile.gettempdir()) / "mdqa-away" / stable_hash(job.workspace)[:16]
+    scratch = Path(tempfile.gettempdir()) / "mdqa-away" / stable_hash(workspace)[:16]
     journal = scratch / f"answers-{os.getpid()}.jsonl"
-    for reader in readers:
-        reader.relocate(scratch, journal)
+    for llm in readers:
+        llm.relocate(scratch, journal)
     return journal
 
 

@@ -321,3 +321,20 @@ def test_cascade_does_not_answer_with_an_unsupported_guess(tmp_path):
     ).cells.row(0, named=True)
     assert cell["status"] == "not_found" and cell["value_json"] in (None, "null")
     assert "unsupported guess: 123.0" in cell["message"]
+
+
+def test_a_worker_keeps_one_llm_reader_per_configuration():
+    """Jobs reach a worker each with its own copy of the reader; an LLM reader is kept per configuration,
+    so its client (and model) opens once per worker, not once per document."""
+    import pickle
+
+    from mdqa_kernel.extract import _worker_reader
+    from mdqa_kernel.llm import LLMConfig
+
+    reader = make_reader("cascade", llm_config=LLMConfig(backend="local-tiny"), k=2)
+    first, second = (pickle.loads(pickle.dumps(reader)) for _ in range(2))
+    assert first is not second and _worker_reader(first) is _worker_reader(second)
+    other = make_reader("cascade", llm_config=LLMConfig(backend="local-tiny"), k=3)
+    assert _worker_reader(pickle.loads(pickle.dumps(other))) is not _worker_reader(first)
+    table = make_reader("table")
+    assert _worker_reader(table) is table  # no model to keep

@@ -292,6 +292,53 @@ def test_event_words_shorten_only_named_things():
     assert "stockrepurchaseprogram" in field_labels("x", "Stock repurchase program reauthorized").primary
 
 
+def test_a_table_of_contents_gives_no_values(tmp_path):
+    """Its numbers are pages: "Item 1B. Unresolved Staff Comments 7" is no count of staff comments."""
+    from tests._extract_fixtures import table_pdf
+
+    contents = [("INDEX",), ("For the Fiscal Year Ended June 30, 2024",), ("PART I",)]
+    contents += [
+        (f"Item {item}. {title} {page}",)
+        for item, title, page in [
+            ("1", "Business", 2),
+            ("1A", "Risk Factors", 2),
+            ("1B", "Unresolved Staff Comments", 2),
+            ("2", "Properties", 2),
+            ("3", "Legal Proceedings", 2),
+            ("5", "Market for Common Equity", 2),
+            ("7", "Management's Discussion and Analysis", 3),
+            ("8", "Financial Statements", 3),
+            ("9A", "Controls and Procedures", 3),
+        ]
+    ]
+    facts = [("As of June 30, 2024, we had 8 unresolved staff comments and operated 14 data centers.",)]
+    path = table_pdf(tmp_path / "contents.pdf", [contents, facts, [("Revenue", "1,200")]])
+    doc = view(path, 2024)
+    reader = TableReader()
+    comments = reader.read(doc, fld("comments", "Unresolved staff comments", type="integer"), "")
+    # not the 2 of the index, nor the 14 of the next clause
+    assert comments.value == 8 and comments.evidence.page == 2 and comments.confidence >= 0.5
+    legal = reader.read(doc, fld("legal", "Legal proceedings", type="integer"), "")
+    assert legal.status == Status.NOT_FOUND  # only the index names it
+
+
+def test_contents_pages_are_told_from_tables():
+    from mdqa_kernel.readers.layout import Line, Word, is_contents_page
+
+    def lines(texts: list[str]) -> list[Line]:
+        return [
+            Line(1, i, [Word(t, 0, i * 10, 10, i * 10 + 8) for t in text.split()])
+            for i, text in enumerate(texts)
+        ]
+
+    index = [f"Note {i} Title of note {i} {10 + 2 * i}" for i in range(1, 10)]
+    assert is_contents_page(lines(index), 40)
+    # a table of small counts is not ordered like page numbers
+    stores = [f"Region {i} stores {n}" for i, n in enumerate([12, 5, 30, 7, 18, 3, 25, 9, 14])]
+    assert not is_contents_page(lines(stores), 40)
+    assert not is_contents_page(lines(index[:5]), 40)  # too few lines to say
+
+
 def test_prose_does_not_join_table_rows(tmp_path):
     from mdqa_kernel.readers.prose import label_then_value
     from mdqa_kernel.readers.table import _lines_by_page

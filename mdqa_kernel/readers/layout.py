@@ -14,6 +14,7 @@ import re
 import statistics
 import unicodedata
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import polars as pl
 
@@ -166,6 +167,24 @@ def page_lines(words: pl.DataFrame, page: int) -> list[Line]:
                 continue
         lines.append([w])
     return [Line(page, i, sorted(ws, key=lambda w: w.x0)) for i, ws in enumerate(lines)]
+
+
+_PAGE_REF = re.compile(r"(?<![\d,.])(\d{1,4})\s*$")
+
+
+def is_contents_page(lines: list[Line], n_pages: int) -> bool:
+    """A table of contents ("Item 1B. Unresolved Staff Comments 37", "第二节 公司简介 ...... 6"): most lines
+    end in a page number of this document, in order. Its numbers are pages, never facts."""
+    refs = []
+    for line in lines:
+        m = _PAGE_REF.search(line.text)
+        # a title before the number, and a number that can be a page ("Ended June 30, 2023" is not)
+        if m and re.search(r"[^\W\d_]", line.text[: m.start()]) and int(m.group(1)) <= n_pages + 10:
+            refs.append(int(m.group(1)))
+    if len(refs) < 8 or len(refs) < 0.5 * len(lines):
+        return False
+    in_order = sum(1 for a, b in pairwise(refs) if b >= a)
+    return in_order >= 0.9 * (len(refs) - 1)
 
 
 def _overlaps(a: Word | Cell, b: Word | Cell, slack: float = 2.0) -> bool:

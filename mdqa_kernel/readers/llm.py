@@ -161,6 +161,8 @@ class LLMReader:
         Only a reader whose client is opened from its configuration can move; a given client stays."""
         if self._client is not None and _picklable_client(self._client):
             return
+        if (self.workspace, self.journal) == (str(workspace), str(journal)):
+            return  # already there: keep the open client (and its loaded model)
         self._client = None
         self.workspace = str(workspace)
         self.journal = str(journal)

@@ -62,6 +62,8 @@ _CHANGE_VERB = re.compile(
     r"^\s*(?:同比)?(?:增长|增加|下降|减少|上升|提高|increased|decreased|grew|rose|fell|declined|was up|was down)",
     re.I,
 )
+# An English conjunction between a label and a number not linked to it starts another clause.
+_NEXT_CLAUSE = re.compile(r"\b(?:and|or|but|while|whereas)\b", re.I)
 _TO_LEVEL = re.compile(r"^\s*(?:至|到|to\b)", re.I)
 _CJK_ONLY = re.compile(r"^[\u4e00-\u9fff]+$")
 # An English count is printed before its noun: "operates 847 warehouses".
@@ -220,6 +222,8 @@ def _value_after(
         return None
     raw, scale, at, value_end = found
     linked = label.change or bool(_LINK.match(rest))
+    if not linked and _NEXT_CLAUSE.search(rest[:at]):
+        return None  # "8 staff comments and operated 14 data centers": the 14 is another clause's
     score = label.base * (0.85 if linked else 0.6)
     clause = _CLAUSE.split(text[:start])[-1]
     if _SUB_ITEM.search(clause) or _SUB_ITEM.search(rest[:at]):

@@ -41,6 +41,7 @@ from mdqa_kernel.readers.layout import (
     Line,
     Row,
     header_marks,
+    is_contents_page,
     nearest_mark,
     page_lines,
     table_rows,
@@ -72,7 +73,7 @@ from mdqa_kernel.readers.values import (
 )
 from mdqa_kernel.readers.votes import vote_counts
 
-TABLE_READER_VERSION = "table-12"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-13"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -82,7 +83,9 @@ TABLE_READER_VERSION = "table-12"  # 4: disclosure topics under their printed na
 # noun, English dividends per share and Chinese shares ("占总装机容量的22.54%"); 11: a firm named beside
 # the role a text field names ("Deloitte & Touche LLP, an independent registered public accounting firm");
 # 12: the votes of a meeting's results (nominee rows, proposals' tally lines), counts of people in a
-# sentence that says who they are, and the thing an event happened to ("Auditor ratified" → auditor)
+# sentence that says who they are, and the thing an event happened to ("Auditor ratified" → auditor);
+# 13: a table of contents gives no values (its numbers are pages); a number after an English label and a
+# conjunction ("… comments and operated 14 data centers") belongs to the next clause
 _DATE_LIST = re.compile(r"日期|\bdates\b", re.IGNORECASE)
 NUMERIC_TYPES = ("number", "integer", "percent")
 _PER_SHARE = re.compile(r"每股|per\s+share|/\s*share|每\s*10\s*股|\beps\b", re.IGNORECASE)
@@ -394,7 +397,9 @@ def _lines_by_page(doc: DocumentView) -> dict[int, list[Line]]:
     def build() -> dict[int, list[Line]]:
         assert doc.words is not None
         pages = doc.words["page"].unique().sort().to_list()
-        return {p: page_lines(doc.words, p) for p in pages}
+        lines = {p: page_lines(doc.words, p) for p in pages}
+        n_pages = max(pages, default=0)
+        return {p: ls for p, ls in lines.items() if not is_contents_page(ls, n_pages)}
 
     return doc.memo("lines", build)
 

@@ -111,11 +111,13 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # the rendered splits' cells as table-9 did; the version changes because the extraction does.
 # mdqa v47: table reader table-12 (votes of a meeting's results, counts of people in sentences, "Auditor ratified"
 # read as the auditor; realdocs 23 → 30 of 30); the rendered splits' cells are read as before.
+# mdqa v48: table reader table-13 (a table of contents gives no values, nor a number in the clause after the
+# label's); the rendered splits' cells as before.
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 SYSTEM_VERSIONS: dict[str, int] = {
     "mdqa-oracle-rows": 36,
-    "mdqa": 47,
+    "mdqa": 48,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }
