@@ -67,6 +67,7 @@ class Job:
     reader: Any  # a Reader instance (pickled to workers; LLM clients are re-opened there)
     view: DocumentView | None = None  # the parsed document, shipped when the worker is away
     away: bool = False  # the worker may be on another machine: it returns cells, the driver commits
+    unreadable: Exception | None = None  # why the driver could not load the document it would ship
 
 
 @dataclass
@@ -194,7 +195,7 @@ def run_job(job: Job) -> Outcome:
     specs = {f["name"]: FieldSpec.model_validate(f) for f in job.fields}
     t0 = time.perf_counter()
     try:
-        view: DocumentView | None = job.view if job.view is not None else load_view(job)
+        view: DocumentView | None = _job_view(job)
         load_error: Exception | None = None
     except Exception as e:  # the document cannot be read: every cell says why
         view, load_error = None, e
@@ -221,6 +222,15 @@ def run_job(job: Job) -> Outcome:
 
         out.llm_answers = take_entries(journal)
     return out
+
+
+def _job_view(job: Job) -> DocumentView:
+    """The document: shipped with a job run away (whose worker must not open the workspace), else loaded."""
+    if not job.away:
+        return load_view(job)
+    if job.view is None:
+        raise job.unreadable or DocumentUnreadableError(f"document {job.doc['doc_id']} was not shipped")
+    return job.view
 
 
 def llm_readers(reader: Any) -> list[Any]:
@@ -281,10 +291,9 @@ def _shipped(job_list: list[Job]) -> Iterator[Job]:
     """Jobs with their parsed document, loaded as the executor asks for the next job (not all at once)."""
     for job in job_list:
         try:
-            view = load_view(job)
-        except Exception:  # the worker loads it again and turns the error into the cells' message
-            view = None
-        yield replace(job, view=view)
+            yield replace(job, view=load_view(job))
+        except Exception as e:  # the worker turns it into the cells' message, as when it loads it
+            yield replace(job, unreadable=e)
 
 
 def commit_returned(ws: Workspace, outcome: Outcome, sha256: str | None) -> None:

@@ -23,7 +23,6 @@ from mdqa_kernel.readers.labels import SYNONYM_GROUPS, normalize_label
 from mdqa_kernel.readers.layout import Line
 from mdqa_kernel.readers.textfacts import Candidate, line_bbox, line_span
 
-_CHOICES = ("broker non-votes", "against", "abstain", "withheld", "for")
 _FIELD = re.compile(
     r"^\s*(?:number\s+of\s+)?votes?\s+(?:cast\s+)?(?P<choice>for|against|abstain(?:ed|ing)?|withheld|"
     r"broker\s+non-votes)\s+(?P<subject>.+?)\s*$",
