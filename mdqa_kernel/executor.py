@@ -17,6 +17,7 @@ from __future__ import annotations
 import multiprocessing as mp
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from itertools import islice
 from typing import Any, Protocol, TypeVar
 
 J = TypeVar("J")
@@ -107,10 +108,10 @@ class RayExecutor:
             task = ray.remote(num_cpus=self.cpus_per_job, max_retries=self.retries)(fn)
             in_flight = 2 * max(1, int(ray.cluster_resources().get("CPU", self.workers) / self.cpus_per_job))
             todo = iter(jobs)
-            pending = [task.remote(job) for job in _take(todo, in_flight)]
+            pending = [task.remote(job) for job in islice(todo, in_flight)]
             while pending:
                 done, pending = ray.wait(pending, num_returns=1)
-                pending += [task.remote(job) for job in _take(todo, 1)]
+                pending += [task.remote(job) for job in islice(todo, 1)]
                 yield _ray_result(ray, done[0])
         finally:
             if started:
@@ -136,15 +137,6 @@ def _start_ray(ray: Any, address: str | None, workers: int) -> None:
     except Exception as e:
         where = "a local Ray instance" if address is None else f"the Ray cluster at {address!r}"
         raise ExecutorError(f"could not start {where}: {e}; check `ray status` and the address") from e
-
-
-def _take(it: Iterator[J], n: int) -> list[J]:
-    out = []
-    for job in it:
-        out.append(job)
-        if len(out) >= n:
-            break
-    return out
 
 
 def _ray_result(ray: Any, ref: Any) -> Any:

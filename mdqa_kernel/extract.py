@@ -291,9 +291,10 @@ def _shipped(job_list: list[Job]) -> Iterator[Job]:
     """Jobs with their parsed document, loaded as the executor asks for the next job (not all at once)."""
     for job in job_list:
         try:
-            yield replace(job, view=load_view(job))
+            shipped = replace(job, view=load_view(job))
         except Exception as e:  # the worker turns it into the cells' message, as when it loads it
-            yield replace(job, unreadable=e)
+            shipped = replace(job, unreadable=e)
+        yield shipped
 
 
 def commit_returned(ws: Workspace, outcome: Outcome, sha256: str | None) -> None:

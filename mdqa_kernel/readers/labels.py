@@ -219,7 +219,7 @@ def _description_core(description: str) -> list[str]:
         # as prose names it ("ratified the appointment of KPMG LLP as the … accounting firm"); one word
         # only when the glossary knows it ("Shares repurchased" is not about every "Shares" row).
         event = _EVENT_TAIL.match(core)
-        if event and (" " in event.group("thing") or _groups_of([normalize_label(event.group("thing"))])):
+        if event and (" " in event.group("thing") or glossary_label(event.group("thing"))):
             out.append(event.group("thing"))
     for part in re.split(r"\s*/\s*", core):
         if part and part != core:
@@ -304,6 +304,14 @@ def _synonym_norms() -> tuple[tuple[str, ...], ...]:
 def _groups_of(norms: list[str]) -> set[int]:
     """The SYNONYM_GROUPS (by index) that name any of these normalised labels."""
     return {i for i, group in enumerate(_synonym_norms()) if any(n in group for n in norms)}
+
+
+def english_synonyms(norm: str) -> list[str]:
+    """The glossary's other English names of a normalised label ("auditor" → "accountingfirm", …)."""
+    for group in _synonym_norms():
+        if norm in group:
+            return [n for n in group if n.isascii() and n != norm]
+    return []
 
 
 def same_line_item(a: str, b: str) -> bool:

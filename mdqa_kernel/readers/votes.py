@@ -19,23 +19,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from mdqa_kernel.readers.labels import SYNONYM_GROUPS, normalize_label
+from mdqa_kernel.readers.labels import english_synonyms, normalize_label
 from mdqa_kernel.readers.layout import Line
 from mdqa_kernel.readers.textfacts import Candidate, line_bbox, line_span
 
+_CHOICE = r"for|against|abstain(?:ed)?|withheld|broker\s+non-votes"  # as a tally line names it
 _FIELD = re.compile(
-    r"^\s*(?:number\s+of\s+)?votes?\s+(?:cast\s+)?(?P<choice>for|against|abstain(?:ed|ing)?|withheld|"
-    r"broker\s+non-votes)\s+(?P<subject>.+?)\s*$",
+    rf"^\s*(?:number\s+of\s+)?votes?\s+(?:cast\s+)?(?P<choice>{_CHOICE}|abstaining)\s+(?P<subject>.+?)\s*$",
     re.I,
 )
 _PROPOSAL = re.compile(
     r"^\s*(?:\(\d{1,2}\)|\d{1,2}\.\s|proposal\s+(?:no\.\s*)?\d{1,2}\b|item\s+\d{1,2}\b)", re.I
 )
 _NUMBER = r"\d{1,3}(?:,\d{3})+|\d+"
-_TALLY = re.compile(
-    rf"^\s*(?P<choice>for|against|abstain(?:ed)?|withheld|broker\s+non-votes)\s*:?\s+(?P<n>{_NUMBER})\s*$",
-    re.I,
-)
+_TALLY = re.compile(rf"^\s*(?P<choice>{_CHOICE})\s*:?\s+(?P<n>{_NUMBER})\s*$", re.I)
 _ROW_NUMBER = re.compile(rf"(?<![\w.])(?:{_NUMBER})(?![\w.])")
 _STOP = frozenset({"votes", "vote", "shareholder", "shareholders", "proposal", "approval", "the", "with"})
 
@@ -129,17 +126,8 @@ def _overlap(subject: str, text: str) -> float:
         return 0.0
     stems = {w[:5] for w in re.findall(r"[a-z]{4,}", text.lower())}
     compact = normalize_label(text)
-    hit = sum(1 for w in words if w[:5] in stems or any(n in compact for n in _english_names(w)))
+    hit = sum(1 for w in words if w[:5] in stems or any(n in compact for n in english_synonyms(w)))
     return hit / len(words)
-
-
-def _english_names(word: str) -> list[str]:
-    """The glossary's other English names of a one-word concept ("auditor" → "accounting firm", …)."""
-    for group in SYNONYM_GROUPS:
-        norms = [normalize_label(g) for g in group]
-        if word in norms:
-            return [n for n in norms if n.isascii() and n != word]
-    return []
 
 
 def _candidate(line: Line, raw: str, snippet: str, score: float) -> Candidate:
