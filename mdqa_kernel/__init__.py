@@ -8,7 +8,7 @@ __version__ = "0.1.0"
 
 def load_ipython_extension(ipython: object) -> None:
     """`%load_ext mdqa_kernel`: register the %%collection / %%plan / %%extract / %%aggregate magics."""
-    from mdqa_kernel.magics import load
+    from mdqa_kernel.notebook.magics import load
 
     load(ipython)
 

@@ -20,8 +20,8 @@ from typing import Any, Literal
 import polars as pl
 from pydantic import BaseModel, Field
 
-from mdqa_kernel.aggregate import AggregateResult
-from mdqa_kernel.operations import Aggregation, Output
+from mdqa_kernel.aggregate.run import AggregateResult
+from mdqa_kernel.plan.aggregation import Aggregation, Output
 
 Language = Literal["zh", "en"]
 _CJK = re.compile(r"[\u4e00-\u9fff]")

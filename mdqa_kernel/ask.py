@@ -24,12 +24,12 @@ from typing import Any
 
 import polars as pl
 
-from mdqa_kernel.aggregate import AggregateResult, AggregationError, aggregate, apply_corrections
+from mdqa_kernel.aggregate.run import AggregateResult, AggregationError, aggregate, apply_corrections
 from mdqa_kernel.answer import Answer, render_answer
-from mdqa_kernel.plan import Plan
-from mdqa_kernel.planner import Planner, PlanResult
-from mdqa_kernel.rows import corrected_rows
-from mdqa_kernel.vocabulary import Vocabulary
+from mdqa_kernel.plan.ir import Plan
+from mdqa_kernel.plan.planner import Planner, PlanResult
+from mdqa_kernel.plan.vocabulary import Vocabulary
+from mdqa_kernel.rows.rows import corrected_rows
 
 __all__ = ["AskError", "AskResult", "ask"]
 
@@ -193,7 +193,7 @@ def ask(
 def _run(
     question: str, plan: Plan, ctx: _Context, *, planning: PlanResult | None, plan_costs: pl.DataFrame | None
 ) -> AskResult:
-    from mdqa_kernel.extract import extract
+    from mdqa_kernel.extract.run import extract
 
     t0, w0 = time.perf_counter(), time.time()
     extraction = extract(plan, ctx.collection, ctx.reader, progress=False, **ctx.reader_options)

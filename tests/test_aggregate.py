@@ -7,10 +7,9 @@ import datetime as dt
 import polars as pl
 import pytest
 
-from mdqa_kernel.aggregate import AggregationError, aggregate, apply_corrections
+from mdqa_kernel.aggregate.run import AggregationError, aggregate, apply_corrections
 from mdqa_kernel.answer import render_answer
-from mdqa_kernel.normalize import register_entity_normalizer
-from mdqa_kernel.operations import (
+from mdqa_kernel.plan.aggregation import (
     Aggregation,
     ChangeOp,
     CompareGroupsOp,
@@ -27,6 +26,7 @@ from mdqa_kernel.operations import (
     SortOp,
     StatOp,
 )
+from mdqa_kernel.text.normalize import register_entity_normalizer
 
 ENT = Output(form="entities")
 

@@ -8,8 +8,8 @@ import time
 import polars as pl
 import pytest
 
-from mdqa_kernel.aggregate import aggregate, apply_corrections
-from mdqa_kernel.operations import (
+from mdqa_kernel.aggregate.run import aggregate, apply_corrections
+from mdqa_kernel.plan.aggregation import (
     Aggregation,
     ChangeOp,
     CountOp,

@@ -5,9 +5,9 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from mdqa_kernel.aggregate import aggregate
+from mdqa_kernel.aggregate.run import aggregate
 from mdqa_kernel.answer import check_polish, detect_language, format_number, polish, render_answer
-from mdqa_kernel.operations import Aggregation, CountOp, FilterOp, Output, RankOp, StatOp
+from mdqa_kernel.plan.aggregation import Aggregation, CountOp, FilterOp, Output, RankOp, StatOp
 
 ROWS = pl.DataFrame({"doc_id": ["d1", "d2", "d3", "d4"], "symbol": ["600036", "601398", "002142", "601166"],
                      "car": [15.78, 18.02, 15.44, 15.44], "cost": [1.5e11, 2.0e11, 0.3e11, 1.0e11]})  # fmt: skip

@@ -17,10 +17,10 @@ from mdqa_kernel.ask import AskResult, ask
 from mdqa_kernel.benchmarks.judge import judge
 from mdqa_kernel.benchmarks.mudabench import load_split
 from mdqa_kernel.benchmarks.planner_eval import gold_fields
-from mdqa_kernel.cli import main
-from mdqa_kernel.collection import Collection
-from mdqa_kernel.operations import Aggregation, FilterOp, Output, RankOp
-from mdqa_kernel.plan import Plan
+from mdqa_kernel.cli.main import main
+from mdqa_kernel.collection.collection import Collection
+from mdqa_kernel.plan.aggregation import Aggregation, FilterOp, Output, RankOp
+from mdqa_kernel.plan.ir import Plan
 
 US_ASSETS = "q_1c78a52e3db50bd6"  # top three US filers by total assets, 2021 (5 documents)
 CN_CAR = "q_5f548113107a56e1"  # top three A-share banks by capital adequacy ratio, 2021 (7 documents)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from mdqa_kernel.corrections import Ledger
+from mdqa_kernel.rows.corrections import Ledger
 from mdqa_kernel.store import Workspace
 
 from .conftest import REPO

@@ -7,7 +7,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from mdqa_kernel import charts
+from mdqa_kernel.notebook import charts
 
 
 def test_answer_bars_png_and_svg(tmp_path: Path) -> None:

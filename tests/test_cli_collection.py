@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from mdqa_kernel.cli import main
+from mdqa_kernel.cli.main import main
 from mdqa_kernel.examples import make_example_pdfs
 from tests._pdfs import text_pdf
 

@@ -11,10 +11,15 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from mdqa_kernel import parse_cache
-from mdqa_kernel.collection import Collection, CollectionError, CollectionNotFoundError, DocumentNotFoundError
+from mdqa_kernel.collection.collection import (
+    Collection,
+    CollectionError,
+    CollectionNotFoundError,
+    DocumentNotFoundError,
+)
+from mdqa_kernel.collection.metadata import MetadataError
 from mdqa_kernel.examples import make_example_pdfs
-from mdqa_kernel.metadata import MetadataError
+from mdqa_kernel.parsing import cache as parse_cache
 from tests._pdfs import bad_corpus, text_pdf
 
 
@@ -170,7 +175,7 @@ def test_unguarded_script_gets_a_message_that_names_the_fix(
     still finish, with error rows that say what to do, and a guarded re-run must parse everything."""
     pdf_dir, meta = example
     body = (
-        "from mdqa_kernel.collection import Collection\n"
+        "from mdqa_kernel.collection.collection import Collection\n"
         f"coll = Collection.build({str(pdf_dir)!r}, metadata={str(meta)!r}, workspace={str(tmp_path / 'ws')!r},"
         " jobs=2, progress=False)\n"
         "print('STATUS', sorted(set(coll.documents['status'].to_list())))\n"

@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from mdqa_kernel.corrections import CorrectionError, Ledger, coerce_value
+from mdqa_kernel.rows.corrections import CorrectionError, Ledger, coerce_value
 from mdqa_kernel.store import Workspace
 
 
@@ -90,7 +90,7 @@ def test_undo_restores_the_previous_state(workspace: Workspace) -> None:
 def test_corrections_survive_a_new_process(tmp_path: Path) -> None:
     ws_path = tmp_path / "ws"
     code = (
-        "from mdqa_kernel.corrections import Ledger; from mdqa_kernel.store import Workspace; "
+        "from mdqa_kernel.rows.corrections import Ledger; from mdqa_kernel.store import Workspace; "
         f"Ledger(Workspace({str(ws_path)!r})).edit('d9', 'ratio', 15.5, note='from page 4')"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

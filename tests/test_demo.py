@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mdqa_kernel.cli import main
+from mdqa_kernel.cli.main import main
 
 
 @pytest.mark.slow

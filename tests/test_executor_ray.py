@@ -17,9 +17,9 @@ import ray  # make install puts it in .venv (extra "ray"): a missing Ray fails h
 import yaml
 from click.testing import CliRunner
 
-from mdqa_kernel.executor import RayExecutor
-from mdqa_kernel.extract import extract
-from mdqa_kernel.plan import Plan
+from mdqa_kernel.extract.executors import RayExecutor
+from mdqa_kernel.extract.run import extract
+from mdqa_kernel.plan.ir import Plan
 from tests.test_extract import PLAN, build
 
 pytestmark = pytest.mark.slow
@@ -81,7 +81,7 @@ def test_the_executor_leaves_a_ray_instance_it_did_not_start_running(local_ray):
 
 
 def test_cli_extract_on_ray(tmp_path, local_ray):
-    from mdqa_kernel.cli import main
+    from mdqa_kernel.cli.main import main
 
     coll = build(tmp_path, n_docs=2)
     plan = tmp_path / "plan.yaml"
@@ -100,7 +100,7 @@ def test_cli_extract_on_ray(tmp_path, local_ray):
 def test_llm_answers_asked_away_reach_the_drivers_cache(tmp_path):
     """A worker away asks the real model through a scratch workspace; its answers come back with the job
     and land in the driver's LLM cache, so a later run here asks nothing."""
-    from mdqa_kernel.extract import Job, commit_returned, load_view, plan_tasks, run_job
+    from mdqa_kernel.extract.run import Job, commit_returned, load_view, plan_tasks, run_job
     from mdqa_kernel.llm import LLMConfig
     from mdqa_kernel.readers import make_reader
     from tests.test_llm_local import model_path

@@ -15,10 +15,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from mdqa_kernel.collection import Collection
-from mdqa_kernel.extract import extract
-from mdqa_kernel.extract_result import ExtractionResult
-from mdqa_kernel.plan import Plan
+from mdqa_kernel.collection.collection import Collection
+from mdqa_kernel.extract.result import ExtractionResult
+from mdqa_kernel.extract.run import extract
+from mdqa_kernel.plan.ir import Plan
 from mdqa_kernel.readers import Status, make_reader
 from tests._extract_fixtures import annual_cn, table_pdf
 
@@ -138,7 +138,7 @@ def test_process_pool_executor(tmp_path):
 
 SLEEPY = """
 import os, time
-from mdqa_kernel.readers.table import TableReader
+from mdqa_kernel.readers.table.reader import TableReader
 
 class Sleepy:
     name = "sleepy"
@@ -155,9 +155,9 @@ RUN = """
 import sys
 sys.path.insert(0, {tmp!r})
 from sleepy import Sleepy
-from mdqa_kernel.collection import Collection
-from mdqa_kernel.extract import extract
-from mdqa_kernel.plan import Plan
+from mdqa_kernel.collection.collection import Collection
+from mdqa_kernel.extract.run import extract
+from mdqa_kernel.plan.ir import Plan
 plan = Plan.from_dict({plan!r})
 extract(plan, Collection.open({ws!r}, "c"), Sleepy(), progress=False)
 """
@@ -328,7 +328,7 @@ def test_a_worker_keeps_one_llm_reader_per_configuration():
     so its client (and model) opens once per worker, not once per document."""
     import pickle
 
-    from mdqa_kernel.extract import _worker_reader
+    from mdqa_kernel.extract.run import _worker_reader
     from mdqa_kernel.llm import LLMConfig
 
     reader = make_reader("cascade", llm_config=LLMConfig(backend="local-tiny"), k=2)

@@ -10,7 +10,7 @@ from IPython.core.interactiveshell import InteractiveShell
 
 from mdqa_kernel.benchmarks import mudabench
 from mdqa_kernel.benchmarks.judge import judge
-from mdqa_kernel.corrections import Ledger
+from mdqa_kernel.rows.corrections import Ledger
 
 from .conftest import CAR_2021, REPO
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from mdqa_kernel.aggregate import aggregate
+from mdqa_kernel.aggregate.run import aggregate
 from mdqa_kernel.answer import render_answer
 from mdqa_kernel.benchmarks.judge import judge
-from mdqa_kernel.operations import (
+from mdqa_kernel.plan.aggregation import (
     Aggregation,
     ChangeOp,
     CodeOp,

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from mdqa_kernel.expr import ExpressionError, fields_of, parse_expr
-from mdqa_kernel.operations import (
+from mdqa_kernel.plan.aggregation import (
     Aggregation,
     DeriveOp,
     FilterOp,
@@ -14,6 +13,7 @@ from mdqa_kernel.operations import (
     RankOp,
     StatOp,
 )
+from mdqa_kernel.plan.expr import ExpressionError, fields_of, parse_expr
 
 YAML = """
 steps:

@@ -11,9 +11,9 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from mdqa_kernel.parsing import is_table_row, parse_pdf
+from mdqa_kernel.parsing.pdf import is_table_row, parse_pdf
+from mdqa_kernel.parsing.tables import TableExtractionError, extract_tables
 from mdqa_kernel.store import Workspace
-from mdqa_kernel.tables import TableExtractionError, extract_tables
 from tests._pdfs import bad_corpus, text_pdf
 
 REALDOCS = Path(__file__).resolve().parents[1] / ".." / "shared" / "realdocs"

@@ -7,7 +7,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from mdqa_kernel.plan import FieldSpec, MetadataFilter, Plan, PlanValidationError
+from mdqa_kernel.plan.ir import FieldSpec, MetadataFilter, Plan, PlanValidationError
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "plans" / "capital_adequacy_top3.yaml"

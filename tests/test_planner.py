@@ -8,11 +8,13 @@ from typing import Any
 import polars as pl
 import pytest
 
-from mdqa_kernel.aggregate import aggregate
+from mdqa_kernel.aggregate.run import aggregate
 from mdqa_kernel.answer import render_answer
-from mdqa_kernel.operations import ChangeOp, DeriveOp, FilterOp, GrowthOp, RankOp
-from mdqa_kernel.plan import FieldSpec
-from mdqa_kernel.planner import (
+from mdqa_kernel.plan.aggregation import ChangeOp, DeriveOp, FilterOp, GrowthOp, RankOp
+from mdqa_kernel.plan.families import FamilyError, param_schema
+from mdqa_kernel.plan.fields import ground_fields
+from mdqa_kernel.plan.ir import FieldSpec
+from mdqa_kernel.plan.planner import (
     MetadataSchema,
     Planner,
     PlannerError,
@@ -20,9 +22,7 @@ from mdqa_kernel.planner import (
     fields_from_schema,
     ranked_by_listed_value,
 )
-from mdqa_kernel.planner_families import FamilyError, param_schema
-from mdqa_kernel.planner_fields import ground_fields
-from mdqa_kernel.planner_rules import (
+from mdqa_kernel.plan.rules import (
     cue_families,
     doctypes_in,
     formula_in,
@@ -65,8 +65,8 @@ class FakeLLM:
 
 def _vocabulary(labels: dict[str, str]) -> Any:
     """A collection's printed labels ({label: type}), each seen in 5 of 5 sampled documents."""
-    from mdqa_kernel.readers.labels import normalize_label
-    from mdqa_kernel.vocabulary import Term, Vocabulary
+    from mdqa_kernel.plan.vocabulary import Term, Vocabulary
+    from mdqa_kernel.text.labels import normalize_label
 
     return Vocabulary({normalize_label(h): Term(h, normalize_label(h), t, 5) for h, t in labels.items()}, 5)
 
@@ -191,10 +191,10 @@ def test_a_change_asked_from_which_to_which_shows_both_years_values() -> None:
     """q_c5eb3932 "…更换了会计事务所的公司股票代码和具体由哪家会计事务所换到哪家会计事务所" (complex,
     held-out run of v29): every cell was right, but the answer listed only the codes. The question asks
     for the old and the new firm, so each company is shown with both years' values."""
-    from mdqa_kernel.aggregate import aggregate
+    from mdqa_kernel.aggregate.run import aggregate
     from mdqa_kernel.answer import render_answer
     from mdqa_kernel.benchmarks.judge import judge
-    from mdqa_kernel.planner_rules import asks_from_to
+    from mdqa_kernel.plan.rules import asks_from_to
 
     assert asks_from_to("2021-2022年期间更换了办公地点的公司股票代码和从哪里换到了哪里的具体信息")
     assert asks_from_to("Which companies changed auditor, and from which firm to which?")
@@ -275,7 +275,7 @@ def test_a_moved_office_is_a_different_place_not_a_different_spelling() -> None:
     ],
 )
 def test_same_place(a: str | None, b: str | None, same: bool) -> None:
-    from mdqa_kernel.normalize import same_place
+    from mdqa_kernel.text.normalize import same_place
 
     assert same_place(a, b) is same and same_place(b, a) is same
 
@@ -406,7 +406,7 @@ def test_a_field_phrase_loses_the_ranking_and_a_name_is_text(
     v29): the model's field was the whole phrase, typed a count; no report prints it, so every report
     went to the LLM (565 s, 9 of 30 cells right). Each report prints its 第三方审验机构; which one has the
     most clients is the aggregation's to find, and a firm's name is text."""
-    from mdqa_kernel.planner_fields import field_from_phrase
+    from mdqa_kernel.plan.fields import field_from_phrase
 
     spec = field_from_phrase(0, {"phrase": phrase, "name": "x", "type": model_type}, [], "zh", None)
     assert spec is not None and (spec.description, spec.type) == read
@@ -433,7 +433,7 @@ def test_a_value_compared_across_years_is_read_as_the_value(
     growth from 2022 to 2023" (complex, held-out run of v31): the field kept the growth's percent type on
     the revenue itself, so no printed amount could match and all 24 reports went to the LLM (0 of 24 cells
     right). The growth is computed by the plan; the value read is an amount where the glossary knows it as one."""
-    from mdqa_kernel.planner_fields import level_raw
+    from mdqa_kernel.plan.fields import level_raw
 
     out = level_raw({"phrase": phrase, "name": "x", "type": model_type})
     assert (out["phrase"], out["type"]) == level
@@ -627,7 +627,7 @@ def test_rule_names_the_measure_when_the_model_names_only_the_company() -> None:
 
 
 def test_flags_the_question_names_become_conditions() -> None:
-    from mdqa_kernel.planner_rules import flags_named
+    from mdqa_kernel.plan.rules import flags_named
 
     flags = [("creditor", "是否披露债权人权益保护。"), ("staff", "是否披露职工权益保护。"),
              ("supplier", "是否披露供应商权益保护。"), ("gri", "是否使用或参照 GRI 标准。")]  # fmt: skip
@@ -759,7 +759,7 @@ def test_a_computed_score_is_answered_with_its_inputs() -> None:
     oracle-rows answer had the score only)."""
     import polars as pl
 
-    from mdqa_kernel.aggregate import aggregate
+    from mdqa_kernel.aggregate.run import aggregate
     from mdqa_kernel.answer import render_answer
 
     fields = [FieldSpec(name="tax", type="number", description="纳税总额", question="{symbol}{year}纳税总额"),
@@ -792,9 +792,9 @@ def test_counting_by_a_part_of_each_record_explodes_the_list(question: str, answ
     最多" counts companies per month of a meeting (two August meetings of one company count once)."""
     import polars as pl
 
-    from mdqa_kernel.aggregate import aggregate
+    from mdqa_kernel.aggregate.run import aggregate
     from mdqa_kernel.answer import render_answer
-    from mdqa_kernel.operations import ExplodeOp
+    from mdqa_kernel.plan.aggregation import ExplodeOp
 
     events = FieldSpec(
         name="events", type="list_text", description="股东大会事件列表", question="{symbol} {year}年股东大会"
@@ -823,7 +823,7 @@ def test_group_comparison_of_a_score_the_question_defines() -> None:
     the one field the score does not use, and the answer shows each group's mean and the gap."""
     import polars as pl
 
-    from mdqa_kernel.aggregate import aggregate
+    from mdqa_kernel.aggregate.run import aggregate
     from mdqa_kernel.answer import render_answer
 
     flags = [("assured", "是否经第三方审验。"), ("gri", "是否使用或参照GRI标准。"), ("deficiency", "是否披露不足。"),
@@ -853,7 +853,7 @@ def test_every_growth_positive_is_a_condition_not_a_ranking() -> None:
     are all positive and shows both growths (the model had ranked a weighted sum and kept one)."""
     import polars as pl
 
-    from mdqa_kernel.aggregate import aggregate
+    from mdqa_kernel.aggregate.run import aggregate
     from mdqa_kernel.answer import render_answer
 
     fields = [FieldSpec(name="cost", type="number", description="营业总成本", question="{symbol}{year}营业总成本"),
@@ -919,7 +919,7 @@ def test_companies_listed_by_a_place_come_with_the_address() -> None:
     """q_8eb65781 "办公地址在深圳的所有公司股票代码和具体办公地址是什么？" (complex, held-out run of v27): no
     cue matched "的所有公司", so the model's compare_groups counted a made-up "city" field. The place is a
     filter on the printed 办公地址, and the list shows each company's address, which the question asks for."""
-    from mdqa_kernel.aggregate import aggregate
+    from mdqa_kernel.aggregate.run import aggregate
     from mdqa_kernel.answer import render_answer
     from mdqa_kernel.benchmarks.judge import judge
 
@@ -951,7 +951,7 @@ def test_companies_listed_by_a_place_come_with_the_address() -> None:
     ],
 )
 def test_the_value_a_list_shows_beside_each_code(question: str, shown: str | None) -> None:
-    from mdqa_kernel.planner_rules import shown_in
+    from mdqa_kernel.plan.rules import shown_in
 
     assert shown_in(question) == shown
 
@@ -962,7 +962,7 @@ def test_companies_filtered_by_a_fact_come_with_the_value_asked_for() -> None:
     second, text field read under the glossary's label (the reports print "审验机构：" inside a
     sentence, so no sampled label names it), shown beside each code and never a condition, whatever
     the model filters on. A share over the companies ("采用比例") is not read from each report."""
-    from mdqa_kernel.aggregate import aggregate
+    from mdqa_kernel.aggregate.run import aggregate
     from mdqa_kernel.answer import render_answer
 
     q = "针对中国A股市场，请你给出你知识库中2022年ESG报告经第三方机构审验的公司股票代码和审验机构名称"
@@ -985,7 +985,7 @@ def test_companies_filtered_by_a_fact_come_with_the_value_asked_for() -> None:
             "结果（共2家）为：600016（普华永道中天会计师事务所(特殊普通合伙)）、"
             "002948（毕马威华振会计师事务所(特殊普通合伙)）。"
         )
-    from mdqa_kernel.planner_fields import shown_field
+    from mdqa_kernel.plan.fields import shown_field
 
     assert shown_field("采用比例", vocab, "zh") is None and shown_field("数量统计", vocab, "zh") is None
 
@@ -1023,7 +1023,7 @@ def test_a_list_with_the_share_of_companies_it_holds(model_family: str) -> None:
     the yes/no fact, and the share of the year's companies it holds (12 of 15: 80.00%) is part of it
     (the 2022 question, q_5604bc85, with q_61f7dc3c's reference figures)."""
     from mdqa_kernel.benchmarks.judge import judge
-    from mdqa_kernel.planner_rules import asks_share
+    from mdqa_kernel.plan.rules import asks_share
 
     q = "针对中国A股市场，在你的知识库中2022年，ESG报告参照GRI《可持续发展报告指南》的公司股票代码和采用比例是多少？"
     assert asks_share(q) and not asks_share("2022年ESG报告经第三方机构审验的公司股票代码和审验机构名称")
@@ -1048,7 +1048,7 @@ def test_a_list_with_the_share_of_companies_it_holds(model_family: str) -> None:
 def test_the_three_most_profitable_is_a_top_three() -> None:
     """q_3b9c182b, q_5e73b298 (complex, held-out run of v27): "the three most profitable companies" had no
     topk cue, and the model's "most common value" family listed every company with a count of 1."""
-    from mdqa_kernel.planner_rules import k_in
+    from mdqa_kernel.plan.rules import k_in
 
     q = (
         "Based on US stock market, What are the stock symbols and exact gross profit margin percentages for "

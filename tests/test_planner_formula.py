@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from mdqa_kernel.planner_fields import (
+from mdqa_kernel.plan.fields import (
     checklist_fields,
     event_dates_field,
     field_from_phrase,
@@ -14,7 +14,7 @@ from mdqa_kernel.planner_fields import (
     people_count_field,
     predicate_fields,
 )
-from mdqa_kernel.planner_formula import (
+from mdqa_kernel.plan.formula import (
     checklist_items,
     cn_number,
     enumerations,
@@ -24,7 +24,7 @@ from mdqa_kernel.planner_formula import (
     match_field,
     verbal_to_symbols,
 )
-from mdqa_kernel.planner_rules import located_in
+from mdqa_kernel.plan.rules import located_in
 
 QUALITY = (
     "综合质量评估方法：披露完整性得分等于已披露的ESG信息项数除以总项数（包括环境披露、股东保护、员工保护、"
@@ -222,7 +222,7 @@ def test_a_place_is_looked_for_in_the_address() -> None:
 def test_a_changed_value_is_read_as_the_value() -> None:
     """ "更换了办公地点的公司": each report prints its 办公地点 (under 办公地址); the change is found by
     comparing the years, so the field is the address as text, never a yes/no "更换了…"."""
-    from mdqa_kernel.planner_rules import load_hints, read_question
+    from mdqa_kernel.plan.rules import load_hints, read_question
 
     q = "请你给出你知识库中2022-2023年期间更换了办公地点的公司股票代码"
     facts = read_question(q, hints=load_hints())

@@ -7,9 +7,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from mdqa_kernel.parsing import parse_pdf
+from mdqa_kernel.parsing.pdf import parse_pdf
 from mdqa_kernel.readers import Status, view_from_parse
-from mdqa_kernel.readers.table import TableReader
+from mdqa_kernel.readers.table.reader import TableReader
 from tests._extract_fixtures import ROSTER_CN, annual_cn, governance_cn
 
 

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from mdqa_kernel.parsing import parse_pdf
+from mdqa_kernel.parsing.pdf import parse_pdf
 from mdqa_kernel.readers import Status, view_from_parse
 from tests._extract_fixtures import table_pdf
 

@@ -9,11 +9,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from mdqa_kernel.parsing import parse_pdf
+from mdqa_kernel.parsing.pdf import parse_pdf
 from mdqa_kernel.readers import Status, view_from_parse
-from mdqa_kernel.readers.labels import field_labels, label_score
-from mdqa_kernel.readers.table import TableReader
-from mdqa_kernel.readers.values import declared_scale, find_dates, parse_number, scale_factor
+from mdqa_kernel.readers.table.reader import TableReader
+from mdqa_kernel.text.labels import field_labels, label_score
+from mdqa_kernel.text.values import declared_scale, find_dates, parse_number, scale_factor
 from tests._extract_fixtures import annual_cn, annual_us
 
 
@@ -323,7 +323,7 @@ def test_a_table_of_contents_gives_no_values(tmp_path):
 
 
 def test_contents_pages_are_told_from_tables():
-    from mdqa_kernel.readers.layout import Line, Word, is_contents_page
+    from mdqa_kernel.text.layout import Line, Word, is_contents_page
 
     def lines(texts: list[str]) -> list[Line]:
         return [
@@ -340,8 +340,8 @@ def test_contents_pages_are_told_from_tables():
 
 
 def test_prose_does_not_join_table_rows(tmp_path):
-    from mdqa_kernel.readers.prose import label_then_value
-    from mdqa_kernel.readers.table import _lines_by_page
+    from mdqa_kernel.readers.table.prose import label_then_value
+    from mdqa_kernel.readers.table.reader import _lines_by_page
     from tests._extract_fixtures import table_pdf
 
     # a label row without a value, then a row of cells: the prose reading does not join them
@@ -408,9 +408,9 @@ def test_realdocs_table_reader_accuracy_and_no_wrong_value(realdocs, tmp_path):
     import polars as pl
 
     from mdqa_kernel.benchmarks.metrics import cell_accuracy, load_gold
-    from mdqa_kernel.collection import Collection
-    from mdqa_kernel.extract import extract
-    from mdqa_kernel.plan import Plan
+    from mdqa_kernel.collection.collection import Collection
+    from mdqa_kernel.extract.run import extract
+    from mdqa_kernel.plan.ir import Plan
     from mdqa_kernel.readers import make_reader
 
     coll = Collection.build(
@@ -499,8 +499,8 @@ def test_checklist_topics_read_from_rendered_esg_reports(tmp_path):
     from mdqa_kernel.benchmarks.metrics import mudabench_gold, values_agree
     from mdqa_kernel.benchmarks.mudabench import load_split
     from mdqa_kernel.benchmarks.render import render_mudabench
-    from mdqa_kernel.planner_fields import checklist_fields
-    from mdqa_kernel.planner_formula import checklist_items
+    from mdqa_kernel.plan.fields import checklist_fields
+    from mdqa_kernel.plan.formula import checklist_items
 
     render_mudabench("simple", [ESG_QUALITY], tmp_path)
     question = load_split("simple").questions.filter(question_id=ESG_QUALITY)["question"][0]
@@ -548,7 +548,7 @@ def test_yes_no_facts_read_from_rendered_esg_reports(tmp_path, qid):
     confident on every rendered report (both answers occur)."""
     from mdqa_kernel.benchmarks.metrics import values_agree
     from mdqa_kernel.benchmarks.mudabench import load_split
-    from mdqa_kernel.planner_fields import predicate_fields
+    from mdqa_kernel.plan.fields import predicate_fields
 
     gold, meta = _rendered_gold(tmp_path, "simple", qid, YES_NO_FACTS[qid])
     question = load_split("simple").questions.filter(question_id=qid)["question"][0]
@@ -570,7 +570,7 @@ def test_both_facts_of_an_association_question_read_from_rendered_esg_reports(tm
     the table reader alone, right and confident on every report (the LLM had read GRI as "yes" on
     reports that never mention it)."""
     from mdqa_kernel.benchmarks.metrics import values_agree
-    from mdqa_kernel.planner_fields import predicate_fields
+    from mdqa_kernel.plan.fields import predicate_fields
 
     qid = "q_d54fae2c9f9517f5"
     gri, meta = _rendered_gold(tmp_path, "complex", qid, "value_uses_gri_standard")
@@ -594,11 +594,11 @@ def test_the_assurance_provider_a_list_shows_is_read_from_rendered_esg_reports(t
     company ("审验机构：…" inside a sentence of the report) is read by the table reader alone, right and
     confident on every report that names one; a report whose assurance is a sure "no" names no provider
     for sure, so the cascade answers every report without its LLM reader."""
-    from mdqa_kernel.collection import Collection
-    from mdqa_kernel.planner_fields import shown_field
-    from mdqa_kernel.planner_rules import shown_in
+    from mdqa_kernel.collection.collection import Collection
+    from mdqa_kernel.plan.fields import shown_field
+    from mdqa_kernel.plan.rules import shown_in
+    from mdqa_kernel.plan.vocabulary import Vocabulary
     from mdqa_kernel.readers.cascade import CascadeReader
-    from mdqa_kernel.vocabulary import Vocabulary
 
     qid = "q_4f818e87e56c705c"
     gold, meta = _rendered_gold(tmp_path, "complex", qid, "value_assurance_org_name")
@@ -637,7 +637,7 @@ def test_the_assurance_provider_under_a_ranking_phrase_is_read_from_rendered_esg
     """q_e5d7de80 "2021年审验客户数量最多的第三方审验机构…": the model's phrase, typed a count, becomes the
     text field 第三方审验机构 (planner_fields.field_from_phrase), which the table reader reads right on every
     report, sure of each (a report without assurance names no provider)."""
-    from mdqa_kernel.planner_fields import field_from_phrase
+    from mdqa_kernel.plan.fields import field_from_phrase
 
     gold, meta = _rendered_gold(tmp_path, "complex", "q_e5d7de8032a99edc", "value_assurance_org_name")
     raw = {"phrase": "审验客户数量最多的第三方审验机构", "name": "audit_client_count", "type": "integer"}
@@ -733,7 +733,7 @@ def test_event_dates_read_from_rendered_meeting_notices(tmp_path):
     from mdqa_kernel.benchmarks.metrics import mudabench_gold
     from mdqa_kernel.benchmarks.mudabench import load_split
     from mdqa_kernel.benchmarks.render import render_mudabench
-    from mdqa_kernel.planner_fields import event_dates_field
+    from mdqa_kernel.plan.fields import event_dates_field
 
     render_mudabench("simple", [MEETINGS_BY_MONTH], tmp_path)
     question = load_split("simple").questions.filter(question_id=MEETINGS_BY_MONTH)["question"][0]
@@ -756,7 +756,7 @@ def test_female_executives_names_are_read_from_rendered_rosters(tmp_path):
     reader alone from each report's roster (the rows marked 女), right and sure on every report: the
     count the report prints ("女性共8人") agrees with the names found."""
     from mdqa_kernel.benchmarks.metrics import values_agree
-    from mdqa_kernel.planner_fields import people_names_field
+    from mdqa_kernel.plan.fields import people_names_field
 
     qid = "q_ce044ef8d91eb361"
     gold, meta = _rendered_gold(tmp_path, "complex", qid, "value_female_executive_names")

@@ -28,8 +28,8 @@ from mdqa_kernel.benchmarks.render import (
     select_noise,
 )
 from mdqa_kernel.benchmarks.render.layouts.esg_cn import TOPICS
-from mdqa_kernel.cli import main
-from mdqa_kernel.parsing import parse_pdf
+from mdqa_kernel.cli.main import main
+from mdqa_kernel.parsing.pdf import parse_pdf
 
 _WS = re.compile(r"\s+")
 

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from mdqa_kernel.benchmarks.reproduce import read_figures
-from mdqa_kernel.cli import main
+from mdqa_kernel.cli.main import main
 
 pytestmark = [pytest.mark.slow, pytest.mark.llm]
 

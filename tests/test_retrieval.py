@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from mdqa_kernel.retrieval import ChunkIndex, field_query, retrieve, tokenize
+from mdqa_kernel.readers.retrieval import ChunkIndex, field_query, retrieve, tokenize
 
 
 def chunks(texts: list[str]) -> pl.DataFrame:

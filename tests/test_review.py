@@ -8,8 +8,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from mdqa_kernel.corrections import CorrectionError, Ledger
-from mdqa_kernel.review import ReviewError, ReviewModel, render_page_crop
+from mdqa_kernel.notebook.review import ReviewError, ReviewModel, render_page_crop
+from mdqa_kernel.rows.corrections import CorrectionError, Ledger
 from mdqa_kernel.store import Workspace
 
 FIELDS = [{"name": "revenue", "type": "number"}, {"name": "auditor", "type": "text"}]

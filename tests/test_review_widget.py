@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from mdqa_kernel.corrections import Ledger
-from mdqa_kernel.review_widget import RowsReview
+from mdqa_kernel.notebook.widget import RowsReview
+from mdqa_kernel.rows.corrections import Ledger
 from mdqa_kernel.store import Workspace
 
 from .test_review import FIELDS, _frames

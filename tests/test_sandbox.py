@@ -7,9 +7,15 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from mdqa_kernel.aggregate import AggregationError, aggregate
-from mdqa_kernel.operations import Aggregation, CodeOp, FilterOp, Output
-from mdqa_kernel.sandbox import SandboxError, SandboxLimits, run_polars_code, run_sandboxed, run_with_retries
+from mdqa_kernel.aggregate.run import AggregationError, aggregate
+from mdqa_kernel.aggregate.sandbox import (
+    SandboxError,
+    SandboxLimits,
+    run_polars_code,
+    run_sandboxed,
+    run_with_retries,
+)
+from mdqa_kernel.plan.aggregation import Aggregation, CodeOp, FilterOp, Output
 
 REPO = Path(__file__).resolve().parents[1]
 ROWS = pl.DataFrame({"doc_id": ["d1", "d2", "d3"], "symbol": ["A", "B", "C"], "v": [1.0, 2.0, 3.0]})

@@ -8,10 +8,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from mdqa_kernel.collection import Collection
-from mdqa_kernel.plan import FieldSpec
-from mdqa_kernel.planner_fields import ground_fields
-from mdqa_kernel.vocabulary import Vocabulary
+from mdqa_kernel.collection.collection import Collection
+from mdqa_kernel.plan.fields import ground_fields
+from mdqa_kernel.plan.ir import FieldSpec
+from mdqa_kernel.plan.vocabulary import Vocabulary
 from tests._extract_fixtures import annual_cn, annual_us, governance_cn
 
 
@@ -103,8 +103,8 @@ def test_vocabulary_of_an_empty_collection(tmp_path: Path, collection: Collectio
 
 
 def test_enumeration_with_a_shared_word_names_each_printed_heading() -> None:
-    from mdqa_kernel.readers.labels import normalize_label
-    from mdqa_kernel.vocabulary import Term
+    from mdqa_kernel.plan.vocabulary import Term
+    from mdqa_kernel.text.labels import normalize_label
 
     heads = ["股东权益保护", "债权人权益保护", "职工权益保护", "客户及消费者权益保护", "股东大会决议"]
     vocab = Vocabulary({normalize_label(h): Term(h, normalize_label(h), "boolean", 5) for h in heads}, 5)
@@ -124,8 +124,8 @@ def test_enumeration_with_a_shared_word_names_each_printed_heading() -> None:
 def test_a_heading_named_inside_a_quantity_is_that_quantity() -> None:
     """q_4b6bd3eb: "纳税效率=纳税总额÷每股社会贡献值" names the heading 社会贡献 inside "每股…值": the
     number printed under it, not "是否披露社会贡献" (the plan had divided a tax total by a yes/no flag)."""
-    from mdqa_kernel.readers.labels import normalize_label
-    from mdqa_kernel.vocabulary import Term
+    from mdqa_kernel.plan.vocabulary import Term
+    from mdqa_kernel.text.labels import normalize_label
 
     heads = {"社会贡献": "boolean", "纳税总额": "number", "安全生产": "boolean"}
     vocab = Vocabulary({normalize_label(h): Term(h, normalize_label(h), t, 5) for h, t in heads.items()}, 5)
@@ -160,8 +160,8 @@ def test_a_decorated_phrase_is_read_under_the_printed_label(collection: Collecti
     cn = Vocabulary.of(collection.where(doc_id="cn"))
     amount = [FieldSpec(name="cost", type="number", description="营业总成本金额", question="{symbol}{year}")]
     assert ground_fields(amount, [], cn, "zh", trace)[0].description == "营业总成本"
-    from mdqa_kernel.planner_fields import undecorated
-    from mdqa_kernel.vocabulary import Term
+    from mdqa_kernel.plan.fields import undecorated
+    from mdqa_kernel.plan.vocabulary import Term
 
     margin = Term("gross profit margin", "grossprofitmargin", "percent", 5)
     assert undecorated("exact gross profit margin percentages", margin) == "gross profit margin"

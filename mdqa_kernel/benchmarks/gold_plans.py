@@ -12,7 +12,7 @@ import re
 from collections import defaultdict
 from typing import Any
 
-from mdqa_kernel.plan import Plan
+from mdqa_kernel.plan.ir import Plan
 
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _MMDD = re.compile(r"^\d{2}-\d{2}$")

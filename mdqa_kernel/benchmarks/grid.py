@@ -158,7 +158,7 @@ class Corpus:
     questions: dict[str, QuestionDocs]  # QuestionRef.label → documents
 
     def collection(self, split: str) -> Any:
-        from mdqa_kernel.collection import Collection
+        from mdqa_kernel.collection.collection import Collection
 
         return Collection.open(str(self.workspace), split)
 
@@ -185,7 +185,7 @@ def prepare_corpus(
 ) -> Corpus:
     """Render the sample's documents (plus noise) once per split and build one collection per split."""
     from mdqa_kernel.benchmarks.render import render_mudabench
-    from mdqa_kernel.collection import Collection, CollectionNotFoundError
+    from mdqa_kernel.collection.collection import Collection, CollectionNotFoundError
 
     root = Path(root)
     workspace = root / "workspace"
@@ -221,7 +221,7 @@ def prepare_corpus(
 
 
 def _build(workspace: Path, split: str, folder: Path, jobs: int, progress: bool) -> None:
-    from mdqa_kernel.collection import Collection
+    from mdqa_kernel.collection.collection import Collection
 
     Collection.build(
         folder / "pdfs",

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
 
-from mdqa_kernel.normalize import default_entity, normalize_text
+from mdqa_kernel.text.normalize import default_entity, normalize_text
 
 _CODE = re.compile(r"(?<![\d.])\d{6}(?![\d.])")
 _US_TICKER = re.compile(r"(?<![A-Za-z])[A-Z][A-Z.]{0,5}(?![A-Za-z])")

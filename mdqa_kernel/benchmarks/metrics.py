@@ -24,9 +24,9 @@ from typing import Any
 
 import polars as pl
 
-from mdqa_kernel.normalize import default_entity, normalize_text
 from mdqa_kernel.readers.oracle import base_value, gold_records
-from mdqa_kernel.readers.values import parse_date, parse_number
+from mdqa_kernel.text.normalize import default_entity, normalize_text
+from mdqa_kernel.text.values import parse_date, parse_number
 
 GOLD_SCHEMA = {"doc_id": pl.String, "field": pl.String, "gold": pl.String, "page": pl.Int64}
 _MMDD = re.compile(r"^(\d{1,2})-(\d{1,2})$")

@@ -23,13 +23,13 @@ from typing import Any
 
 import polars as pl
 
-from mdqa_kernel.aggregate import aggregate
+from mdqa_kernel.aggregate.run import aggregate
 from mdqa_kernel.answer import render_answer
 from mdqa_kernel.benchmarks.gold_plans import infer_type
 from mdqa_kernel.benchmarks.judge import judge
 from mdqa_kernel.benchmarks.mudabench import DOCTYPES, MudaSplit, load_split
-from mdqa_kernel.plan import FieldSpec
-from mdqa_kernel.planner import MetadataSchema, Planner
+from mdqa_kernel.plan.ir import FieldSpec
+from mdqa_kernel.plan.planner import MetadataSchema, Planner
 
 EVAL_VERSION = 1
 

@@ -1,4 +1,4 @@
-"""`mdqa reproduce NAME`: the click command (registered on the main group in mdqa_kernel/cli.py).
+"""`mdqa reproduce NAME`: the click command (registered on the main group in mdqa_kernel/cli/main.py).
 
     mdqa reproduce --list
     mdqa reproduce parse|llm|extraction|aggregate

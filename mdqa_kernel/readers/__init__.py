@@ -45,7 +45,7 @@ def make_reader(name: str, **options: Any) -> Reader:
     """A reader by name. Options: k, llm_config, client, workspace, embedder, embedding_model
     (llm, cascade), threshold and fields (cascade), source (oracle), min_label_score (table)."""
     if name == "table":
-        from mdqa_kernel.readers.table import TableReader
+        from mdqa_kernel.readers.table.reader import TableReader
 
         return TableReader(**_pick(options, "min_label_score"))
     if name == "llm":

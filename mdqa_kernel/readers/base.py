@@ -22,8 +22,8 @@ from typing import Any, Protocol
 import polars as pl
 from pydantic import BaseModel, Field
 
-from mdqa_kernel.parsing import CHUNKS_SCHEMA
-from mdqa_kernel.readers.values import to_json_value
+from mdqa_kernel.parsing.pdf import CHUNKS_SCHEMA
+from mdqa_kernel.text.values import to_json_value
 
 
 class ReaderError(Exception):
@@ -161,7 +161,7 @@ class DocumentView:
 
 
 class FieldLike(Protocol):
-    """What readers need from a plan field (mdqa_kernel.plan.FieldSpec satisfies it)."""
+    """What readers need from a plan field (mdqa_kernel.plan.ir.FieldSpec satisfies it)."""
 
     name: str
     type: str

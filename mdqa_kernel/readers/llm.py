@@ -21,15 +21,15 @@ import polars as pl
 from pydantic import BaseModel, Field, create_model
 
 from mdqa_kernel.readers.base import DocumentView, Evidence, FieldLike, ReaderError, ReadResult, Status
-from mdqa_kernel.readers.textfacts import statement_phrase, topic_cover
-from mdqa_kernel.readers.values import (
+from mdqa_kernel.readers.retrieval import ChunkIndex, field_query
+from mdqa_kernel.readers.table.candidates import statement_phrase, topic_cover
+from mdqa_kernel.text.values import (
     coerce_value,
     find_numbers,
     last_declared_scale,
     scale_factor,
     to_field_scale,
 )
-from mdqa_kernel.retrieval import ChunkIndex, field_query
 
 LLM_READER_VERSION = "llm-2"
 # A "yes, disclosed" must quote words of the topic: at least this share of its character pairs.

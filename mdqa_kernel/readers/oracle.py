@@ -22,7 +22,7 @@ from mdqa_kernel.readers.base import (
     found,
     not_found,
 )
-from mdqa_kernel.readers.values import coerce_value
+from mdqa_kernel.text.values import coerce_value
 
 
 class OracleSourceError(ReaderError):

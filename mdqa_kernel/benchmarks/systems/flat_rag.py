@@ -27,7 +27,7 @@ from mdqa_kernel.benchmarks.systems.base import (
     fit_blocks,
     metadata_table,
 )
-from mdqa_kernel.retrieval import ChunkIndex
+from mdqa_kernel.readers.retrieval import ChunkIndex
 
 PROMPT_MARGIN_TOKENS = 200  # chat template and instruction text beyond the passages
 

@@ -39,7 +39,7 @@ from mdqa_kernel.benchmarks.systems.base import (
     empty_cells,
     fit_blocks,
 )
-from mdqa_kernel.retrieval import ChunkIndex
+from mdqa_kernel.readers.retrieval import ChunkIndex
 
 BATCH_SIZE = 5  # B of Algorithm 1
 SCHEMA_SAMPLE = 4  # pairs shown to DefineSchema
@@ -297,7 +297,7 @@ def extract_code(text: str) -> str:
 
 
 def analyse(q: QuestionInput, frame: pl.DataFrame, llm: LLM, out: SystemOutput) -> str:
-    from mdqa_kernel.sandbox import SandboxLimits, run_with_retries
+    from mdqa_kernel.aggregate.sandbox import SandboxLimits, run_with_retries
 
     def generate(error: str | None) -> str:
         # Room for a real program: at 400 tokens a small model that re-typed the example records was

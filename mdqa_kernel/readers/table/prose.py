@@ -1,0 +1,424 @@
+"""Facts stated in sentences, read without a model where the wording makes them safe.
+
+- Label then value: "股权登记日为2022年6月7日", "控股装机容量达785万千瓦", also when the sentence wraps onto
+  the next line, under the shortened labels prose uses ("is payable February 17, 2023" for a payable date,
+  "comparable sales increased 12.6%" for its growth, "脱硫效率" for 燃煤电厂脱硫效率); a part ("其中…",
+  "including…") counts for less than the total, a change ("revenues increased 4%") is not the level.
+- English counts before their noun ("operates 847 warehouses"); counts of people in a sentence that says
+  what they are ("we employed approximately 221,000 people", "15 persons were elected … directors").
+- Dividends per share: "每10股派发现金红利3.00元（含税）" → 0.30; "a dividend of 90 cents per share" → 0.90.
+- Chinese shares: "…占总装机容量的22.54%" for 可再生能源装机占总装机容量比例.
+- A firm named beside the role a text field names ("Deloitte & Touche LLP, an independent registered public
+  accounting firm"; "the appointment of KPMG LLP as the independent registered public accounting firm").
+
+All finders read `ProseWindow`s: each line of a page, joined with the next one when both are prose (never
+with a row of table cells). `prose_windows` builds them once per document.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from mdqa_kernel.readers.table.candidates import (
+    Candidate,
+    compact_map,
+    gap_groups,
+    is_year,
+    line_bbox,
+    line_span,
+    value_at,
+)
+from mdqa_kernel.text.labels import LabelSet, normalize_label
+from mdqa_kernel.text.layout import Line
+
+_DIVIDEND_10 = re.compile(
+    r"每\s*(10|十)\s*股\s*派(?:发|送)?\s*(?:现金红利|现金股利|现金股息|红利|现金)?\s*(?:人民币)?\s*"
+    r"(?P<v>\d+(?:\.\d+)?)\s*元"
+)
+_DIVIDEND_1 = re.compile(
+    r"每\s*股\s*派(?:发|送)?\s*(?:现金红利|现金股利|现金股息|红利|现金)?\s*(?:人民币)?\s*(?P<v>\d+(?:\.\d+)?)\s*元"
+)
+# "quarterly dividends of $0.68 per share", "a dividend on Costco common stock of 90 cents per share"
+_DIVIDEND_EN = re.compile(
+    r"\bdividends?\b[^.;$\d]{0,40}?\b(?:of|was|were|is|are)\s+"
+    r"(?:\$\s?(?P<usd>\d+(?:\.\d+)?)|(?P<cents>\d+(?:\.\d+)?)\s+cents)\s+per\s+(?:common\s+)?share",
+    re.I,
+)
+_LINK = re.compile(
+    r"^\s*(?:为|是|达|达到|约为|约|合计|共计|累计|共|of|was|were|is|are|totaled|totalled|:|：)", re.I
+)
+# A value inside "其中…" / "including …" is a part of the total the label names, not the total.
+_SUB_ITEM = re.compile(r"其中|including|of which|among which", re.I)
+_CLAUSE = re.compile(r"[，,。；;]")
+_SENTENCE = re.compile(r"[。；;]")
+_SENTENCE_END = re.compile(r"[。；;]|\.(?:\s|$)")
+# A field that names a change ("Global comparable sales growth") is read after a change verb; a level
+# ("Revenues") is not: "Revenues increased 4%" states the change, not the revenues.
+_CHANGE_SUFFIXES = ("growthrate", "growth", "change", "增长率", "增幅", "变动率", "变化率")
+_CHANGE_VERB = re.compile(
+    r"^\s*(?:同比)?(?:增长|增加|下降|减少|上升|提高|increased|decreased|grew|rose|fell|declined|was up|was down)",
+    re.I,
+)
+# An English conjunction between a label and a number not linked to it starts another clause.
+_NEXT_CLAUSE = re.compile(r"\b(?:and|or|but|while|whereas)\b", re.I)
+_TO_LEVEL = re.compile(r"^\s*(?:至|到|to\b)", re.I)
+_CJK_ONLY = re.compile(r"^[\u4e00-\u9fff]+$")
+# An English count is printed before its noun: "operates 847 warehouses".
+_NUMBER_BEFORE = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)\s+$")
+
+
+@dataclass(frozen=True)
+class ProseWindow:
+    """A line of a page, joined with the next line when both are prose: a sentence may wrap."""
+
+    page: int
+    lines: list[Line]  # the line, and the next one if joined
+    text: str
+    compact: str  # label-normalised text, as `textfacts.compact_map`
+    idx: list[int]  # for each compact character, its index in `text`
+    before: str  # the line before, when it and this line are prose (a sentence may begin there)
+
+    @property
+    def first_len(self) -> int:
+        """Where the line ends in `text`: a match starting later is read with the next window."""
+        return len(self.lines[0].text)
+
+    def used(self, end: int) -> list[Line]:
+        """The lines a reading that ends at `end` in `text` spans."""
+        return self.lines if end > self.first_len else self.lines[:1]
+
+
+def prose_windows(lines_by_page: dict[int, list[Line]]) -> list[ProseWindow]:
+    """Every line's window, once per document: all fields search the same ones."""
+    out = []
+    for page, lines in lines_by_page.items():
+        prose = [len(gap_groups(line)) <= 1 for line in lines]
+        for i, line in enumerate(lines):
+            joined = i + 1 < len(lines) and prose[i] and prose[i + 1]
+            window = [line, lines[i + 1]] if joined else [line]
+            text = joined_text(window)
+            compact, idx = compact_map(text)
+            before = lines[i - 1].text if i > 0 and prose[i - 1] and prose[i] else ""
+            out.append(ProseWindow(page, window, text, compact, idx, before))
+    return out
+
+
+def joined_text(lines: list[Line]) -> str:
+    cjk = any("\u4e00" <= ch <= "\u9fff" for line in lines for ch in line.text)
+    return ("" if cjk else " ").join(line.text for line in lines)
+
+
+def lines_bbox(lines: list[Line]) -> tuple[float, float, float, float]:
+    boxes = [line_bbox(line) for line in lines]
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
+
+
+def lines_span(lines: list[Line]) -> tuple[int, int] | None:
+    spans = [s for s in (line_span(line) for line in lines) if s]
+    return (min(s[0] for s in spans), max(s[1] for s in spans)) if spans else None
+
+
+def _occurrences(w: ProseWindow, norm: str) -> Iterator[tuple[int, int]]:
+    """(start, end) in `w.text` of each match of a normalised label that starts on the window's line."""
+    pos = w.compact.find(norm)
+    while pos >= 0:
+        start, end = w.idx[pos], w.idx[pos + len(norm) - 1] + 1
+        if start < w.first_len and (not norm.isascii() or _bounded(w.text, start, end)):
+            yield start, end
+        pos = w.compact.find(norm, pos + 1)
+
+
+def _bounded(text: str, start: int, end: int) -> bool:
+    """An English label matched as whole words ("record", not "recorded")."""
+    before = text[start - 1] if start > 0 else " "
+    after = text[end] if end < len(text) else " "
+    return not (before.isascii() and before.isalnum()) and not (after.isascii() and after.isalpha())
+
+
+# -- label then value ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _ProseLabel:
+    norm: str  # label-normalised (see labels.normalize_label)
+    base: float  # how much a match of this label is worth before the wording around it
+    change: bool = False  # names a change: only a value right after a change verb counts
+
+
+def _prose_labels(labels: LabelSet, want: str) -> list[_ProseLabel]:
+    """The field's labels as prose words them: the names themselves, then shortened forms.
+
+    - a date field's "Payable date" is written "is payable February 17, 2023" (the noun is dropped);
+    - a change field's "comparable sales growth" is written "comparable sales increased 12.6%";
+    - a Chinese name's modifiers are often left out ("燃煤电厂脱硫效率" → "脱硫效率"): its head, the
+      suffixes of at least four characters, counts for less (longer suffixes are tried first)."""
+    out: dict[str, _ProseLabel] = {}
+
+    def add(norm: str, base: float, change: bool = False) -> None:
+        if len(norm) >= 2 and norm not in out:
+            out[norm] = _ProseLabel(norm, base, change)
+
+    for cand in labels.all:
+        add(cand, 1.0 if cand in labels.primary else 0.95)
+    for cand in labels.all:
+        base = 0.95 if cand in labels.primary else 0.9
+        if want == "date" and cand.endswith("date") and len(cand) >= 8:
+            add(cand[: -len("date")], base)
+        for suffix in _CHANGE_SUFFIXES:
+            if cand.endswith(suffix) and len(cand) - len(suffix) >= 4:
+                add(cand[: -len(suffix)], base, change=True)
+                break
+        if _CJK_ONLY.match(cand) and len(cand) >= 6:
+            for k in range(1, len(cand) - 3):
+                add(cand[k:], base * 0.85)
+    return list(out.values())
+
+
+def label_then_value(
+    lines_by_page: dict[int, list[Line]],
+    labels: LabelSet,
+    want: str,
+    windows: list[ProseWindow] | None = None,
+) -> list[Candidate]:
+    """Prose 'LABEL 为/达/was VALUE' (want: 'number', 'integer' or 'date'): the first value after a label,
+    in the same sentence. A value that is a part ("其中…", "including…") or a change of what the label
+    names ("increased 4%") counts for less or not at all. `windows`: `prose_windows(lines_by_page)`, when
+    the caller keeps them for several fields."""
+    out = []
+    prose_labels = _prose_labels(labels, want)
+    for w in prose_windows(lines_by_page) if windows is None else windows:
+        best: dict[int, Candidate] = {}
+        for label in prose_labels:
+            for start, end in _occurrences(w, label.norm):
+                found = [_value_after(w.text, start, end, label, want)]
+                if want != "date":
+                    found.append(_count_before(w.text, start, label))
+                for at, score, raw, scale, value_end in filter(None, found):
+                    if at not in best or best[at].score < score:
+                        best[at] = _prose_candidate(w, raw, scale, score, value_end)
+        out.extend(best.values())
+    return out
+
+
+def _value_after(
+    text: str, start: int, end: int, label: _ProseLabel, want: str
+) -> tuple[int, float, str, tuple[float, str] | None, int] | None:
+    """(value position, score, raw value, scale, value end) for the label at text[start:end], or None."""
+    rest = _SENTENCE_END.split(text[end:], maxsplit=1)[0][: 60 if want == "date" else 40]
+    verb = _CHANGE_VERB.match(rest)
+    changed = bool(verb) and not _TO_LEVEL.match(rest[verb.end() :])  # "increased to 980" is a level
+    if changed != label.change:
+        return None
+    found = value_at(rest, want)
+    if found is None:
+        return None
+    raw, scale, at, value_end = found
+    linked = label.change or bool(_LINK.match(rest))
+    if not linked and _NEXT_CLAUSE.search(rest[:at]):
+        return None  # "8 staff comments and operated 14 data centers": the 14 is another clause's
+    score = label.base * (0.85 if linked else 0.6)
+    clause = _CLAUSE.split(text[:start])[-1]
+    if _SUB_ITEM.search(clause) or _SUB_ITEM.search(rest[:at]):
+        score *= 0.7
+    return end + at, round(score, 4), raw, scale, end + value_end
+
+
+def _count_before(
+    text: str, start: int, label: _ProseLabel
+) -> tuple[int, float, str, tuple[float, str] | None, int] | None:
+    """An English count before its noun ("operates 847 warehouses"), the label being that noun."""
+    if label.change or not label.norm.isascii():
+        return None
+    m = _NUMBER_BEFORE.search(text[:start])
+    if m is None or is_year(text, (float(m.group(1).replace(",", "")), m.start(1), m.end(1), False)):
+        return None
+    score = label.base * 0.6
+    if _SUB_ITEM.search(_CLAUSE.split(text[: m.start(1)])[-1]):
+        score *= 0.7
+    return m.start(1), round(score, 4), m.group(1), None, m.end(1)
+
+
+def _prose_candidate(
+    w: ProseWindow, raw: str, scale: tuple[float, str] | None, score: float, value_end: int
+) -> Candidate:
+    used = w.used(value_end)
+    return Candidate(
+        "prose",
+        w.page,
+        raw,
+        joined_text(used),
+        score,
+        lines_bbox(used),
+        lines_span(used),
+        scale=scale[0] if scale else None,
+        scale_word=scale[1] if scale else None,
+    )
+
+
+# -- dividends, shares, firms -----------------------------------------------------------------------
+
+
+def dividend_per_share(windows: list[ProseWindow]) -> list[Candidate]:
+    """'每10股派发现金红利X元' → X/10 per share; '每股派发现金红利X元' → X; 'dividend of $X per share' → X,
+    'of N cents per share' → N/100."""
+    out = []
+    for w in windows:
+        line = w.lines[0]
+        text = unicodedata.normalize("NFKC", line.text)
+        for pattern, divisor in ((_DIVIDEND_10, 10.0), (_DIVIDEND_1, 1.0)):
+            m = pattern.search(text.replace(" ", ""))
+            if m:
+                out.append(_dividend(w.page, [line], m.group(0), float(m.group("v")) / divisor))
+                break
+        for m in _DIVIDEND_EN.finditer(unicodedata.normalize("NFKC", w.text)):
+            if m.start() >= w.first_len:
+                break  # starts on the next line: read with that line
+            value = float(m.group("usd")) if m.group("usd") else float(m.group("cents")) / 100
+            out.append(_dividend(w.page, w.used(m.end()), m.group(0), value))
+    return out
+
+
+def _dividend(page: int, used: list[Line], raw: str, value: float) -> Candidate:
+    return Candidate(
+        "dividend",
+        page,
+        raw,
+        joined_text(used),
+        0.95,
+        lines_bbox(used),
+        lines_span(used),
+        number=round(value, 10),
+    )
+
+
+_SHARE_FIELD = re.compile(
+    r"^(?P<part>[\u4e00-\u9fff]{2,})占(?P<whole>[\u4e00-\u9fff]{2,}?)(?:的)?(?:比例|比重|百分比)?$"
+)
+
+
+def share_of(windows: list[ProseWindow], description: str) -> list[Candidate]:
+    """A Chinese share stated in a sentence: the field "可再生能源装机占总装机容量比例" read from
+    "可再生能源投产装机容量达到177万千瓦，占总装机容量的22.54%". The sentence must name the part too
+    (its first two characters, before the "占") to be trusted."""
+    m = _SHARE_FIELD.match(normalize_label(re.split(r"[(（]", description)[0]))
+    if m is None:
+        return []
+    part, whole = m.group("part"), m.group("whole")
+    gap = r"\s*"
+    stated = re.compile(
+        "占" + gap + gap.join(map(re.escape, whole)) + gap + r"(?:的)?\s*(?:比例|比重)?\s*"
+        r"(?:为|达到|达|约为|约)?\s*(?P<v>\d+(?:\.\d+)?\s*%)"
+    )
+    out = []
+    for w in windows:
+        text = unicodedata.normalize("NFKC", w.text)
+        for hit in stated.finditer(text):
+            if hit.start() >= w.first_len:
+                break  # starts on the next line: read with that line
+            sentence = _SENTENCE.split(w.before + text[: hit.start()])[-1]
+            named = part[:2] in normalize_label(sentence)
+            used = w.used(hit.end())
+            out.append(
+                Candidate(
+                    "prose",
+                    w.page,
+                    hit.group("v"),
+                    joined_text(used),
+                    0.85 if named else 0.5,
+                    lines_bbox(used),
+                    lines_span(used),
+                )
+            )
+    return out
+
+
+# A firm's name: capitalised words (and "&") ending in a legal form ("Deloitte & Touche LLP", "KPMG LLP").
+_FIRM_BEFORE = re.compile(
+    r"(?P<firm>(?:[A-Z][\w'.-]*|&)(?:\s+(?:[A-Z][\w'.-]*|&))*?\s+(?:LLP|L\.L\.P\.|LLC|Ltd\.?|Limited|Inc\.|& Co\.))"
+    r"(?:\s*,\s*(?:an|the|our|its)|\s+as\s+(?:the|our|its))\s+(?:Company's\s+)?$"
+)
+
+
+def firm_in_role(windows: list[ProseWindow], labels: LabelSet) -> list[Candidate]:
+    """A firm named beside the role a text field names: "Deloitte & Touche LLP, an independent registered
+    public accounting firm", "the appointment of KPMG LLP as the independent registered public accounting
+    firm" (English prose, where a 10-K names its auditor)."""
+    out = []
+    for w in windows:
+        for label in labels.all:
+            if not label.isascii():
+                continue
+            for start, _end in _occurrences(w, label):
+                m = _FIRM_BEFORE.search(w.text[:start])
+                if m:
+                    score = 0.85 if label in labels.primary else 0.8
+                    out.append(
+                        Candidate(
+                            "role",
+                            w.page,
+                            m.group("firm"),
+                            w.text,
+                            score,
+                            lines_bbox(w.lines),
+                            lines_span(w.lines),
+                        )
+                    )
+    return out
+
+
+# -- counts of people --------------------------------------------------------------------------------
+
+_PEOPLE = re.compile(
+    r"(?<![\w.,$])(?P<n>\d{1,3}(?:,\d{3})+|\d+)\s+(?:full-time\s+)?"
+    r"(?:people|persons|individuals|employees|nominees|directors|members)\b",
+    re.I,
+)
+_COUNT_STOP = frozenset({"number", "total", "count", "the", "and", "with", "from", "that", "this", "were"})
+
+
+def people_count(windows: list[ProseWindow], description: str) -> list[Candidate]:
+    """A count of people stated in an English sentence that also says what they are: "Full-time
+    employees" from "we employed approximately 221,000 people on a full-time basis", "Number of directors
+    elected" from "The following 15 persons were elected to serve as directors". Every word of the
+    description (by its first five letters: "employ…", "elect…") must be in the sentence."""
+    core = re.split(r"[(（]|\b(?:at|as of|in|for)\s+(?:\d|fiscal|the)", description, maxsplit=1)[0]
+    stems = {w[:5] for w in re.findall(r"[a-z]{4,}", core.lower()) if w not in _COUNT_STOP}
+    if not stems or not core.isascii():
+        return []
+    out = []
+    for w in windows:
+        for m in _PEOPLE.finditer(w.text):
+            if m.start() >= w.first_len:
+                break  # starts on the next line: read with that line
+            number = (float(m["n"].replace(",", "")), m.start("n"), m.end("n"), False)
+            sentence = _sentence_around(w, m.start(), m.end())
+            said = {x[:5] for x in re.findall(r"[a-z]{4,}", sentence.lower())}
+            if stems <= said and not is_year(w.text, number):  # "In 2024 employees …" is no count
+                used = w.used(m.end())
+                out.append(
+                    Candidate(
+                        "prose",
+                        w.page,
+                        m["n"],
+                        joined_text(used),
+                        0.7,
+                        lines_bbox(used),
+                        lines_span(used),
+                    )
+                )
+    return out
+
+
+def _sentence_around(w: ProseWindow, start: int, end: int) -> str:
+    """The sentence of w.text[start:end], begun on the line before when it starts there."""
+    head = _SENTENCE_END.split(w.before + " " + w.text[:start])[-1]
+    tail = _SENTENCE_END.split(w.text[end:], maxsplit=1)[0]
+    return head + w.text[start:end] + tail
