@@ -57,9 +57,13 @@ sysdeps:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
+# ruff (style), import-linter (the stage order of DESIGN.md, contracts in pyproject.toml) and mypy
+# (the public stage APIs, files listed in pyproject.toml).
 lint: $(STAMP)
 	$(BIN)/ruff check mdqa_kernel tests
 	$(BIN)/ruff format --check mdqa_kernel tests
+	$(BIN)/lint-imports
+	$(BIN)/mypy
 
 format: $(STAMP)
 	$(BIN)/ruff format mdqa_kernel tests
