@@ -7,7 +7,7 @@ import datetime as dt
 import polars as pl
 import pytest
 
-from mdqa_kernel.aggregate.run import AggregationError, aggregate, apply_corrections
+from mdqa_kernel.aggregate.run import AggregationError, aggregate
 from mdqa_kernel.answer import render_answer
 from mdqa_kernel.plan.aggregation import (
     Aggregation,
@@ -26,6 +26,7 @@ from mdqa_kernel.plan.aggregation import (
     SortOp,
     StatOp,
 )
+from mdqa_kernel.rows import CorrectionError, apply_corrections
 from mdqa_kernel.text.normalize import register_entity_normalizer
 
 ENT = Output(form="entities")
@@ -300,9 +301,9 @@ def test_corrections_overlay_and_reaggregate(rows: pl.DataFrame) -> None:
     assert syms(aggregate(fixed, agg)) == ["D"]
     as_frame = apply_corrections(rows, pl.DataFrame({"doc_id": ["d3"], "field": ["ratio"], "value": [20.0]}))
     assert as_frame.equals(fixed)
-    with pytest.raises(AggregationError, match="not a"):
+    with pytest.raises(CorrectionError, match="not a"):
         apply_corrections(rows, {("d3", "ratio"): "twenty"})
-    with pytest.raises(AggregationError, match="unknown field"):
+    with pytest.raises(CorrectionError, match="unknown field"):
         apply_corrections(rows, {("d3", "nope"): 1})
 
 

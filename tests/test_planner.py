@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from typing import Any
 
 import polars as pl
@@ -16,12 +17,12 @@ from mdqa_kernel.plan.fields import ground_fields
 from mdqa_kernel.plan.ir import FieldSpec
 from mdqa_kernel.plan.planner import (
     MetadataSchema,
-    Planner,
     PlannerError,
     PlanTrace,
     fields_from_schema,
     ranked_by_listed_value,
 )
+from mdqa_kernel.plan.planner import Planner as BarePlanner
 from mdqa_kernel.plan.rules import (
     cue_families,
     doctypes_in,
@@ -35,6 +36,8 @@ from mdqa_kernel.plan.rules import (
     years_in,
 )
 
+# The tests plan as ask() does: every candidate plan is dry-run with aggregate on a synthetic frame.
+Planner = functools.partial(BarePlanner, dry_run=aggregate)
 HINTS = load_hints()
 DOCTYPES = ["A股年报", "A股ESG报告", "A股利润分配权益类公告", "A股股东大会类公告", "US Stock Annual Report"]
 META = MetadataSchema(

@@ -24,6 +24,15 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from mdqa_kernel.plan.expr import ExpressionError, fields_of, parse_expr
 
+# The plan IR's names for the columns that describe a document rather than hold a value read from
+# it: the identifier of its subject (a company's symbol), its year and its type. The specs' defaults
+# (pivot, growth and change keys, `Output.entity`) name them; `aggregate` takes them as its default
+# entity column (ties in a ranking, members of a value count) and metadata (no lineage cells). A
+# collection with other names passes its own to `aggregate`.
+ENTITY_COLUMN = "symbol"
+YEAR_COLUMN = "year"
+DOCUMENT_COLUMNS: tuple[str, ...] = ("doc_id", ENTITY_COLUMN, YEAR_COLUMN, "doctype")
+
 Scalar = float | int | str | bool | None
 FilterValue = Scalar | list[float | int | str | bool]
 
@@ -131,8 +140,10 @@ class PivotYearsOp(_Op):
 
     op: Literal["pivot_years"] = "pivot_years"
     fields: list[str] = Field(min_length=1)
-    key: list[str] = Field(default_factory=lambda: ["symbol"], description="entity key; [] = whole frame")
-    year_field: str = "year"
+    key: list[str] = Field(
+        default_factory=lambda: [ENTITY_COLUMN], description="entity key; [] = whole frame"
+    )
+    year_field: str = YEAR_COLUMN
     years: list[int] | None = Field(default=None, description="years to keep; default all present")
     how: Literal["inner", "full"] = Field(
         default="inner", description="inner: entities present in every year"
@@ -153,8 +164,8 @@ class GrowthOp(_Op):
     fields: list[str] = Field(min_length=1)
     from_year: int
     to_year: int
-    key: list[str] = Field(default_factory=lambda: ["symbol"])
-    year_field: str = "year"
+    key: list[str] = Field(default_factory=lambda: [ENTITY_COLUMN])
+    year_field: str = YEAR_COLUMN
     mode: Literal["relative", "difference"] = "relative"
     suffix: str = Field(default="_growth", description="output column = field + suffix")
 
@@ -174,8 +185,8 @@ class ChangeOp(_Op):
     field: str
     from_year: int
     to_year: int
-    key: list[str] = Field(default_factory=lambda: ["symbol"])
-    year_field: str = "year"
+    key: list[str] = Field(default_factory=lambda: [ENTITY_COLUMN])
+    year_field: str = YEAR_COLUMN
     normalize: Literal["exact", "text", "entity", "place"] = "text"
     normalizer: str = Field(default="default", description="registered entity normaliser name")
     keep: Literal["changed", "unchanged", "all"] = "changed"
@@ -353,7 +364,7 @@ class Output(BaseModel):
     form: Literal[
         "entities", "entity_values", "number", "count", "boolean", "groups", "table", "text", "crosstab"
     ]
-    entity: str | None = Field(default="symbol", description="column with identifiers")
+    entity: str | None = Field(default=ENTITY_COLUMN, description="column with identifiers")
     value: str | None = Field(default=None, description="column with the number to show")
     unit: str | None = Field(default=None, description="e.g. '%', '元', 'USD', '家', 'people'")
     percent: bool = Field(default=False, description="value is a fraction: show ×100 with '%'")
@@ -429,6 +440,9 @@ def _check_expr(text: str) -> None:
 
 
 __all__ = [
+    "DOCUMENT_COLUMNS",
+    "ENTITY_COLUMN",
+    "YEAR_COLUMN",
     "Aggregation",
     "ChangeOp",
     "Cmp",
