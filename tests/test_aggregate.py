@@ -310,3 +310,21 @@ def test_corrections_overlay_and_reaggregate(rows: pl.DataFrame) -> None:
 def test_select_keeps_lineage(rows: pl.DataFrame) -> None:
     res = run(rows, SelectOp(fields=["symbol", "ratio"]), RankOp(field="ratio", k=1))
     assert res.frame.columns == ["symbol", "ratio", "rank"] and res.cells(0) == [("d6", "ratio")]
+
+
+def test_entity_and_metadata_columns_are_parameters(rows: pl.DataFrame) -> None:
+    """A collection whose documents name their subject otherwise than the plan IR's `symbol`."""
+    renamed = rows.rename({"symbol": "ticker"}).reverse()  # read in another order
+    steps = [FilterOp(field="year", value=2021), RankOp(field="ratio", k=1)]
+    rank = Aggregation(steps=steps, output=Output(form="entities", entity="ticker"))
+    # tied companies come in the order of the entity column passed, whatever the reading order
+    tied = aggregate(renamed, rank, entity="ticker").frame["ticker"].to_list()
+    assert tied == ["B", "C"]
+    assert aggregate(renamed, rank, entity=None).frame["ticker"].to_list() == ["C", "B"]  # as read
+    mode = Aggregation(steps=[StatOp(field="auditor", stat="mode")], output=Output(form="table"))
+    assert aggregate(renamed, mode, entity="ticker").frame.rows() == [("X", 2, ["D"])]
+    assert "members" not in aggregate(renamed, mode, entity=None).frame.columns
+    # metadata columns are no lineage cells; anything else the steps read is
+    by_year = Aggregation(steps=[FilterOp(field="year", value=2021), RankOp(field="ratio", k=1)], output=ENT)
+    assert {f for _, f in aggregate(rows, by_year).cells(0)} == {"ratio"}
+    assert {f for _, f in aggregate(rows, by_year, meta_columns=["doc_id"]).cells(0)} == {"ratio", "year"}

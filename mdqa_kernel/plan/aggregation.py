@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -344,10 +344,15 @@ Operation = Annotated[
     Field(discriminator="op"),
 ]
 
-OP_NAMES: tuple[str, ...] = (
-    "select", "filter", "derive", "pivot_years", "growth", "change", "top_k", "bottom_k",
-    "count", "stat", "group_by", "outliers", "compare_groups", "explode", "sort", "code",
-)  # fmt: skip
+
+def _op_names() -> tuple[str, ...]:
+    """Every `op` literal of the specs, in the order of `Operation` (read off the models, not retyped)."""
+    specs = get_args(get_args(Operation)[0])
+    return tuple(name for spec in specs for name in get_args(spec.model_fields["op"].annotation))
+
+
+# The names aggregate's operations registry must know (aggregate/ops/: one module per operation).
+OP_NAMES: tuple[str, ...] = _op_names()
 
 
 class Output(BaseModel):
@@ -442,6 +447,7 @@ def _check_expr(text: str) -> None:
 __all__ = [
     "DOCUMENT_COLUMNS",
     "ENTITY_COLUMN",
+    "OP_NAMES",
     "YEAR_COLUMN",
     "Aggregation",
     "ChangeOp",
