@@ -1,9 +1,11 @@
 """The typed specification of a Plan's aggregation: a list of named operations plus an output form.
 
 This module only *describes* computations (pydantic v2 models, no execution): `aggregate` compiles
-the steps to polars, `answer` renders the output. The models are deliberately flat (scalars, enums,
-lists of strings) with a discriminating `op` field so that a small LLM can fill them through a JSON
-schema and an analyst can write them as a few lines of YAML:
+the steps to polars (one module per operation in aggregate/ops/, found by the `op` name; the plan
+does not import aggregate), `answer` renders the output. Adding an operation is a spec class here
+plus one module there. The models are deliberately flat (scalars, enums, lists of strings) with a
+discriminating `op` field so that a small LLM can fill them through a JSON schema and an analyst can
+write them as a few lines of YAML:
 
     steps:
       - {op: filter, field: year, cmp: eq, value: 2021}
