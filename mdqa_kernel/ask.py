@@ -24,12 +24,12 @@ from typing import Any
 
 import polars as pl
 
-from mdqa_kernel.aggregate.run import AggregateResult, AggregationError, aggregate, apply_corrections
+from mdqa_kernel.aggregate.run import AggregateResult, AggregationError, aggregate
 from mdqa_kernel.answer import Answer, render_answer
 from mdqa_kernel.plan.ir import Plan
 from mdqa_kernel.plan.planner import Planner, PlanResult
 from mdqa_kernel.plan.vocabulary import Vocabulary
-from mdqa_kernel.rows.rows import corrected_rows
+from mdqa_kernel.rows.rows import apply_corrections, corrected_rows
 
 __all__ = ["AskError", "AskResult", "ask"]
 
@@ -56,6 +56,7 @@ class _Context:
     reader_options: dict[str, Any]
     client: Any
     polish: bool = False
+    aggregate_options: dict[str, Any] = field(default_factory=dict)  # aggregate()'s meta_columns, entity
 
 
 @dataclass
@@ -160,18 +161,21 @@ def ask(
     llm: Any = None,
     planner: Planner | None = None,
     polish: bool = False,
+    aggregate_options: Mapping[str, Any] | None = None,
     **reader_options: Any,
 ) -> AskResult:
     """Answer `question` over `collection`: plan (unless given) → extract → aggregate → answer.
 
     `fields`: keep these fields (FieldSpecs, dicts or {name: description}) and plan only the rest.
     `llm`: an LLMClient, an LLMConfig, a backend name ("local", "local-tiny"...), or None (environment).
+    `aggregate_options`: keywords for `aggregate` (`meta_columns`, `entity`) when the collection names
+    its document columns otherwise than the plan IR's defaults (MuDABench passes its own).
     Raises AskError when no plan can be made; a failing aggregation is kept in `result.error`.
     """
     client = _client(llm, collection) if (plan is None or reader in ("llm", "cascade") or polish) else None
     if reader in ("llm", "cascade") and client is not None:
         reader_options.setdefault("client", client)
-    ctx = _Context(collection, reader, reader_options, client, polish)
+    ctx = _Context(collection, reader, reader_options, client, polish, dict(aggregate_options or {}))
     planning = None
     plan_costs = None
     if plan is None:
@@ -179,7 +183,7 @@ def ask(
         # Without given fields, the planner grounds the fields it proposes in the labels the
         # documents print (a deterministic read of a sample of documents; no model).
         vocabulary = Vocabulary.of(collection) if not fields else None
-        planning = (planner or Planner(client)).propose(
+        planning = (planner or Planner(client, dry_run=aggregate)).propose(
             question, metadata=collection.documents, schema_fields=fields, vocabulary=vocabulary
         )
         _flush(client)  # cache hits are buffered by the client; count them before reading the ledger
@@ -216,7 +220,7 @@ def _aggregate_and_answer(
     if plan.aggregation is None:
         return None, None, "the plan has no aggregation"
     try:
-        agg = aggregate(rows, plan.aggregation)
+        agg = aggregate(rows, plan.aggregation, **(ctx.aggregate_options if ctx is not None else {}))
     except AggregationError as e:  # keep the stages that ran: the analyst fixes the plan or the rows
         return None, None, str(e)
     cells = extraction.cells if extraction is not None else None

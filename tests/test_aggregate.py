@@ -7,7 +7,7 @@ import datetime as dt
 import polars as pl
 import pytest
 
-from mdqa_kernel.aggregate.run import AggregationError, aggregate, apply_corrections
+from mdqa_kernel.aggregate.run import AggregationError, aggregate
 from mdqa_kernel.answer import render_answer
 from mdqa_kernel.plan.aggregation import (
     Aggregation,
@@ -26,6 +26,7 @@ from mdqa_kernel.plan.aggregation import (
     SortOp,
     StatOp,
 )
+from mdqa_kernel.rows import CorrectionError, apply_corrections
 from mdqa_kernel.text.normalize import register_entity_normalizer
 
 ENT = Output(form="entities")
@@ -300,12 +301,30 @@ def test_corrections_overlay_and_reaggregate(rows: pl.DataFrame) -> None:
     assert syms(aggregate(fixed, agg)) == ["D"]
     as_frame = apply_corrections(rows, pl.DataFrame({"doc_id": ["d3"], "field": ["ratio"], "value": [20.0]}))
     assert as_frame.equals(fixed)
-    with pytest.raises(AggregationError, match="not a"):
+    with pytest.raises(CorrectionError, match="not a"):
         apply_corrections(rows, {("d3", "ratio"): "twenty"})
-    with pytest.raises(AggregationError, match="unknown field"):
+    with pytest.raises(CorrectionError, match="unknown field"):
         apply_corrections(rows, {("d3", "nope"): 1})
 
 
 def test_select_keeps_lineage(rows: pl.DataFrame) -> None:
     res = run(rows, SelectOp(fields=["symbol", "ratio"]), RankOp(field="ratio", k=1))
     assert res.frame.columns == ["symbol", "ratio", "rank"] and res.cells(0) == [("d6", "ratio")]
+
+
+def test_entity_and_metadata_columns_are_parameters(rows: pl.DataFrame) -> None:
+    """A collection whose documents name their subject otherwise than the plan IR's `symbol`."""
+    renamed = rows.rename({"symbol": "ticker"}).reverse()  # read in another order
+    steps = [FilterOp(field="year", value=2021), RankOp(field="ratio", k=1)]
+    rank = Aggregation(steps=steps, output=Output(form="entities", entity="ticker"))
+    # tied companies come in the order of the entity column passed, whatever the reading order
+    tied = aggregate(renamed, rank, entity="ticker").frame["ticker"].to_list()
+    assert tied == ["B", "C"]
+    assert aggregate(renamed, rank, entity=None).frame["ticker"].to_list() == ["C", "B"]  # as read
+    mode = Aggregation(steps=[StatOp(field="auditor", stat="mode")], output=Output(form="table"))
+    assert aggregate(renamed, mode, entity="ticker").frame.rows() == [("X", 2, ["D"])]
+    assert "members" not in aggregate(renamed, mode, entity=None).frame.columns
+    # metadata columns are no lineage cells; anything else the steps read is
+    by_year = Aggregation(steps=[FilterOp(field="year", value=2021), RankOp(field="ratio", k=1)], output=ENT)
+    assert {f for _, f in aggregate(rows, by_year).cells(0)} == {"ratio"}
+    assert {f for _, f in aggregate(rows, by_year, meta_columns=["doc_id"]).cells(0)} == {"ratio", "year"}

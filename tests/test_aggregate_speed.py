@@ -8,7 +8,7 @@ import time
 import polars as pl
 import pytest
 
-from mdqa_kernel.aggregate.run import aggregate, apply_corrections
+from mdqa_kernel.aggregate.run import aggregate
 from mdqa_kernel.plan.aggregation import (
     Aggregation,
     ChangeOp,
@@ -21,6 +21,7 @@ from mdqa_kernel.plan.aggregation import (
     RankOp,
     StatOp,
 )
+from mdqa_kernel.rows.rows import apply_corrections
 
 
 def make_rows(n: int) -> pl.DataFrame:

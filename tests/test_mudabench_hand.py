@@ -15,6 +15,7 @@ import pytest
 from mdqa_kernel.aggregate.run import aggregate
 from mdqa_kernel.answer import render_answer
 from mdqa_kernel.benchmarks.judge import judge
+from mdqa_kernel.benchmarks.mudabench import AGGREGATE_OPTIONS
 from mdqa_kernel.plan.aggregation import (
     Aggregation,
     ChangeOp,
@@ -146,7 +147,7 @@ KNOWN_DEFECTS = {3, 16, 17, 23, 25, 26, 29}
 def run_one(split, position: int) -> tuple[str, str, object]:
     qid = next(q for q in split.question_ids if split._positions[q] == position)
     item = split.item(qid)
-    result = aggregate(split.gold_rows(qid), HAND[position])
+    result = aggregate(split.gold_rows(qid), HAND[position], **AGGREGATE_OPTIONS)
     answer = render_answer(item["question"], HAND[position], result)
     return (
         answer.text,

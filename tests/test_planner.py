@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from typing import Any
 
 import polars as pl
 import pytest
 
-from mdqa_kernel.aggregate.run import aggregate
+from mdqa_kernel.aggregate.run import AggregationError, aggregate
 from mdqa_kernel.answer import render_answer
 from mdqa_kernel.plan.aggregation import ChangeOp, DeriveOp, FilterOp, GrowthOp, RankOp
 from mdqa_kernel.plan.families import FamilyError, param_schema
@@ -16,12 +17,12 @@ from mdqa_kernel.plan.fields import ground_fields
 from mdqa_kernel.plan.ir import FieldSpec
 from mdqa_kernel.plan.planner import (
     MetadataSchema,
-    Planner,
     PlannerError,
     PlanTrace,
     fields_from_schema,
     ranked_by_listed_value,
 )
+from mdqa_kernel.plan.planner import Planner as BarePlanner
 from mdqa_kernel.plan.rules import (
     cue_families,
     doctypes_in,
@@ -35,6 +36,8 @@ from mdqa_kernel.plan.rules import (
     years_in,
 )
 
+# The tests plan as ask() does: every candidate plan is dry-run with aggregate on a synthetic frame.
+Planner = functools.partial(BarePlanner, dry_run=aggregate)
 HINTS = load_hints()
 DOCTYPES = ["A股年报", "A股ESG报告", "A股利润分配权益类公告", "A股股东大会类公告", "US Stock Annual Report"]
 META = MetadataSchema(
@@ -1231,3 +1234,45 @@ def test_the_names_a_ranking_asks_for_are_read_and_shown_beside_each_company() -
     assert [f.name for f in plain.plan.fields] == [
         "people_count"
     ] and plain.plan.aggregation.output.also == []
+
+
+# -- the dry run, injected by the caller ------------------------------------------------------------
+
+
+def test_dry_run_failure_goes_back_to_the_model_and_without_one_there_is_none() -> None:
+    seen: list[str] = []
+
+    def failing_once(frame: pl.DataFrame, agg: Any) -> None:
+        seen.append(type(agg).__name__)
+        if len(seen) == 1:
+            raise AggregationError("the first plan does not run", op="top_k")
+
+    def make_llm() -> FakeLLM:
+        return FakeLLM(family=[{"phrase": "最高的三家", "family": "topk"}],
+                       params=[{"field": "car_pct", "direction": "highest", "k": 3}])  # fmt: skip
+
+    llm = make_llm()
+    q = "2021年资本充足率最高的三家公司股票代码"
+    result = BarePlanner(llm, dry_run=failing_once).propose(q, metadata=META, schema_fields=[CAR])
+    assert result.valid, result.error
+    assert len(seen) == 2  # one dry run per candidate plan
+    retry = [m for step, m in llm.calls if step == "params"][1]
+    assert "top_k: the first plan does not run" in retry[-1]["content"]
+    assert result.trace.attempts[1]["error"] == "top_k: the first plan does not run"
+    # No dry run given: the plan is checked against the model and the columns only (one params call).
+    llm = make_llm()
+    assert BarePlanner(llm).propose(q, metadata=META, schema_fields=[CAR]).valid
+    assert [s for s, _ in llm.calls].count("params") == 1
+
+
+def test_dry_run_ignores_an_empty_selection_on_the_synthetic_frame() -> None:
+    def empty(frame: pl.DataFrame, agg: Any) -> None:
+        assert {"doc_id", "symbol", "year", "car_pct"} <= set(frame.columns)
+        raise AggregationError("no input rows", step=2, op="top_k")
+
+    llm = FakeLLM(family=[{"phrase": "最高的三家", "family": "topk"}],
+                  params=[{"field": "car_pct", "direction": "highest", "k": 3}])  # fmt: skip
+    result = BarePlanner(llm, dry_run=empty).propose(
+        "2021年资本充足率最高的三家公司股票代码", metadata=META, schema_fields=[CAR]
+    )
+    assert result.valid, result.error

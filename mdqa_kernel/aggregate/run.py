@@ -1,7 +1,7 @@
 """Aggregate: run a Plan's `Aggregation` (typed operations) over the rows frame with polars.
 
 Input: the rows frame, one row per document (doc_id, metadata such as symbol/year/doctype, one typed
-column per plan field), with corrections already applied (`apply_corrections`). Output: an
+column per plan field), with corrections already applied (`rows.apply_corrections`). Output: an
 `AggregateResult` holding the small result frame plus its lineage, the (doc_id, field) cells each
 result row used, so an answer can point back to pages and snippets and a corrected cell can be
 traced to the answers it changes.
@@ -9,25 +9,23 @@ traced to the answers it changes.
     result = aggregate(rows, Aggregation.from_yaml(text))
     result.frame, result.cells(0)
 
-Operations are implemented one per function in `aggregate_ops`; this module drives them, tracks
-lineage and applies corrections. Re-running after a correction is just another call: on a
-10,000-row frame the whole aggregation takes a few milliseconds, so no incremental machinery is
-needed.
+Operations are implemented one module each in `aggregate.ops` and found through its registry by
+their `op` name; this module drives them and tracks lineage. Re-running after a correction is just
+another call: on a 10,000-row frame the whole aggregation takes a few milliseconds, so no
+incremental machinery is needed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
 
-from mdqa_kernel.aggregate.ops import OP_FUNCTIONS, SRC, AggregationError, StepContext, src_cols, visible
-from mdqa_kernel.plan.aggregation import Aggregation
-
-# Columns describing a document rather than extracted from it: they are not lineage cells.
-META_COLUMNS: frozenset[str] = frozenset({"doc_id", "symbol", "year", "doctype", "company", "name", "market"})
+from mdqa_kernel.aggregate.ops import OPERATIONS, SRC, AggregationError, StepContext, src_cols, visible
+from mdqa_kernel.errors import UnknownNameError
+from mdqa_kernel.plan.aggregation import DOCUMENT_COLUMNS, ENTITY_COLUMN, Aggregation
 
 LINEAGE_SCHEMA = {"row": pl.UInt32, "doc_id": pl.String, "field": pl.String}
 
@@ -72,10 +70,17 @@ def aggregate(
     rows: pl.DataFrame,
     aggregation: Aggregation,
     *,
-    meta_columns: Iterable[str] = META_COLUMNS,
+    meta_columns: Iterable[str] = DOCUMENT_COLUMNS,
+    entity: str | None = ENTITY_COLUMN,
     lineage: bool = True,
 ) -> AggregateResult:
-    """Run every step of `aggregation` on `rows`; raises AggregationError naming the failing step."""
+    """Run every step of `aggregation` on `rows`; raises AggregationError naming the failing step.
+
+    `meta_columns`: the columns describing a document rather than read from it (they are no lineage
+    cells); `entity`: the column identifying a document's subject (ties in a ranking are ordered by
+    it, value counts list it as `members`; None: the rows have none). The defaults are the plan IR's
+    names (`plan.aggregation.DOCUMENT_COLUMNS`, `ENTITY_COLUMN`).
+    """
     if lineage and "doc_id" not in rows.columns:
         raise AggregationError(
             "the rows frame has no 'doc_id' column", hint="Pass lineage=False or add doc_id"
@@ -87,7 +92,7 @@ def aggregate(
     frame = rows.with_columns(_initial_src(rows.height))
     trace: list[StepTrace] = []
     for index, step in enumerate(aggregation.steps, start=1):
-        ctx = StepContext(index=index, op=step.op)
+        ctx = StepContext(index=index, op=step.op, entity=entity)
         rows_in = frame.height
         frame = _run_step(frame, step, ctx)
         trace.append(StepTrace(index, step.op, rows_in, frame.height, visible(frame)))
@@ -102,7 +107,10 @@ def _initial_src(n: int) -> pl.Series:
 
 
 def _run_step(frame: pl.DataFrame, step: Any, ctx: StepContext) -> pl.DataFrame:
-    fn = OP_FUNCTIONS[step.op]
+    try:
+        fn = OPERATIONS.get(step.op)
+    except UnknownNameError as exc:  # a spec whose code no module (or plug-in) registered
+        raise ctx.fail(str(exc), hint="Add a module to mdqa_kernel/aggregate/ops that registers it") from exc
     try:
         out = fn(frame, step, ctx)
     except AggregationError:
@@ -164,49 +172,9 @@ def _empty_lineage() -> pl.DataFrame:
     return pl.DataFrame(schema=LINEAGE_SCHEMA)
 
 
-def apply_corrections(
-    rows: pl.DataFrame, corrections: Mapping[tuple[str, str], Any] | pl.DataFrame
-) -> pl.DataFrame:
-    """Overlay corrected cells onto the rows frame: {(doc_id, field): value} or a (doc_id, field, value) frame.
-
-    Values are cast to the column's type; an unknown field or a value of the wrong type is an error.
-    """
-    if isinstance(corrections, pl.DataFrame):
-        items = [((r["doc_id"], r["field"]), r["value"]) for r in corrections.iter_rows(named=True)]
-    else:
-        items = list(corrections.items())
-    by_field: dict[str, dict[str, Any]] = {}
-    for (doc_id, field_name), value in items:
-        if field_name not in rows.columns or field_name == "doc_id":
-            raise AggregationError(
-                f"correction for unknown field {field_name!r}", op="correction", field=field_name
-            )
-        by_field.setdefault(field_name, {})[doc_id] = value
-    updates = []
-    for field_name, mapping in by_field.items():
-        dtype = rows.schema[field_name]
-        try:
-            new = pl.Series(list(mapping.values()), dtype=dtype, strict=False)
-        except (TypeError, pl.exceptions.PolarsError) as exc:
-            raise AggregationError(
-                f"correction values do not fit {dtype}: {exc}", op="correction", field=field_name
-            ) from exc
-        bad = [v for v, n in zip(mapping.values(), new.to_list(), strict=True) if v is not None and n is None]
-        if bad:
-            raise AggregationError(
-                f"correction value {bad[0]!r} is not a {dtype}", op="correction", field=field_name
-            )
-        hit = pl.col("doc_id").is_in(list(mapping))
-        replaced = pl.col("doc_id").replace_strict(list(mapping), new, default=None, return_dtype=dtype)
-        updates.append(pl.when(hit).then(replaced).otherwise(pl.col(field_name)).alias(field_name))
-    return rows.with_columns(updates) if updates else rows
-
-
 __all__ = [
-    "META_COLUMNS",
     "AggregateResult",
     "AggregationError",
     "StepTrace",
     "aggregate",
-    "apply_corrections",
 ]

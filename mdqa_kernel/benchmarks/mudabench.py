@@ -30,6 +30,13 @@ DOCTYPES: tuple[str, ...] = (
     "A股股东大会类公告",
 )
 
+# MuDABench's document columns (its metadata: collection.metadata.mudabench_metadata): never lineage
+# cells; `symbol` identifies the company, so ties in a ranking are ordered by it and value counts
+# list it as members. What every MuDABench run passes to `aggregate` (`AGGREGATE_OPTIONS`).
+META_COLUMNS: tuple[str, ...] = ("doc_id", "symbol", "year", "doctype")
+ENTITY = "symbol"
+AGGREGATE_OPTIONS: dict[str, Any] = {"meta_columns": META_COLUMNS, "entity": ENTITY}
+
 # The defect table of the benchmark notes (shared/mudabench/README.md), keyed by question_id.
 KNOWN_DEFECTS: dict[str, str] = {
     "q_b9e05d43931f462e": "one metadata value is 1000x too large (601077 2021 operating cost)",

@@ -27,7 +27,7 @@ from mdqa_kernel.aggregate.run import aggregate
 from mdqa_kernel.answer import render_answer
 from mdqa_kernel.benchmarks.gold_plans import infer_type
 from mdqa_kernel.benchmarks.judge import judge
-from mdqa_kernel.benchmarks.mudabench import DOCTYPES, MudaSplit, load_split
+from mdqa_kernel.benchmarks.mudabench import AGGREGATE_OPTIONS, DOCTYPES, MudaSplit, load_split
 from mdqa_kernel.plan.ir import FieldSpec
 from mdqa_kernel.plan.planner import MetadataSchema, Planner
 
@@ -130,7 +130,7 @@ def evaluate_question(planner: Planner, split: MudaSplit, qid: str, meta: Metada
         rows = oracle_rows(split, qid, fields)
         try:
             rows = rows.filter(result.plan.filter_expr()) if result.plan.filters else rows
-            agg = aggregate(rows, result.plan.aggregation)
+            agg = aggregate(rows, result.plan.aggregation, **AGGREGATE_OPTIONS)
             answer = render_answer(item["question"], result.plan.aggregation, agg)
             verdict = judge(answer.text, item["final_answer"], question=item["question"])
             rec.update(answer=answer.text, correct=bool(verdict), judge_reason=verdict.reason)
@@ -235,7 +235,7 @@ def main(argv: list[str] | None = None) -> None:
 
     split = load_split("simple")
     client = LLMClient(LLMConfig.from_env(backend=args.backend, n_threads=args.threads), args.workspace)
-    planner = Planner(client, family_mode=args.family_mode)
+    planner = Planner(client, family_mode=args.family_mode, dry_run=aggregate)
     qids = stratified_sample(split, args.n, args.seed)
     ran = run(planner, qids, Path(args.out), split)
     client.close()

@@ -108,7 +108,7 @@ def propose_plan(question: str, coll: Collection | None, *, fields_yaml: str | N
     fields = yaml.safe_load(fields_yaml) if fields_yaml else None
     if isinstance(fields, Mapping):
         fields = fields.get("fields")
-    return planner.plan(question, coll, schema_fields=fields)
+    return planner.plan(question, coll, schema_fields=fields, dry_run=aggregate)
 
 
 def plan_edit_hint(name: str, plan: Plan) -> str:

@@ -1,9 +1,11 @@
 """The typed specification of a Plan's aggregation: a list of named operations plus an output form.
 
 This module only *describes* computations (pydantic v2 models, no execution): `aggregate` compiles
-the steps to polars, `answer` renders the output. The models are deliberately flat (scalars, enums,
-lists of strings) with a discriminating `op` field so that a small LLM can fill them through a JSON
-schema and an analyst can write them as a few lines of YAML:
+the steps to polars (one module per operation in aggregate/ops/, found by the `op` name; the plan
+does not import aggregate), `answer` renders the output. Adding an operation is a spec class here
+plus one module there. The models are deliberately flat (scalars, enums, lists of strings) with a
+discriminating `op` field so that a small LLM can fill them through a JSON schema and an analyst can
+write them as a few lines of YAML:
 
     steps:
       - {op: filter, field: year, cmp: eq, value: 2021}
@@ -18,11 +20,20 @@ from __future__ import annotations
 
 import json
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from mdqa_kernel.plan.expr import ExpressionError, fields_of, parse_expr
+
+# The plan IR's names for the columns that describe a document rather than hold a value read from
+# it: the identifier of its subject (a company's symbol), its year and its type. The specs' defaults
+# (pivot, growth and change keys, `Output.entity`) name them; `aggregate` takes them as its default
+# entity column (ties in a ranking, members of a value count) and metadata (no lineage cells). A
+# collection with other names passes its own to `aggregate`.
+ENTITY_COLUMN = "symbol"
+YEAR_COLUMN = "year"
+DOCUMENT_COLUMNS: tuple[str, ...] = ("doc_id", ENTITY_COLUMN, YEAR_COLUMN, "doctype")
 
 Scalar = float | int | str | bool | None
 FilterValue = Scalar | list[float | int | str | bool]
@@ -131,8 +142,10 @@ class PivotYearsOp(_Op):
 
     op: Literal["pivot_years"] = "pivot_years"
     fields: list[str] = Field(min_length=1)
-    key: list[str] = Field(default_factory=lambda: ["symbol"], description="entity key; [] = whole frame")
-    year_field: str = "year"
+    key: list[str] = Field(
+        default_factory=lambda: [ENTITY_COLUMN], description="entity key; [] = whole frame"
+    )
+    year_field: str = YEAR_COLUMN
     years: list[int] | None = Field(default=None, description="years to keep; default all present")
     how: Literal["inner", "full"] = Field(
         default="inner", description="inner: entities present in every year"
@@ -153,8 +166,8 @@ class GrowthOp(_Op):
     fields: list[str] = Field(min_length=1)
     from_year: int
     to_year: int
-    key: list[str] = Field(default_factory=lambda: ["symbol"])
-    year_field: str = "year"
+    key: list[str] = Field(default_factory=lambda: [ENTITY_COLUMN])
+    year_field: str = YEAR_COLUMN
     mode: Literal["relative", "difference"] = "relative"
     suffix: str = Field(default="_growth", description="output column = field + suffix")
 
@@ -174,8 +187,8 @@ class ChangeOp(_Op):
     field: str
     from_year: int
     to_year: int
-    key: list[str] = Field(default_factory=lambda: ["symbol"])
-    year_field: str = "year"
+    key: list[str] = Field(default_factory=lambda: [ENTITY_COLUMN])
+    year_field: str = YEAR_COLUMN
     normalize: Literal["exact", "text", "entity", "place"] = "text"
     normalizer: str = Field(default="default", description="registered entity normaliser name")
     keep: Literal["changed", "unchanged", "all"] = "changed"
@@ -333,10 +346,15 @@ Operation = Annotated[
     Field(discriminator="op"),
 ]
 
-OP_NAMES: tuple[str, ...] = (
-    "select", "filter", "derive", "pivot_years", "growth", "change", "top_k", "bottom_k",
-    "count", "stat", "group_by", "outliers", "compare_groups", "explode", "sort", "code",
-)  # fmt: skip
+
+def _op_names() -> tuple[str, ...]:
+    """Every `op` literal of the specs, in the order of `Operation` (read off the models, not retyped)."""
+    specs = get_args(get_args(Operation)[0])
+    return tuple(name for spec in specs for name in get_args(spec.model_fields["op"].annotation))
+
+
+# The names aggregate's operations registry must know (aggregate/ops/: one module per operation).
+OP_NAMES: tuple[str, ...] = _op_names()
 
 
 class Output(BaseModel):
@@ -353,7 +371,7 @@ class Output(BaseModel):
     form: Literal[
         "entities", "entity_values", "number", "count", "boolean", "groups", "table", "text", "crosstab"
     ]
-    entity: str | None = Field(default="symbol", description="column with identifiers")
+    entity: str | None = Field(default=ENTITY_COLUMN, description="column with identifiers")
     value: str | None = Field(default=None, description="column with the number to show")
     unit: str | None = Field(default=None, description="e.g. '%', '元', 'USD', '家', 'people'")
     percent: bool = Field(default=False, description="value is a fraction: show ×100 with '%'")
@@ -429,6 +447,10 @@ def _check_expr(text: str) -> None:
 
 
 __all__ = [
+    "DOCUMENT_COLUMNS",
+    "ENTITY_COLUMN",
+    "OP_NAMES",
+    "YEAR_COLUMN",
     "Aggregation",
     "ChangeOp",
     "Cmp",

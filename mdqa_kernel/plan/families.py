@@ -11,6 +11,7 @@ source ("model", "rule", "rule>model" when the rule overruled the model, "defaul
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,10 +45,6 @@ from mdqa_kernel.plan.rules import (
 )
 from mdqa_kernel.readers.table.derived import NAMES as NAMES_ASKED
 
-FAMILIES: tuple[str, ...] = (
-    "topk", "threshold_filter", "count", "groupby_mode", "growth", "change",
-    "range_std", "outlier", "weighted_score", "group_compare",
-)  # fmt: skip
 CONDITIONS = ("is_true", "is_false", "greater_than", "less_than", "equals", "contains")
 CHANGE_KINDS = ("value_changed", "date_moved", "gap_between_dates", "flags_improved", "largest_shift")
 NUMERIC = ("number", "integer", "percent")
@@ -546,22 +543,46 @@ def _group_compare(c: FamilyContext) -> Aggregation:
     return Aggregation(steps=steps, output=Output(form="table"))
 
 
-_COMPILERS = {
-    "topk": _topk, "threshold_filter": _threshold_filter, "count": _count, "groupby_mode": _groupby_mode,
-    "growth": _growth, "change": _change, "range_std": _range_std, "outlier": _outlier,
-    "weighted_score": _weighted_score, "group_compare": _group_compare,
-}  # fmt: skip
+@dataclass(frozen=True)
+class Family:
+    """A planner family: the compiler of its parameters, and the operations that answer its question
+    (the `op` names of plan/aggregation.py; a compiler adds year filters, derives and ranks around them)."""
+
+    compile: Callable[[FamilyContext], Aggregation]
+    operations: tuple[str, ...]
+
+
+# The one table from planner family to operation. Family names are the planner's vocabulary, not the
+# operations': "topk" is answered by `top_k`/`bottom_k`, "outlier" by `outliers`, "group_compare" by
+# `compare_groups`. They stay as they are because the small model reads and answers them: they are
+# the enum of the family step, the keys of hints.yaml's descriptions, few-shot examples and cues, and
+# of the planner's PARAM_GUIDES, and each `<family>_parameters` schema title. Planning prompts are
+# replayed from a journal keyed by their hash, so renaming a family would change every planning
+# prompt (and its recorded answer). The order is the order of the enum in the family prompt.
+FAMILY_TABLE: dict[str, Family] = {
+    "topk": Family(_topk, ("top_k", "bottom_k")),
+    "threshold_filter": Family(_threshold_filter, ("filter",)),
+    "count": Family(_count, ("count",)),
+    "groupby_mode": Family(_groupby_mode, ("stat",)),  # stat mode / frequency
+    "growth": Family(_growth, ("growth",)),
+    "change": Family(_change, ("change", "pivot_years", "derive")),  # a value changed; dates moved
+    "range_std": Family(_range_std, ("stat",)),  # stat range / std_sample
+    "outlier": Family(_outlier, ("outliers",)),
+    "weighted_score": Family(_weighted_score, ("derive",)),
+    "group_compare": Family(_group_compare, ("compare_groups",)),
+}
+FAMILIES: tuple[str, ...] = tuple(FAMILY_TABLE)
 
 
 def compile_family(
     family: str, params: dict[str, Any], facts: QuestionFacts, fields: list[FieldSpec], columns: set[str]
 ) -> Compiled:
     """Typed operations for one family's parameters; FamilyError says what to fix."""
-    if family not in _COMPILERS:
+    if family not in FAMILY_TABLE:
         raise FamilyError(f"unknown family {family!r}; expected one of {', '.join(FAMILIES)}")
     ctx = FamilyContext(params, facts, fields, columns)
     try:
-        agg = _names_shown(ctx, _COMPILERS[family](ctx))
+        agg = _names_shown(ctx, FAMILY_TABLE[family].compile(ctx))
     except FamilyError:
         raise
     except (ValueError, TypeError) as e:  # pydantic rejects an operation: same retry path

@@ -15,9 +15,11 @@ part records where it came from (`PlanResult.trace`). Domain hints the paper fou
 reports state only the current auditor") are data in plan/hints.yaml: their notes go into the
 prompts and their effects into the rules. The final plan is validated (Plan model, the collection's
 columns, and a dry run of the aggregation on a synthetic frame); a failure is sent back to the model
-with the error, a bounded number of times.
+with the error, a bounded number of times. The dry run calls the aggregation function the caller
+passes (`dry_run=aggregate`): the plan is the stage to the left of aggregate and does not import it;
+without one, plans are checked against the model and the columns only.
 
-    planner = Planner(LLMClient(LLMConfig.from_env(), ws))
+    planner = Planner(LLMClient(LLMConfig.from_env(), ws), dry_run=aggregate)
     result = planner.propose(question, metadata=collection.documents, schema_fields=fields)
     result.plan, result.trace.sources
 """
@@ -32,7 +34,6 @@ from typing import Any, Protocol
 
 import polars as pl
 
-from mdqa_kernel.aggregate.run import AggregationError
 from mdqa_kernel.plan.aggregation import Aggregation, CodeOp
 from mdqa_kernel.plan.families import FAMILIES, FamilyError, compile_family, param_schema
 from mdqa_kernel.plan.fields import (
@@ -60,7 +61,14 @@ from mdqa_kernel.plan.rules import (
     measure_in,
     read_question,
 )
-from mdqa_kernel.plan.schema import MetadataSchema, dry_run, metadata_filters, metadata_schema
+from mdqa_kernel.plan.schema import (
+    DryRun,
+    DryRunError,
+    MetadataSchema,
+    dry_run,
+    metadata_filters,
+    metadata_schema,
+)
 from mdqa_kernel.plan.vocabulary import Vocabulary
 
 __all__ = [
@@ -171,7 +179,11 @@ class PlanResult:
 
 class Planner:
     """Runs the constrained planning steps with one LLM (an LLMClient, or any object with
-    `structured(prompt, schema_dict, stage=...)`, or a callable `(messages, schema) -> dict`)."""
+    `structured(prompt, schema_dict, stage=...)`, or a callable `(messages, schema) -> dict`).
+
+    `dry_run`: the function that runs an aggregation over a rows frame (`aggregate.aggregate`, as
+    ask() passes it); each candidate plan is run on a synthetic frame before it is accepted, and a
+    failure goes back to the model like any other. None: no dry run."""
 
     def __init__(
         self,
@@ -180,6 +192,7 @@ class Planner:
         hints: Hints | None = None,
         max_retries: int = 1,
         family_mode: str = "model+rules",
+        dry_run: DryRun | None = None,
     ) -> None:
         if family_mode not in FAMILY_MODES:
             raise ValueError(f"family_mode must be one of {FAMILY_MODES}, got {family_mode!r}")
@@ -187,6 +200,7 @@ class Planner:
         self.hints = hints or load_hints()
         self.max_retries = max_retries
         self.family_mode = family_mode
+        self.dry_run = dry_run
 
     # -- public -------------------------------------------------------------------------------
     def propose(
@@ -244,7 +258,7 @@ class Planner:
                 trace.params = params
                 try:
                     return self._build(question, fields, meta, facts, trace, params)
-                except (FamilyError, PlanValidationError, AggregationError) as e:
+                except (FamilyError, PlanValidationError, DryRunError) as e:
                     last_error = str(e)
                     trace.attempts[-1]["error"] = last_error
                     messages = [*messages, {"role": "assistant", "content": json.dumps(params, ensure_ascii=False)},
@@ -278,7 +292,8 @@ class Planner:
             aggregation=compiled.aggregation,
         )
         plan.validate_against(meta.columns)
-        dry_run(plan, meta, facts)
+        if self.dry_run is not None:
+            dry_run(plan, meta, facts, self.dry_run)
         return plan
 
     def _choose_family(self, question: str, facts: QuestionFacts, trace: PlanTrace) -> None:
@@ -506,7 +521,8 @@ def plan(
     **kwargs: Any,
 ) -> Plan:
     """One-call planning: metadata from `collection.documents` unless given; LLM from the environment;
-    without given fields, the proposed ones are grounded in the collection's printed labels."""
+    without given fields, the proposed ones are grounded in the collection's printed labels. `kwargs`
+    go to the Planner (`dry_run=aggregate` to check each plan on a synthetic frame)."""
     if llm is None:
         from mdqa_kernel.llm import LLMClient, LLMConfig
 

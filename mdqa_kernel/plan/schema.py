@@ -1,16 +1,19 @@
 """The collection as the planner sees it: its metadata columns with their distinct values, the
 filters a question states on them, and the dry run that checks a plan on a synthetic frame of those
-columns and the plan's field types before any document is read."""
+columns and the plan's field types before any document is read (with the aggregation function the
+caller passes: the plan stage does not import aggregate)."""
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
 
-from mdqa_kernel.aggregate.run import AggregationError, aggregate
+from mdqa_kernel.errors import MdqaError
+from mdqa_kernel.plan.aggregation import Aggregation
 from mdqa_kernel.plan.ir import Plan
 from mdqa_kernel.plan.rules import QuestionFacts
 
@@ -64,6 +67,16 @@ def metadata_filters(facts: QuestionFacts, meta: MetadataSchema) -> dict[str, An
     return out
 
 
+# The function a dry run calls: `aggregate.aggregate` in the pipeline. The plan is the stage to the
+# left of aggregate and must not import it, so the caller passes it in; it raises an MdqaError (an
+# AggregationError) when the plan cannot run.
+DryRun = Callable[[pl.DataFrame, Aggregation], object]
+
+
+class DryRunError(MdqaError):
+    """The plan's aggregation failed on the synthetic frame; the message is the aggregation's own."""
+
+
 _DUMMY = {
     "number": lambda i: float(10 + 3 * i), "percent": lambda i: float(5 + i), "integer": lambda i: 2 + i,
     "boolean": lambda i: i % 2 == 0, "date": lambda i: dt.date(2021, 3 + i, 10 + i), "text": lambda i: f"x{i % 2}",
@@ -71,8 +84,9 @@ _DUMMY = {
 }  # fmt: skip
 
 
-def dry_run(plan: Plan, meta: MetadataSchema, facts: QuestionFacts) -> None:
-    """Run the aggregation on a small synthetic frame of the right types: catches wrong columns/types."""
+def dry_run(plan: Plan, meta: MetadataSchema, facts: QuestionFacts, run: DryRun) -> None:
+    """Run the aggregation with `run` on a small synthetic frame of the right types: catches wrong
+    columns/types (raised as DryRunError)."""
     if plan.aggregation is None:
         return
     years = sorted(set(facts.years)) or [2021, 2022]
@@ -91,7 +105,7 @@ def dry_run(plan: Plan, meta: MetadataSchema, facts: QuestionFacts) -> None:
         data[spec.name] = [_DUMMY[spec.type](i) for i in range(len(rows))]
     frame = pl.DataFrame(data, strict=False)
     try:
-        aggregate(frame, plan.aggregation)
-    except AggregationError as e:
+        run(frame, plan.aggregation)
+    except MdqaError as e:
         if "no input rows" not in str(e):  # an empty selection on dummy data is not a planning error
-            raise
+            raise DryRunError(str(e)) from e

@@ -12,6 +12,7 @@ from typing import Any
 
 import polars as pl
 
+from mdqa_kernel.benchmarks.mudabench import AGGREGATE_OPTIONS
 from mdqa_kernel.benchmarks.systems.base import (
     LLM,
     QuestionInput,
@@ -40,12 +41,15 @@ def cells_of(result: Any) -> pl.DataFrame:
 def ask_kwargs(config: SystemConfig, q: QuestionInput, llm: LLM, *, oracle: bool) -> dict[str, Any]:
     """ask()'s keywords: the reader, the LLM client (planner and LLM reader), and the reader's
     options (chunk budget k for the cascade's LLM reader; for the oracle, the gold source and the
-    gold field names). Plain mdqa plans its own fields, as the other systems do."""
+    gold field names), and MuDABench's document columns for aggregate. Plain mdqa plans its own
+    fields, as the other systems do."""
     if oracle:
         # Oracle rows are the gold table, so the plan must use the gold columns: the planner gets
         # the question's schema as fixed fields and still plans the filters and the aggregation.
-        return {"reader": "oracle", "llm": llm, "source": q.gold_source, "fields": dict(q.schema) or None}
-    return {"reader": "cascade", "llm": llm, "k": max(1, round(config.k))}
+        options = {"reader": "oracle", "llm": llm, "source": q.gold_source, "fields": dict(q.schema) or None}
+    else:
+        options = {"reader": "cascade", "llm": llm, "k": max(1, round(config.k))}
+    return {**options, "aggregate_options": AGGREGATE_OPTIONS}
 
 
 def run_pipeline(config: SystemConfig, q: QuestionInput, llm: LLM, *, oracle: bool) -> SystemOutput:
