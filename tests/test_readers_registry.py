@@ -88,3 +88,21 @@ def test_executors_are_a_registry_too() -> None:
     assert isinstance(ray, RayExecutor) and (ray.address, ray.workers) == ("auto", 1)
     with pytest.raises(UnknownExecutorError, match="unknown executor 'dask'; use one of local, ray"):
         make_executor(2, "dask")
+
+
+def test_cli_choices_read_the_registries_when_needed() -> None:
+    import subprocess
+    import sys
+
+    from click.testing import CliRunner
+
+    from mdqa_kernel.cli.main import main
+
+    # Building the command line imports no stage: the choices are read when a command needs them.
+    code = "import sys, mdqa_kernel.cli.main; print(sorted(m for m in sys.modules if m.startswith('mdqa_kernel.')))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "mdqa_kernel.readers" not in loaded and "mdqa_kernel.llm" not in loaded
+    help_text = CliRunner().invoke(main, ["extract", "--help"]).output
+    assert "[cascade|llm|oracle|table]" in help_text and "[local|ray]" in help_text
+    wrong = CliRunner().invoke(main, ["llm", "check", "--backend", "gpt"])
+    assert wrong.exit_code == 2 and "'local', 'local-tiny', 'ollama', 'openai'" in wrong.output
