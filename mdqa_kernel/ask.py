@@ -26,6 +26,7 @@ import polars as pl
 
 from mdqa_kernel.aggregate.run import AggregateResult, AggregationError, aggregate, apply_corrections
 from mdqa_kernel.answer import Answer, render_answer
+from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.plan.ir import Plan
 from mdqa_kernel.plan.planner import Planner, PlanResult
 from mdqa_kernel.plan.vocabulary import Vocabulary
@@ -39,7 +40,7 @@ COST_SCHEMA = {
 }  # fmt: skip
 
 
-class AskError(Exception):
+class AskError(MdqaError):
     """A stage of ask() failed; `stage` names it and `result` holds the stages that did run."""
 
     def __init__(self, stage: str, message: str, result: AskResult | None = None) -> None:

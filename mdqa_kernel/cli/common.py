@@ -1,6 +1,7 @@
-"""What every command module of the CLI shares: the one-line error exit and registry-backed choices.
+"""What every command module of the CLI shares: the one-line error exit, the root group that turns
+mdqa's own errors into it, and registry-backed choices.
 
-Only click is imported here, so that `mdqa --help` stays instant.
+Only click (and the dependency-free errors module) is imported here, so that `mdqa --help` stays instant.
 """
 
 from __future__ import annotations
@@ -10,11 +11,25 @@ import sys
 
 import click
 
+from mdqa_kernel.errors import MdqaError
+
 
 def fail(message: str, code: int = 2) -> None:
     """Print a one-line error with its fix and exit, instead of a traceback."""
     click.echo(f"error: {message}", err=True)
     sys.exit(code)
+
+
+class MdqaGroup(click.Group):
+    """The root group: an MdqaError that a command did not handle itself (its message already says what
+    to change) ends the run with one line; any other exception is a bug and keeps its traceback."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except MdqaError as e:
+            fail(f"{type(e).__name__}: {e}", code=1)
+            return None
 
 
 class RegistryChoice(click.Choice):

@@ -12,12 +12,13 @@ from mdqa_kernel.cli.common import (
     BACKEND_CHOICE,
     EXECUTOR_CHOICE,
     READER_CHOICE,
+    MdqaGroup,
     RegistryChoice,
     fail,
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=MdqaGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="mdqa")
 def main() -> None:
     """mdqa: analytical questions over document collections."""

@@ -32,6 +32,7 @@ from typing import Any
 import polars as pl
 from tqdm.auto import tqdm
 
+from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.extract.executors import Executor, make_executor
 from mdqa_kernel.extract.result import ExtractionResult
 from mdqa_kernel.readers import DocumentView, Reader, ReadResult, make_reader, timed_read
@@ -43,7 +44,7 @@ __all__ = ["ExtractError", "ExtractionResult", "Job", "Outcome", "Task", "extrac
 TASK_KEY_VERSION = 1
 
 
-class ExtractError(Exception):
+class ExtractError(MdqaError):
     """An extraction run could not start (no documents, unknown collection, bad plan)."""
 
 
@@ -179,7 +180,7 @@ def load_view(job: Job) -> DocumentView:
     return view_from_parse(parsed, doc["doc_id"], meta, doc.get("sha256") or "")
 
 
-class DocumentUnreadableError(Exception):
+class DocumentUnreadableError(MdqaError):
     """The document has no parse (encrypted, corrupt, not a PDF): its cells become error rows."""
 
 
