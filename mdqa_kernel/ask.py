@@ -30,6 +30,7 @@ from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.plan.ir import Plan
 from mdqa_kernel.plan.planner import Planner, PlanResult
 from mdqa_kernel.plan.vocabulary import Vocabulary
+from mdqa_kernel.readers import needs_llm
 from mdqa_kernel.rows.rows import corrected_rows
 
 __all__ = ["AskError", "AskResult", "ask"]
@@ -169,8 +170,8 @@ def ask(
     `llm`: an LLMClient, an LLMConfig, a backend name ("local", "local-tiny"...), or None (environment).
     Raises AskError when no plan can be made; a failing aggregation is kept in `result.error`.
     """
-    client = _client(llm, collection) if (plan is None or reader in ("llm", "cascade") or polish) else None
-    if reader in ("llm", "cascade") and client is not None:
+    client = _client(llm, collection) if (plan is None or needs_llm(reader) or polish) else None
+    if needs_llm(reader) and client is not None:
         reader_options.setdefault("client", client)
     ctx = _Context(collection, reader, reader_options, client, polish)
     planning = None

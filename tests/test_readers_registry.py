@@ -15,7 +15,7 @@ from mdqa_kernel.extract.executors import (
     UnknownExecutorError,
     make_executor,
 )
-from mdqa_kernel.readers import READERS, ReaderError, UnknownReaderError, make_reader
+from mdqa_kernel.readers import READERS, ReaderError, UnknownReaderError, make_reader, needs_llm
 from mdqa_kernel.readers.cascade import CascadeReader
 from mdqa_kernel.readers.llm import LLMReader
 from mdqa_kernel.readers.oracle import OracleReader
@@ -44,6 +44,11 @@ def test_each_builtin_reader_registers_itself_in_its_module() -> None:
         ("table", TableReader),
     ]:
         assert READERS.get(name) is cls and cls.name == name
+
+
+def test_the_reader_classes_say_whether_they_need_an_llm() -> None:
+    assert [n for n in READERS.names() if needs_llm(n)] == ["cascade", "llm"]
+    assert not needs_llm("nope") and not needs_llm(f"{__name__}:EchoReader") and not needs_llm(TableReader())
 
 
 def test_make_reader_passes_each_reader_the_options_it_declares() -> None:

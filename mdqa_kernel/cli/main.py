@@ -386,7 +386,9 @@ def _reader_options(
     reader: str, k: int, backend: str | None, threshold: float, oracle_source: str, ws: str
 ) -> dict:
     options: dict = {"k": k, "threshold": threshold, "source": oracle_source}
-    if reader in ("llm", "cascade"):
+    from mdqa_kernel.readers import needs_llm
+
+    if needs_llm(reader):
         from mdqa_kernel.llm import LLMConfig
 
         options["llm_config"] = LLMConfig.from_env(backend=backend)

@@ -35,7 +35,7 @@ from tqdm.auto import tqdm
 from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.extract.executors import Executor, make_executor
 from mdqa_kernel.extract.result import ExtractionResult
-from mdqa_kernel.readers import DocumentView, Reader, ReadResult, make_reader, timed_read
+from mdqa_kernel.readers import DocumentView, Reader, ReadResult, make_reader, needs_llm, timed_read
 from mdqa_kernel.readers.base import error_result
 from mdqa_kernel.store import Workspace, stable_hash
 
@@ -316,7 +316,7 @@ def _as_reader(reader: str | Reader, workspace: Workspace, options: dict[str, An
     if not isinstance(reader, str):
         return reader
     opts = dict(options)
-    if reader in ("llm", "cascade"):
+    if needs_llm(reader):
         opts.setdefault("workspace", str(workspace.path))
         if opts.get("client") is None and opts.get("llm_config") is None:
             from mdqa_kernel.llm import LLMConfig

@@ -24,6 +24,7 @@ from mdqa_kernel.readers.base import (
     Status,
     UnknownReaderError,
     make_reader,
+    needs_llm,
     timed_read,
     view_from_parse,
 )
@@ -38,6 +39,7 @@ __all__ = [
     "Status",
     "UnknownReaderError",
     "make_reader",
+    "needs_llm",
     "timed_read",
     "view_from_parse",
 ]

@@ -214,6 +214,12 @@ def make_reader(name: str, **options: Any) -> Reader:
     return cls(**pick_options(options, *getattr(cls, "options", ())))
 
 
+def needs_llm(reader: Any) -> bool:
+    """Whether `reader` names a registered reader that calls an LLM (its class says `needs_llm`), so
+    the caller must give it a client or an LLM config."""
+    return isinstance(reader, str) and reader in READERS and getattr(READERS.get(reader), "needs_llm", False)
+
+
 def pick_options(options: dict[str, Any], *keys: str) -> dict[str, Any]:
     """The given, non-None `options` among `keys`."""
     return {k: options[k] for k in keys if options.get(k) is not None}

@@ -29,6 +29,7 @@ CASCADE_VERSION = "cascade-2"
 @READERS.register("cascade")
 class CascadeReader:
     name = "cascade"
+    needs_llm = True  # its second reader is the LLM reader
 
     def __init__(
         self,

@@ -120,6 +120,7 @@ class LLMReader:
     """Retrieval (k chunks) + one structured LLM call per cell."""
 
     name = "llm"
+    needs_llm = True
     options = ("client", "k", "llm_config", "workspace", "embedder", "embedding_model")
 
     def __init__(
