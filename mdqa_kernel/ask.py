@@ -26,9 +26,11 @@ import polars as pl
 
 from mdqa_kernel.aggregate.run import AggregateResult, AggregationError, aggregate
 from mdqa_kernel.answer import Answer, render_answer
+from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.plan.ir import Plan
 from mdqa_kernel.plan.planner import Planner, PlanResult
 from mdqa_kernel.plan.vocabulary import Vocabulary
+from mdqa_kernel.readers import needs_llm
 from mdqa_kernel.rows.rows import apply_corrections, corrected_rows
 
 __all__ = ["AskError", "AskResult", "ask"]
@@ -39,7 +41,7 @@ COST_SCHEMA = {
 }  # fmt: skip
 
 
-class AskError(Exception):
+class AskError(MdqaError):
     """A stage of ask() failed; `stage` names it and `result` holds the stages that did run."""
 
     def __init__(self, stage: str, message: str, result: AskResult | None = None) -> None:
@@ -172,8 +174,8 @@ def ask(
     its document columns otherwise than the plan IR's defaults (MuDABench passes its own).
     Raises AskError when no plan can be made; a failing aggregation is kept in `result.error`.
     """
-    client = _client(llm, collection) if (plan is None or reader in ("llm", "cascade") or polish) else None
-    if reader in ("llm", "cascade") and client is not None:
+    client = _client(llm, collection) if (plan is None or needs_llm(reader) or polish) else None
+    if needs_llm(reader) and client is not None:
         reader_options.setdefault("client", client)
     ctx = _Context(collection, reader, reader_options, client, polish, dict(aggregate_options or {}))
     planning = None

@@ -22,12 +22,14 @@ from typing import Any
 
 import polars as pl
 
+from mdqa_kernel.errors import MdqaError
+
 DEFAULT_WORKSPACE = "mdqa-workspace"
 DB_NAME = "mdqa.sqlite"
 BUSY_TIMEOUT_MS = 60_000
 
 
-class StoreError(Exception):
+class StoreError(MdqaError):
     """A workspace could not be opened or written."""
 
 

@@ -384,6 +384,24 @@ def test_config_defaults_and_errors(monkeypatch: pytest.MonkeyPatch, tmp_path: P
         backends.resolve_local_model(LLMConfig(model="no-such-model"))
 
 
+def test_backends_are_one_registry_read_by_the_config() -> None:
+    from mdqa_kernel.llm import BACKENDS, LocalBackend, OllamaBackend, make_backend, register
+    from mdqa_kernel.llm.errors import UnknownBackendError
+
+    assert BACKENDS.choices() == ("local", "local-tiny", "ollama", "openai")
+    assert BACKENDS.get("local-tiny") is LocalBackend and BACKENDS.get("ollama") is OllamaBackend
+    assert register(OllamaBackend) is OllamaBackend  # the public decorator; the same class again is fine
+    tiny = make_backend(LLMConfig(backend="local-tiny"))
+    assert isinstance(tiny, LocalBackend) and tiny.config.backend == "local-tiny"
+    with pytest.raises(
+        LLMConfigError, match=r"unknown LLM backend 'gpt'; use one of local, local-tiny, ollama, openai"
+    ):
+        LLMConfig.from_env(backend="gpt")
+    with pytest.raises(UnknownBackendError) as info:
+        BACKENDS.get("gpt")
+    assert isinstance(info.value, LLMConfigError) and isinstance(info.value, KeyError)
+
+
 def test_extra_bufts_only_off_where_amx_is_advertised_and_built(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(backends, "cpu_flags", lambda: frozenset({"avx2", "amx_tile"}))
     monkeypatch.setattr(backends, "library_has_amx", lambda: True)

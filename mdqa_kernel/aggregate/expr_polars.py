@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.plan.expr import Node, parse_expr
 
 NUMERIC = (
@@ -19,7 +20,7 @@ NUMERIC = (
 )  # fmt: skip
 
 
-class ExprTypeError(ValueError):
+class ExprTypeError(MdqaError, ValueError):
     """A field is missing or has a type the expression cannot use (message names the field)."""
 
 

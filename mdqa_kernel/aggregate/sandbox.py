@@ -33,11 +33,13 @@ from pathlib import Path
 
 import polars as pl
 
+from mdqa_kernel.errors import MdqaError
+
 MARKER = "__MDQA_SANDBOX_STATUS__"
 _CHILD_SOURCE = (Path(__file__).with_name("sandbox_child.py")).read_text(encoding="utf-8")
 
 
-class SandboxError(RuntimeError):
+class SandboxError(MdqaError, RuntimeError):
     """The sandboxed code failed. `kind`: refused | error | timeout | memory | crashed | output | isolation."""
 
     def __init__(self, kind: str, message: str, *, stdout: str = "") -> None:

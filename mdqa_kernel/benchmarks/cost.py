@@ -20,6 +20,8 @@ import polars as pl
 import yaml
 from pydantic import BaseModel, Field, ValidationError
 
+from mdqa_kernel.errors import MdqaError
+
 EXAMPLE_PRICES: dict[str, dict[str, float]] = {
     "gpt-4o": {"input": 2.50, "output": 10.00},
     "gpt-4.1-mini": {"input": 0.40, "output": 1.60},
@@ -28,7 +30,7 @@ EXAMPLE_PRICES: dict[str, dict[str, float]] = {
 }
 
 
-class PriceError(ValueError):
+class PriceError(MdqaError, ValueError):
     """A price table that cannot be read or has a bad entry."""
 
 

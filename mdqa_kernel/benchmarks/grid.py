@@ -23,12 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from mdqa_kernel.benchmarks.mudabench import DOCTYPES, KNOWN_DEFECTS, SPLITS, load_split
+from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.store import stable_hash
 
 NOISE_RATIO = 0.5  # the paper's setting: 0.5 × |D| irrelevant documents per question
 
 
-class GridError(Exception):
+class GridError(MdqaError):
     """The grid cannot be prepared (unknown question, corpus that does not match the sample)."""
 
 

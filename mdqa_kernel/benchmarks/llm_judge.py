@@ -13,6 +13,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from mdqa_kernel.errors import MdqaError
+
 JUDGE_MAX_TOKENS = 160
 
 PROMPT = """You grade an answer to an analytical question about company filings.
@@ -37,7 +39,7 @@ class Verdict(BaseModel):
     correct: bool
 
 
-class LLMJudgeError(Exception):
+class LLMJudgeError(MdqaError):
     """The LLM judge could not produce a verdict."""
 
 

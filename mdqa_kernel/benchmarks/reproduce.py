@@ -26,6 +26,8 @@ from typing import Any
 
 import yaml
 
+from mdqa_kernel.errors import MdqaError
+
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOK_DIR = REPO / "notebooks" / "benchmarks"
 NOTEBOOKS: dict[str, str] = {
@@ -38,7 +40,7 @@ NOTEBOOKS: dict[str, str] = {
 MIME_PREFIX = "application/vnd.mdqa."
 
 
-class ReproduceError(Exception):
+class ReproduceError(MdqaError):
     """A benchmark could not be reproduced (unknown name, missing notebook, failed execution)."""
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import click
 
+from mdqa_kernel.cli.common import BACKEND_CHOICE, READER_CHOICE, RegistryChoice, fail
+
 
 @click.command("ask")
 @click.argument("question")
@@ -17,14 +19,14 @@ import click
     "--reader",
     default="cascade",
     show_default=True,
-    type=click.Choice(["table", "llm", "cascade", "oracle"]),
+    type=RegistryChoice(READER_CHOICE),
     help="how cells are read (oracle: gold values, for upper-bound runs)",
 )
 @click.option(
     "--llm",
     "backend",
     default=None,
-    type=click.Choice(["local", "local-tiny", "openai", "ollama"]),
+    type=RegistryChoice(BACKEND_CHOICE),
     help="LLM backend (default: MDQA_LLM_BACKEND / config file)",
 )
 @click.option("--threads", type=int, default=None, help="llama.cpp threads (local backends)")
@@ -56,7 +58,6 @@ def ask_cmd(
     import yaml
 
     from mdqa_kernel.ask import AskError, ask
-    from mdqa_kernel.cli.main import fail
     from mdqa_kernel.collection.collection import Collection, CollectionError
     from mdqa_kernel.llm import LLMConfig, LLMError
     from mdqa_kernel.plan.ir import Plan, PlanValidationError

@@ -11,10 +11,12 @@ from pathlib import Path
 
 import polars as pl
 
+from mdqa_kernel.errors import MdqaError
+
 QUICKSTART = Path(__file__).resolve().parents[2] / "notebooks" / "00_quickstart.ipynb"
 
 
-class DemoError(RuntimeError):
+class DemoError(MdqaError, RuntimeError):
     """The quickstart could not run; the message names the step and the file to look at."""
 
 

@@ -6,21 +6,22 @@ Each stage registers its commands below; the heavy imports happen inside the com
 
 from __future__ import annotations
 
-import sys
-
 import click
 
+from mdqa_kernel.cli.common import (
+    BACKEND_CHOICE,
+    EXECUTOR_CHOICE,
+    READER_CHOICE,
+    MdqaGroup,
+    RegistryChoice,
+    fail,
+)
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+@click.group(cls=MdqaGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="mdqa")
 def main() -> None:
     """mdqa: analytical questions over document collections."""
-
-
-def fail(message: str, code: int = 2) -> None:
-    """Print a one-line error with its fix and exit, instead of a traceback."""
-    click.echo(f"error: {message}", err=True)
-    sys.exit(code)
 
 
 # -- commands are registered per stage below (collection, render, llm, extract, ask, reproduce) --
@@ -41,7 +42,7 @@ def llm_group() -> None:
 @llm_group.command("check")
 @click.option(
     "--backend",
-    type=click.Choice(["local", "local-tiny", "openai", "ollama"]),
+    type=RegistryChoice(BACKEND_CHOICE),
     default=None,
     help="override MDQA_LLM_BACKEND / the config file",
 )
@@ -206,9 +207,7 @@ def collection_show(workspace: str, name: str, as_json: bool) -> None:
 @click.option(
     "--llm", default="local", show_default=True, help="LLM backend: local, local-tiny, openai, ollama"
 )
-@click.option(
-    "--reader", default="cascade", show_default=True, type=click.Choice(["table", "llm", "cascade", "oracle"])
-)
+@click.option("--reader", default="cascade", show_default=True, type=RegistryChoice(READER_CHOICE))
 def demo(out: str, n_questions: int, llm: str, reader: str) -> None:
     """Run the quickstart notebook end to end on the bundled example and print the answers."""
     import polars as pl
@@ -346,7 +345,7 @@ def _extract_options(f):  # the options that decide which cells a plan has (shar
     f = click.option("--collection", "collection_name", default="default", show_default=True)(f)
     f = click.option(
         "--reader",
-        type=click.Choice(["table", "llm", "cascade", "oracle"]),
+        type=RegistryChoice(READER_CHOICE),
         default="table",
         show_default=True,
     )(f)
@@ -387,7 +386,9 @@ def _reader_options(
     reader: str, k: int, backend: str | None, threshold: float, oracle_source: str, ws: str
 ) -> dict:
     options: dict = {"k": k, "threshold": threshold, "source": oracle_source}
-    if reader in ("llm", "cascade"):
+    from mdqa_kernel.readers import needs_llm
+
+    if needs_llm(reader):
         from mdqa_kernel.llm import LLMConfig
 
         options["llm_config"] = LLMConfig.from_env(backend=backend)
@@ -401,7 +402,7 @@ def _reader_options(
 @click.option(
     "--executor",
     "executor_kind",
-    type=click.Choice(["local", "ray"]),
+    type=RegistryChoice(EXECUTOR_CHOICE),
     default="local",
     show_default=True,
     help="local: processes on this machine; ray: Ray tasks (a local Ray instance of --jobs CPUs, or --ray-address)",

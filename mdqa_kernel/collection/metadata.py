@@ -19,6 +19,8 @@ from typing import Any
 
 import polars as pl
 
+from mdqa_kernel.errors import MdqaError
+
 FILE_COLUMNS = ("file", "path", "filename")
 ID_COLUMNS = ("doc_id", "id", "doc")
 # Columns of Collection.documents that metadata may not overwrite: clashing ones get a 'meta_' prefix.
@@ -26,7 +28,7 @@ RESERVED = ("doc_id", "path", "sha256", "n_pages", "language", "status", "error_
 _LEADING_ZERO = re.compile(r"^0\d+$")
 
 
-class CollectionError(Exception):
+class CollectionError(MdqaError):
     """A collection could not be built, opened or queried."""
 
 

@@ -8,11 +8,12 @@ evidence and a status; results are committed as jobs finish, so a run resumes wh
 
 from __future__ import annotations
 
-from mdqa_kernel.extract.executors import Executor, ExecutorError, make_executor
+from mdqa_kernel.extract.executors import EXECUTORS, Executor, ExecutorError, make_executor
 from mdqa_kernel.extract.result import ExtractionResult
 from mdqa_kernel.extract.run import DocumentUnreadableError, ExtractError, extract
 
 __all__ = [
+    "EXECUTORS",
     "DocumentUnreadableError",
     "Executor",
     "ExecutorError",

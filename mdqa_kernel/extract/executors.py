@@ -10,6 +10,10 @@ and the run then ships each job's document and commits the returned results itse
 - `RayExecutor`: Ray tasks on a local Ray instance or a cluster (`address="ray://head:10001"` or
   `"auto"`), for a collection one machine cannot read in time. The cluster's machines need mdqa
   installed (the same version); they never open the workspace.
+
+`EXECUTORS` names the kinds `make_executor` (and `mdqa extract --executor`) accept: a class registered
+with `@EXECUTORS.register(kind)` and built by its `create(jobs, address)` classmethod; other packages
+add kinds through the `mdqa.executors` entry-point group.
 """
 
 from __future__ import annotations
@@ -20,12 +24,24 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from itertools import islice
 from typing import Any, Protocol, TypeVar
 
+from mdqa_kernel.errors import MdqaError, UnknownNameError
+from mdqa_kernel.registry import Registry
+
 J = TypeVar("J")
 R = TypeVar("R")
 
 
-class ExecutorError(Exception):
+class ExecutorError(MdqaError):
     """A worker process died (killed, out of memory) while running a job, or the executor cannot start."""
+
+
+class UnknownExecutorError(ExecutorError, UnknownNameError):
+    """No executor kind is registered under the requested name."""
+
+
+EXECUTORS: Registry[Any] = Registry(
+    "executor", "mdqa.executors", packages=(__name__,), error=UnknownExecutorError
+)
 
 
 class Executor(Protocol):
@@ -44,6 +60,7 @@ class InlineExecutor:
             yield fn(job)
 
 
+@EXECUTORS.register("local")
 class LocalPoolExecutor:
     """A pool of worker processes on this machine; at most `2 × workers` jobs in flight."""
 
@@ -53,6 +70,11 @@ class LocalPoolExecutor:
         self.workers = max(1, workers)
         # spawn: a forked child would inherit llama.cpp threads and open SQLite handles.
         self.start_method = start_method
+
+    @classmethod
+    def create(cls, jobs: int | None, address: str | None = None) -> Executor:
+        """kind "local": jobs <= 1 runs inline (one model in memory), more a pool of `jobs` processes."""
+        return InlineExecutor() if not jobs or jobs <= 1 else cls(jobs)
 
     def map_unordered(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[R]:
         pending: set[Future[R]] = set()
@@ -81,6 +103,7 @@ def _result(fut: Future[Any]) -> Any:
         raise
 
 
+@EXECUTORS.register("ray")
 class RayExecutor:
     """Jobs as Ray tasks, at most `2 × parallelism` in flight; results in the order they finish.
 
@@ -98,6 +121,11 @@ class RayExecutor:
         self.workers = max(1, workers)
         self.cpus_per_job = cpus_per_job
         self.retries = retries
+
+    @classmethod
+    def create(cls, jobs: int | None, address: str | None = None) -> Executor:
+        """kind "ray": `jobs` CPUs when it starts Ray itself, else the cluster at `address`."""
+        return cls(address, workers=max(1, jobs or 1))
 
     def map_unordered(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[R]:
         ray = _ray()
@@ -152,9 +180,6 @@ def _ray_result(ray: Any, ref: Any) -> Any:
 
 def make_executor(jobs: int | None = 1, kind: str = "local", address: str | None = None) -> Executor:
     """kind "local": jobs <= 1 inline, otherwise a local process pool of that many workers; kind "ray":
-    Ray tasks (`address` as `RayExecutor`), `jobs` CPUs when it starts Ray itself."""
-    if kind == "ray":
-        return RayExecutor(address, workers=max(1, jobs or 1))
-    if kind != "local":
-        raise ExecutorError(f"unknown executor {kind!r}: use 'local' or 'ray'")
-    return InlineExecutor() if not jobs or jobs <= 1 else LocalPoolExecutor(jobs)
+    Ray tasks (`address` as `RayExecutor`), `jobs` CPUs when it starts Ray itself; any other kind of
+    `EXECUTORS`, by its `create(jobs, address)`."""
+    return EXECUTORS.get(kind).create(jobs, address)

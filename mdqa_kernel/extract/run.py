@@ -32,9 +32,10 @@ from typing import Any
 import polars as pl
 from tqdm.auto import tqdm
 
+from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.extract.executors import Executor, make_executor
 from mdqa_kernel.extract.result import ExtractionResult
-from mdqa_kernel.readers import DocumentView, Reader, ReadResult, make_reader, timed_read
+from mdqa_kernel.readers import DocumentView, Reader, ReadResult, make_reader, needs_llm, timed_read
 from mdqa_kernel.readers.base import error_result
 from mdqa_kernel.store import Workspace, stable_hash
 
@@ -43,7 +44,7 @@ __all__ = ["ExtractError", "ExtractionResult", "Job", "Outcome", "Task", "extrac
 TASK_KEY_VERSION = 1
 
 
-class ExtractError(Exception):
+class ExtractError(MdqaError):
     """An extraction run could not start (no documents, unknown collection, bad plan)."""
 
 
@@ -179,7 +180,7 @@ def load_view(job: Job) -> DocumentView:
     return view_from_parse(parsed, doc["doc_id"], meta, doc.get("sha256") or "")
 
 
-class DocumentUnreadableError(Exception):
+class DocumentUnreadableError(MdqaError):
     """The document has no parse (encrypted, corrupt, not a PDF): its cells become error rows."""
 
 
@@ -315,7 +316,7 @@ def _as_reader(reader: str | Reader, workspace: Workspace, options: dict[str, An
     if not isinstance(reader, str):
         return reader
     opts = dict(options)
-    if reader in ("llm", "cascade"):
+    if needs_llm(reader):
         opts.setdefault("workspace", str(workspace.path))
         if opts.get("client") is None and opts.get("llm_config") is None:
             from mdqa_kernel.llm import LLMConfig

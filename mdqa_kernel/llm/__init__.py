@@ -7,12 +7,22 @@
     client.summary()   # calls / tokens / seconds by stage, with and without cache hits
 
 Backends: `local` (default, offline: llama-cpp-python + Qwen2.5-Coder-1.5B from PyPI chunk
-packages), `local-tiny` (Qwen2.5-Coder-0.5B), `openai` (any OpenAI-compatible server), `ollama`.
+packages), `local-tiny` (Qwen2.5-Coder-0.5B), `openai` (any OpenAI-compatible server), `ollama`;
+more from other packages through the `mdqa.backends` entry-point group (see `mdqa_kernel.registry`).
 """
 
 from __future__ import annotations
 
-from mdqa_kernel.llm.backends import BACKENDS, Backend, Generation, LocalBackend, make_backend, register
+from mdqa_kernel.llm.backends import (
+    BACKENDS,
+    Backend,
+    Generation,
+    LocalBackend,
+    OllamaBackend,
+    OpenAIBackend,
+    make_backend,
+    register,
+)
 from mdqa_kernel.llm.client import LLMClient, cache_key, summarize
 from mdqa_kernel.llm.config import LLMConfig
 from mdqa_kernel.llm.errors import (
@@ -25,6 +35,7 @@ from mdqa_kernel.llm.errors import (
     ModelIntegrityError,
     ModelNotInstalledError,
     StructuredOutputError,
+    UnknownBackendError,
 )
 from mdqa_kernel.llm.weights import MODELS, ModelSpec, cache_dir, ensure_model
 
@@ -45,7 +56,10 @@ __all__ = [
     "ModelIntegrityError",
     "ModelNotInstalledError",
     "ModelSpec",
+    "OllamaBackend",
+    "OpenAIBackend",
     "StructuredOutputError",
+    "UnknownBackendError",
     "cache_dir",
     "cache_key",
     "ensure_model",

@@ -1,36 +1,34 @@
-"""LLM backends: one class per backend, registered by name (a new backend is one class).
+"""The local LLM backend (llama-cpp-python in process), and the import point of every built-in backend.
 
-A backend turns chat messages (+ an optional JSON schema) into text and token counts, and maps its
-library's exceptions onto ours (transient: retried by the client; permanent: raised). Each exposes
-the llama-index `LLM` object (`backend.llm`) for code that wants llama-index directly. Caching,
-accounting and retries live in the client, above every backend, so they behave the same everywhere.
+The backend contract (`Backend`, `Generation`, `register`, `make_backend`) lives in `llm.base`; the
+server backends in `llm.servers`. Both are re-exported here, where callers have always found them.
 """
 
 from __future__ import annotations
 
 import contextlib
 import threading
-from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
-from mdqa_kernel.llm.config import LLMConfig
-from mdqa_kernel.llm.errors import (
-    LLMConfigError,
-    LLMError,
-    LLMPermanentError,
-    LLMTimeoutError,
-    LLMTransientError,
-    ModelNotInstalledError,
+from mdqa_kernel.llm.base import (
+    BACKENDS,
+    TRANSIENT_STATUS,
+    Backend,
+    Generation,
+    Message,
+    classify_common,
+    from_status,
+    make_backend,
+    register,
 )
+from mdqa_kernel.llm.config import LLMConfig
+from mdqa_kernel.llm.errors import LLMConfigError, LLMError, LLMPermanentError, ModelNotInstalledError
+from mdqa_kernel.llm.servers import OllamaBackend, OpenAIBackend
 from mdqa_kernel.llm.structured import Schema
 from mdqa_kernel.llm.weights import INSTALL_HINT, MODELS, ModelSpec, ensure_model, verify
-
-Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": "..."}
-TRANSIENT_STATUS = {408, 409, 425, 429, 500, 502, 503, 504, 529}
 
 LOCAL_DEFAULTS = {
     "local": "qwen2.5-coder-1.5b-instruct-q4_k_m",
@@ -38,93 +36,6 @@ LOCAL_DEFAULTS = {
 }
 CHATML_STOP = ["<|im_end|>", "<|endoftext|>"]
 DEFAULT_SYSTEM = "You are a careful assistant that reads documents and answers precisely."
-
-
-@dataclass(frozen=True)
-class Generation:
-    """One backend answer. `enforced`: the backend guaranteed the schema (grammar/json_schema)."""
-
-    text: str
-    prompt_tokens: int | None = None
-    completion_tokens: int | None = None
-    enforced: bool = False
-
-
-class Backend(ABC):
-    """The interface the client needs from a backend."""
-
-    name: ClassVar[str]
-
-    def __init__(self, config: LLMConfig) -> None:
-        self.config = config
-
-    @property
-    @abstractmethod
-    def model_id(self) -> str:
-        """Identifies the weights/endpoint in cache keys and call records."""
-
-    @property
-    @abstractmethod
-    def llm(self) -> Any:
-        """The llama-index LLM object for this backend."""
-
-    @abstractmethod
-    def generate(
-        self, messages: Sequence[Message], *, schema: Schema | None, params: dict[str, Any]
-    ) -> Generation:
-        """One call, no retries; raise the library's exceptions (classify() maps them)."""
-
-    def classify(self, exc: BaseException) -> LLMError:
-        """Map a library exception onto LLMTransientError / LLMTimeoutError / LLMPermanentError."""
-        return classify_common(exc)
-
-    def describe(self, *, full_verify: bool = False) -> dict[str, Any]:
-        return {"backend": self.name, "model": self.model_id}
-
-    def load(self) -> None:  # noqa: B027 - optional hook, most backends hold nothing
-        """Load weights now (in-process backends), so that the first call's time is the call's."""
-
-    def close(self) -> None:  # noqa: B027 - optional hook, most backends hold nothing
-        """Release the model or connections."""
-
-
-BACKENDS: dict[str, type[Backend]] = {}
-
-
-def register(cls: type[Backend]) -> type[Backend]:
-    BACKENDS[cls.name] = cls
-    return cls
-
-
-def make_backend(config: LLMConfig) -> Backend:
-    name = "local" if config.backend == "local-tiny" else config.backend
-    try:
-        return BACKENDS[name](config)
-    except KeyError:
-        raise LLMConfigError(
-            f"unknown LLM backend {config.backend!r}; choose one of {sorted(BACKENDS)}"
-        ) from None
-
-
-def classify_common(exc: BaseException) -> LLMError:
-    """Exceptions any HTTP backend may raise (httpx, builtins), by type and status code."""
-    if isinstance(exc, LLMError):
-        return exc
-    import httpx
-
-    if isinstance(exc, TimeoutError | httpx.TimeoutException):
-        return LLMTimeoutError(f"timed out: {exc}")
-    if isinstance(exc, ConnectionError | httpx.TransportError):
-        return LLMTransientError(f"connection failed: {exc}")
-    if isinstance(exc, httpx.HTTPStatusError):
-        return from_status(exc.response.status_code, exc.response.text or str(exc))
-    return LLMPermanentError(f"{type(exc).__name__}: {exc}", backend_message=str(exc))
-
-
-def from_status(status: int | None, message: str) -> LLMError:
-    if status in TRANSIENT_STATUS:
-        return LLMTransientError(f"HTTP {status}: {message}", status=status)
-    return LLMPermanentError(f"HTTP {status}: {message}", status=status, backend_message=message)
 
 
 # -- ChatML ------------------------------------------------------------------------------------
@@ -234,6 +145,7 @@ class LocalBackend(Backend):
     different schemas cannot see each other's grammar."""
 
     name = "local"
+    aliases = ("local-tiny",)  # the same backend with a smaller default model (LOCAL_DEFAULTS)
 
     def __init__(self, config: LLMConfig) -> None:
         super().__init__(config)
@@ -429,16 +341,17 @@ def _make_llamacpp(backend: LocalBackend) -> Any:
     return SharedLlamaCPP(backend)
 
 
-# The server backends register themselves on import; keep them importable from here too.
-from mdqa_kernel.llm.servers import OllamaBackend, OpenAIBackend  # noqa: E402
-
 __all__ = [
     "BACKENDS",
+    "TRANSIENT_STATUS",
     "Backend",
     "Generation",
     "LocalBackend",
+    "Message",
     "OllamaBackend",
     "OpenAIBackend",
+    "classify_common",
+    "from_status",
     "make_backend",
     "register",
 ]

@@ -16,10 +16,18 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from mdqa_kernel.llm.errors import LLMConfigError
+from mdqa_kernel.llm.errors import LLMConfigError, UnknownBackendError
+from mdqa_kernel.registry import Registry
 
-Backend = Literal["local", "local-tiny", "openai", "ollama"]
-BACKENDS: tuple[str, ...] = Backend.__args__  # type: ignore[attr-defined]
+# The backend classes by name (`llm.base.register` adds to it). It lives here, beside the setting that
+# names a backend, so that validating a config needs no backend module; the built-in modules are
+# imported the first time a name is checked.
+BACKENDS: Registry[Any] = Registry(
+    "LLM backend",
+    "mdqa.backends",
+    packages=("mdqa_kernel.llm.backends", "mdqa_kernel.llm.servers"),
+    error=UnknownBackendError,
+)
 ENV_PREFIX = "MDQA_LLM_"
 # Short environment names people expect, beside the generic MDQA_LLM_<FIELD>.
 ENV_ALIASES = {"MDQA_LLM_THREADS": "n_threads", "MDQA_LLM_CTX": "n_ctx"}
@@ -35,7 +43,9 @@ class LLMConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    backend: Backend = "local"
+    backend: str = Field(
+        default="local", description="a name in BACKENDS: local, local-tiny, openai, ollama, ..."
+    )
     model: str | None = Field(
         default=None,
         description="local: a model name from weights.MODELS or a path to a .gguf; openai/ollama: the model id",
@@ -65,6 +75,13 @@ class LLMConfig(BaseModel):
     @classmethod
     def _lower(cls, v: Any) -> Any:
         return v.strip().lower() if isinstance(v, str) else v
+
+    @field_validator("backend")
+    @classmethod
+    def _known_backend(cls, v: str) -> str:
+        if v not in BACKENDS:
+            raise ValueError(BACKENDS.unknown_message(v))
+        return v
 
     @classmethod
     def from_env(cls, config_file: str | os.PathLike[str] | None = None, **overrides: Any) -> LLMConfig:

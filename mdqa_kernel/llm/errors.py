@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from mdqa_kernel.errors import MdqaError, UnknownNameError
 
-class LLMError(Exception):
+
+class LLMError(MdqaError):
     """Base class of every error raised by mdqa_kernel.llm."""
 
 
 class LLMConfigError(LLMError):
     """The LLM configuration is invalid (unknown backend, missing base URL or key...)."""
+
+
+class UnknownBackendError(LLMConfigError, UnknownNameError):
+    """No backend is registered under the configured name."""
 
 
 class ModelNotInstalledError(LLMError):

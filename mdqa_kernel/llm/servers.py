@@ -1,6 +1,6 @@
 """Server backends: any OpenAI-compatible endpoint and Ollama, registered beside the local one.
 
-They share the Backend contract of backends.py: messages (+ optional JSON schema) in, text and token
+They share the Backend contract of base.py: messages (+ optional JSON schema) in, text and token
 counts out, library exceptions mapped onto ours so the client can retry the transient ones.
 """
 
@@ -11,7 +11,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from mdqa_kernel.llm.backends import (
+from mdqa_kernel.llm.base import (
     Backend,
     Generation,
     Message,

@@ -14,6 +14,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from mdqa_kernel.errors import MdqaError
+
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 _JSON_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
@@ -26,7 +28,7 @@ _JSON_TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
-class OutputInvalid(ValueError):
+class OutputInvalid(MdqaError, ValueError):
     """The text is not JSON of the schema; the message is what we tell the model on a repair."""
 
 

@@ -19,6 +19,7 @@ import yaml
 from mdqa_kernel.aggregate.run import AggregateResult, aggregate
 from mdqa_kernel.answer import Answer, render_answer
 from mdqa_kernel.collection.collection import Collection, html_table
+from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.plan.aggregation import Aggregation
 from mdqa_kernel.plan.ir import Plan
 from mdqa_kernel.rows.rows import corrected_rows
@@ -44,17 +45,19 @@ def compact(df: pl.DataFrame) -> pl.DataFrame:
     return df.select([c for c in df.columns if c not in _BOOKKEEPING])
 
 
-class NotebookUsageError(ValueError):
+class NotebookUsageError(MdqaError, ValueError):
     """A notebook cell was given something it cannot use; the message says what to change."""
 
 
 @contextlib.contextmanager
 def friendly_errors() -> Iterator[None]:
-    """Turn mdqa's own exceptions into one-line UsageErrors (IPython shows them without a traceback)."""
+    """Turn mdqa's own exceptions (MdqaError: the message says what to change) and a missing file into
+    one-line UsageErrors (IPython shows them without a traceback). Anything else, a plain ValueError
+    included, is a bug somewhere and keeps its traceback."""
     try:
         yield
     except Exception as e:
-        if type(e).__module__.startswith("mdqa_kernel") or isinstance(e, FileNotFoundError | ValueError):
+        if isinstance(e, MdqaError | FileNotFoundError):
             try:
                 from IPython.core.error import UsageError
             except ImportError:  # plain Python: keep the original exception

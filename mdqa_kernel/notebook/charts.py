@@ -13,6 +13,8 @@ from typing import Any
 import altair as alt
 import polars as pl
 
+from mdqa_kernel.errors import MdqaError
+
 STATUS_COLOURS = {
     "found": "#59a14f",
     "absent": "#9c9ede",
@@ -25,7 +27,7 @@ STATUS_COLOURS = {
 }
 
 
-class ChartError(ValueError):
+class ChartError(MdqaError, ValueError):
     """The frame given to a chart lacks what the chart needs."""
 
 

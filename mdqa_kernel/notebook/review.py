@@ -17,13 +17,14 @@ from typing import Any
 
 import polars as pl
 
+from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.rows.corrections import CorrectionError, Ledger, coerce_value
 
 STATUSES = ("found", "absent", "not_found", "error", "unsupported", "corrected", "verified")
 CELL_COLUMNS = ("doc_id", "field", "value", "status", "confidence", "reader", "page", "bbox", "snippet")
 
 
-class ReviewError(ValueError):
+class ReviewError(MdqaError, ValueError):
     """A review request referred to an unknown document/field or an unknown filter."""
 
 

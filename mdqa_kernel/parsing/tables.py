@@ -14,6 +14,7 @@ from pathlib import Path
 
 import polars as pl
 
+from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.store import Workspace, sha256_file
 
 TABLES_VERSION = "plumber-1"
@@ -35,7 +36,7 @@ _NUMBER = re.compile(r"^[(\-−–]?[$¥€£]?\d[\d,]*(?:\.\d+)?%?\)?$")
 _YEAR = re.compile(r"^(19|20)\d\d$")
 
 
-class TableExtractionError(Exception):
+class TableExtractionError(MdqaError):
     """Tables could not be extracted from the requested page."""
 
 

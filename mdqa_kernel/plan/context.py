@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.plan.aggregation import FilterOp, Output, RankOp
 from mdqa_kernel.plan.fields import SHOWN
 from mdqa_kernel.plan.ir import FieldSpec
 from mdqa_kernel.plan.rules import QuestionFacts
 
 
-class FamilyError(ValueError):
+class FamilyError(MdqaError, ValueError):
     """Parameters that cannot be compiled into operations; the message is shown to the model on retry."""
 
 

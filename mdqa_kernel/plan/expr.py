@@ -27,6 +27,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from mdqa_kernel.errors import MdqaError
+
 # A parsed expression is a nested tuple: ("num", float) | ("field", name) | ("neg", node)
 # | ("arith", op, a, b) | ("cmp", op, a, b) | ("bool", op, a, b) | ("not", node)
 # | ("call", name, (args...)). Tuples keep the tree hashable and trivially serialisable.
@@ -60,7 +62,7 @@ _TOKEN = re.compile(
 )
 
 
-class ExpressionError(ValueError):
+class ExpressionError(MdqaError, ValueError):
     """The expression string is not in the small language (message says where and why)."""
 
 

@@ -26,6 +26,7 @@ import polars as pl
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.plan.aggregation import Aggregation
 
 __all__ = [
@@ -65,7 +66,7 @@ _IDENT = re.compile(r"^[^\W\d]\w*$", re.UNICODE)
 _FILTER_KEYS = ("equals", "in", "min", "max")
 
 
-class PlanValidationError(ValueError):
+class PlanValidationError(MdqaError, ValueError):
     """A plan is malformed. `errors` holds (key path, message) pairs, e.g. ("fields[1].name", "...")."""
 
     def __init__(self, errors: list[tuple[str, str]], source: str | None = None) -> None:

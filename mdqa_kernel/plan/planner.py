@@ -34,6 +34,7 @@ from typing import Any, Protocol
 
 import polars as pl
 
+from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.plan.aggregation import Aggregation, CodeOp
 from mdqa_kernel.plan.families import FAMILIES, FamilyError, compile_family, param_schema
 from mdqa_kernel.plan.fields import (
@@ -125,7 +126,7 @@ def used_fields(
     return kept
 
 
-class PlannerError(Exception):
+class PlannerError(MdqaError):
     """No valid plan after the bounded retries; `result` holds the trace of every attempt."""
 
     def __init__(self, message: str, result: PlanResult | None = None) -> None:

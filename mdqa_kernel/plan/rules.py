@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.plan.formula import formula_in, match_field, weights_in  # noqa: F401 (re-exported)
 
 HINTS_FILE = Path(__file__).with_name("hints.yaml")
@@ -67,7 +68,7 @@ _TIMES_EN = re.compile(
 )
 
 
-class HintsError(ValueError):
+class HintsError(MdqaError, ValueError):
     """The planner hints file is missing or malformed."""
 
 

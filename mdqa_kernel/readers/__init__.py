@@ -5,14 +5,17 @@ make_reader("llm", llm_config=LLMConfig(...), k=5)  # retrieval + schema-constra
 make_reader("cascade", llm_config=..., k=5)         # table first, LLM where not confident
 make_reader("oracle", source="mudabench:simple")    # gold values (upper bound)
 make_reader("my_pkg.readers:MyReader")              # any class with name/config()/read()
+
+The names are those of `READERS` (mdqa_kernel.registry.Registry, entry-point group "mdqa.readers"):
+each reader class registers itself in its module and lists the options it takes. Options: k,
+llm_config, client, workspace, embedder, embedding_model (llm, cascade), threshold and fields
+(cascade), source (oracle), min_label_score (table).
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
 from mdqa_kernel.readers.base import (
+    READERS,
     DocumentView,
     Evidence,
     Reader,
@@ -20,14 +23,14 @@ from mdqa_kernel.readers.base import (
     ReadResult,
     Status,
     UnknownReaderError,
+    make_reader,
+    needs_llm,
     timed_read,
     view_from_parse,
 )
 
-READER_NAMES = ("table", "llm", "cascade", "oracle")
-
 __all__ = [
-    "READER_NAMES",
+    "READERS",
     "DocumentView",
     "Evidence",
     "ReadResult",
@@ -36,46 +39,7 @@ __all__ = [
     "Status",
     "UnknownReaderError",
     "make_reader",
+    "needs_llm",
     "timed_read",
     "view_from_parse",
 ]
-
-
-def make_reader(name: str, **options: Any) -> Reader:
-    """A reader by name. Options: k, llm_config, client, workspace, embedder, embedding_model
-    (llm, cascade), threshold and fields (cascade), source (oracle), min_label_score (table)."""
-    if name == "table":
-        from mdqa_kernel.readers.table.reader import TableReader
-
-        return TableReader(**_pick(options, "min_label_score"))
-    if name == "llm":
-        from mdqa_kernel.readers.llm import LLMReader
-
-        return LLMReader(
-            **_pick(options, "client", "k", "llm_config", "workspace", "embedder", "embedding_model")
-        )
-    if name == "cascade":
-        from mdqa_kernel.readers.cascade import CascadeReader
-
-        return CascadeReader(
-            make_reader("table", **options),
-            make_reader("llm", **options),
-            **_pick(options, "threshold", "fields"),
-        )
-    if name == "oracle":
-        from mdqa_kernel.readers.oracle import OracleReader
-
-        return OracleReader(**_pick(options, "source"))
-    if ":" in name:
-        module, _, cls = name.partition(":")
-        try:
-            return getattr(importlib.import_module(module), cls)(**options.get("custom", {}))
-        except (ImportError, AttributeError) as e:
-            raise UnknownReaderError(f"cannot load reader {name!r}: {e}") from e
-    raise UnknownReaderError(
-        f"unknown reader {name!r}; use one of {', '.join(READER_NAMES)} or 'module:Class'"
-    )
-
-
-def _pick(options: dict[str, Any], *keys: str) -> dict[str, Any]:
-    return {k: options[k] for k in keys if options.get(k) is not None}

@@ -8,10 +8,15 @@ travel between processes (a local pool now, Ray later) and land in the store as 
 `DocumentView` is the reader's window on one document: metadata plus the parsed pages, words and
 chunks (polars frames), and an on-demand table extractor. Readers never open the workspace
 themselves; the run builds the view.
+
+`READERS` names the reader classes: each registers itself in its own module (`@READERS.register`)
+and says in `options` which `make_reader` keywords its constructor takes; other packages add
+readers through the `mdqa.readers` entry-point group.
 """
 
 from __future__ import annotations
 
+import importlib
 import re
 import time
 from collections.abc import Callable
@@ -22,16 +27,28 @@ from typing import Any, Protocol
 import polars as pl
 from pydantic import BaseModel, Field
 
+from mdqa_kernel.errors import MdqaError, UnknownNameError
 from mdqa_kernel.parsing.pdf import CHUNKS_SCHEMA
+from mdqa_kernel.registry import Registry
 from mdqa_kernel.text.values import to_json_value
 
 
-class ReaderError(Exception):
+class ReaderError(MdqaError):
     """A reader could not run at all (bad configuration, missing model); the task becomes an error row."""
 
 
-class UnknownReaderError(ReaderError):
+class UnknownReaderError(ReaderError, UnknownNameError):
     """No reader is registered under the requested name."""
+
+
+# Built-ins: the reader modules of this package (readers.table's __init__ imports its reader).
+READERS: Registry[Any] = Registry(
+    "reader",
+    "mdqa.readers",
+    packages=("mdqa_kernel.readers",),
+    error=UnknownReaderError,
+    hint=" or 'module:Class'",
+)
 
 
 class Status(StrEnum):
@@ -179,6 +196,33 @@ class Reader(Protocol):
     def config(self) -> dict[str, Any]: ...
 
     def read(self, doc: DocumentView, field: FieldLike, question: str) -> ReadResult: ...
+
+
+def make_reader(name: str, **options: Any) -> Reader:
+    """A reader by registered name, built from the `options` its class names (None values are left
+    out, so the class default applies); or "module:Class", built from `options["custom"]`."""
+    if ":" in name:
+        module, _, cls_name = name.partition(":")
+        try:
+            return getattr(importlib.import_module(module), cls_name)(**options.get("custom", {}))
+        except (ImportError, AttributeError) as e:
+            raise UnknownReaderError(f"cannot load reader {name!r}: {e}") from e
+    cls = READERS.get(name)
+    build = getattr(cls, "from_options", None)
+    if build is not None:  # a reader made of readers (the cascade) builds its parts from the options
+        return build(**options)
+    return cls(**pick_options(options, *getattr(cls, "options", ())))
+
+
+def needs_llm(reader: Any) -> bool:
+    """Whether `reader` names a registered reader that calls an LLM (its class says `needs_llm`), so
+    the caller must give it a client or an LLM config."""
+    return isinstance(reader, str) and reader in READERS and getattr(READERS.get(reader), "needs_llm", False)
+
+
+def pick_options(options: dict[str, Any], *keys: str) -> dict[str, Any]:
+    """The given, non-None `options` among `keys`."""
+    return {k: options[k] for k in keys if options.get(k) is not None}
 
 
 def timed_read(

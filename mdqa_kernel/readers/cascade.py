@@ -9,15 +9,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from mdqa_kernel.readers.base import DocumentView, FieldLike, Reader, ReadResult, Status, timed_read
+from mdqa_kernel.readers.base import (
+    READERS,
+    DocumentView,
+    FieldLike,
+    Reader,
+    ReadResult,
+    Status,
+    make_reader,
+    pick_options,
+    timed_read,
+)
 
 DEFAULT_THRESHOLD = 0.8
 # Enters every cascade task key: a change in how answers are chosen re-reads (LLM calls stay cached).
 CASCADE_VERSION = "cascade-2"
 
 
+@READERS.register("cascade")
 class CascadeReader:
     name = "cascade"
+    needs_llm = True  # its second reader is the LLM reader
 
     def __init__(
         self,
@@ -30,6 +42,15 @@ class CascadeReader:
         self.second = second
         self.threshold = threshold
         self.fields = fields or {}
+
+    @classmethod
+    def from_options(cls, **options: Any) -> CascadeReader:
+        """The table reader, then the LLM reader, each given the options it takes."""
+        return cls(
+            make_reader("table", **options),
+            make_reader("llm", **options),
+            **pick_options(options, "threshold", "fields"),
+        )
 
     def config(self) -> dict[str, Any]:
         return {

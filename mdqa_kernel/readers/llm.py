@@ -20,7 +20,15 @@ from typing import Any, Literal
 import polars as pl
 from pydantic import BaseModel, Field, create_model
 
-from mdqa_kernel.readers.base import DocumentView, Evidence, FieldLike, ReaderError, ReadResult, Status
+from mdqa_kernel.readers.base import (
+    READERS,
+    DocumentView,
+    Evidence,
+    FieldLike,
+    ReaderError,
+    ReadResult,
+    Status,
+)
 from mdqa_kernel.readers.retrieval import ChunkIndex, field_query
 from mdqa_kernel.readers.table.candidates import statement_phrase, topic_cover
 from mdqa_kernel.text.values import (
@@ -107,10 +115,13 @@ def build_prompt(doc: DocumentView, field: FieldLike, question: str, hits: pl.Da
     return "\n".join(lines)
 
 
+@READERS.register("llm")
 class LLMReader:
     """Retrieval (k chunks) + one structured LLM call per cell."""
 
     name = "llm"
+    needs_llm = True
+    options = ("client", "k", "llm_config", "workspace", "embedder", "embedding_model")
 
     def __init__(
         self,

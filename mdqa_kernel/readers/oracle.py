@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from mdqa_kernel.readers.base import (
+    READERS,
     DocumentView,
     Evidence,
     FieldLike,
@@ -61,8 +62,10 @@ def base_value(rec: dict[str, Any]) -> Any:
     return value
 
 
+@READERS.register("oracle")
 class OracleReader:
     name = "oracle"
+    options = ("source",)  # the make_reader keywords it takes
 
     def __init__(self, source: str = "mudabench:simple") -> None:
         self.source = source

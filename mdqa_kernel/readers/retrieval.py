@@ -18,6 +18,8 @@ import bm25s
 import numpy as np
 import polars as pl
 
+from mdqa_kernel.errors import MdqaError
+
 # Embedder: texts → vectors (llama-index's BaseEmbedding.get_text_embedding_batch fits).
 Embedder = Callable[[list[str]], Sequence[Sequence[float]]]
 
@@ -65,7 +67,7 @@ _STOP = frozenset(
 RRF_K = 60  # reciprocal rank fusion constant (Cormack et al. 2009)
 
 
-class RetrievalError(Exception):
+class RetrievalError(MdqaError):
     """Retrieval could not run (for example an embedding model that failed to load)."""
 
 

@@ -19,13 +19,14 @@ from typing import Any
 
 import polars as pl
 
+from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.store import Workspace, open_workspace
 
 ACTIONS = ("edit", "verify", "undo")
 FIELD_TYPES = ("number", "integer", "percent", "boolean", "date", "text", "list_text")
 
 
-class CorrectionError(ValueError):
+class CorrectionError(MdqaError, ValueError):
     """A correction could not be recorded (bad value for the field's type, nothing to undo...)."""
 
 

@@ -16,6 +16,8 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfbase.ttfonts import TTFont
 
+from mdqa_kernel.errors import MdqaError
+
 CJK_FONT_CANDIDATES: tuple[tuple[str, int], ...] = (
     ("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", 0),
     ("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", 0),
@@ -32,7 +34,7 @@ def _cjk_truetype() -> tuple[str, int] | None:
     return next(((path, index) for path, index in CJK_FONT_CANDIDATES if Path(path).exists()), None)
 
 
-class MissingFontError(RuntimeError):
+class MissingFontError(MdqaError, RuntimeError):
     """The embedded CJK font a benchmark corpus is rendered with is not installed."""
 
 

@@ -17,6 +17,8 @@ from typing import Any, Protocol
 
 import polars as pl
 
+from mdqa_kernel.errors import MdqaError
+
 DOC_COLUMNS = ("doc_id", "symbol", "year", "doctype")  # the document metadata every system sees
 CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "value_json": pl.String}
 # Bump a system's version when its behaviour changes, so the grid re-runs it instead of reusing results.
@@ -125,7 +127,7 @@ _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
 _DIGIT = re.compile(r"\d")
 
 
-class SystemError_(Exception):
+class SystemError_(MdqaError):
     """Base of the benchmark systems' errors (the trailing underscore avoids the builtin name)."""
 
 

@@ -20,7 +20,16 @@ from typing import Any
 import polars as pl
 
 from mdqa_kernel.plan.ir import FieldSpec
-from mdqa_kernel.readers.base import DocumentView, Evidence, FieldLike, ReadResult, Status, found, not_found
+from mdqa_kernel.readers.base import (
+    READERS,
+    DocumentView,
+    Evidence,
+    FieldLike,
+    ReadResult,
+    Status,
+    found,
+    not_found,
+)
 from mdqa_kernel.readers.table.candidates import (
     Candidate,
     column_dates,
@@ -93,10 +102,12 @@ _DIVIDEND = re.compile(r"股利|分红|派息|红利|dividend", re.IGNORECASE)
 _COUNT_UNITS = ("persons", "people", "count", "shares", "votes", "人", "次", "股", "家", "warehouses")
 
 
+@READERS.register("table")
 class TableReader:
     """Deterministic reader; `min_label_score` is how well a row label must match to be considered."""
 
     name = "table"
+    options = ("min_label_score",)  # the make_reader keywords it takes
 
     def __init__(
         self,
