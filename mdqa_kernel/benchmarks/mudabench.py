@@ -20,6 +20,8 @@ from typing import Any, Literal
 import polars as pl
 from pydantic import BaseModel, ConfigDict, Field
 
+from mdqa_kernel.resources import example
+
 Split = Literal["simple", "complex"]
 SPLITS: tuple[str, ...] = ("simple", "complex")
 DOCTYPES: tuple[str, ...] = (
@@ -94,8 +96,8 @@ class DocumentRecord(BaseModel):
 
 
 def default_data_dir() -> Path:
-    """The vendored copy: examples/mudabench next to the mdqa_kernel package."""
-    return Path(__file__).resolve().parents[2] / "examples" / "mudabench"
+    """The vendored copy: examples/mudabench, shipped with mdqa (see mdqa_kernel.resources)."""
+    return example("mudabench")
 
 
 def _resolve_path(split: str, path: str | Path | None) -> Path:

@@ -56,7 +56,7 @@ def ask_cmd(
     import yaml
 
     from mdqa_kernel.ask import AskError, ask
-    from mdqa_kernel.cli.main import fail
+    from mdqa_kernel.cli.common import fail
     from mdqa_kernel.collection.collection import Collection, CollectionError
     from mdqa_kernel.llm import LLMConfig, LLMError
     from mdqa_kernel.plan.ir import Plan, PlanValidationError
