@@ -17,8 +17,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import polars as pl
-
 from mdqa_kernel.plan.ir import FieldSpec
 from mdqa_kernel.readers.base import DocumentView, Evidence, FieldLike, ReadResult, Status, found, not_found
 from mdqa_kernel.readers.table.candidates import (
@@ -52,7 +50,6 @@ from mdqa_kernel.text.labels import (
     field_labels,
     is_topic,
     label_score,
-    normalize_label,
     phrase_variants,
 )
 from mdqa_kernel.text.layout import (
@@ -407,20 +404,3 @@ def _lines_by_page(doc: DocumentView) -> dict[int, list[Line]]:
 def _prose_windows(doc: DocumentView, lines: dict[int, list[Line]]) -> list[ProseWindow]:
     """The document's prose windows, built once and shared by all fields."""
     return doc.memo("prose_windows", lambda: prose_windows(lines))
-
-
-def rows_frame(doc: DocumentView) -> pl.DataFrame:
-    """Every table row the reader sees (page, label, wrapped label, cells): for debugging in a notebook."""
-    out = []
-    for page, lines in _lines_by_page(doc).items():
-        for row in table_rows(lines):
-            out.append(
-                {
-                    "page": page,
-                    "label": row.label,
-                    "extended_label": row.extended_label,
-                    "norm": normalize_label(row.extended_label),
-                    "cells": [c.text for c in row.cells],
-                }
-            )
-    return pl.DataFrame(out)
