@@ -100,7 +100,7 @@ def level_raw(raw: Mapping[str, Any]) -> dict[str, Any]:
     level = level_phrase(phrase)
     out = {**raw, "phrase": level}
     # Only a value the glossary knows: the percent type of an unknown one ("资本增长率" -> "资本") is what
-    # leads the table reader to the ratio a report prints (资本充足率: how a reference answer to such a question reads it).
+    # leads the table reader to the ratio a report prints (资本充足率, as a reference answer reads it).
     known_amount = glossary_label(level) is not None and not _RATIO_WORDS.search(level)
     if level != phrase and raw.get("type") == "percent" and known_amount:
         out["type"] = "number"
