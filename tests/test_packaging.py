@@ -4,7 +4,7 @@ names every package of mdqa_kernel."""
 
 from __future__ import annotations
 
-import importlib.util
+import importlib.metadata
 import os
 import shutil
 import subprocess
@@ -108,13 +108,22 @@ def _copy_source(dest: Path) -> Path:
     return dest
 
 
+def _recent_setuptools() -> bool:
+    """Whether this environment can build the wheel itself (the SPDX `license` string needs 77)."""
+    try:
+        major = int(importlib.metadata.version("setuptools").split(".")[0])
+    except (importlib.metadata.PackageNotFoundError, ValueError):
+        return False
+    return major >= 77
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """(the wheel built from a copy of the checkout, the folder it is installed into with --target)."""
     tmp = tmp_path_factory.mktemp("wheel")
     src = _copy_source(tmp / "src")
     wheels = tmp / "wheels"
-    isolation = [] if importlib.util.find_spec("setuptools") is None else ["--no-build-isolation"]
+    isolation = ["--no-build-isolation"] if _recent_setuptools() else []  # else pip fetches one
     pip = [sys.executable, "-m", "pip", "-q", "--disable-pip-version-check"]
     subprocess.run([*pip, "wheel", "--no-deps", *isolation, "-w", str(wheels), str(src)], check=True)
     (wheel,) = wheels.glob("mdqa-*.whl")
