@@ -86,6 +86,9 @@ assert resources.checkout_root() is None
 for path in (resources.widget_asset("rows_review.js"), resources.notebook("00_quickstart.ipynb"),
              resources.notebook("benchmarks/mudabench.ipynb"), resources.example("plans/capital_adequacy_top3.yaml")):
     assert path.resolve().is_relative_to(target) and path.is_file(), path
+from mdqa_kernel.readers.oracle import load_gold
+assert "mdqa_kernel.benchmarks.mudabench" not in sys.modules
+assert load_gold("mudabench:simple")  # through the entry point
 from mdqa_kernel.benchmarks import mudabench
 assert mudabench.load_split("simple").questions.height > 0
 from mdqa_kernel.benchmarks.reproduce import listing
@@ -155,6 +158,10 @@ def test_wheel_ships_the_resources_and_runs_outside_the_checkout(
     assert "installed resources ok" in checked.stdout
     helped = subprocess.run([sys.executable, "-m", "mdqa_kernel.cli", "demo", "--help"], **run)
     assert helped.returncode == 0 and "--questions" in helped.stdout, helped.stderr
+    script = subprocess.run(
+        [str(target / "bin" / "mdqa"), "reproduce", "--list"], **run
+    )  # the console script
+    assert script.returncode == 0 and str(target) in script.stdout, script.stderr
 
 
 @pytest.mark.slow
