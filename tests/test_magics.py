@@ -62,3 +62,13 @@ def test_errors_are_one_line_usage_errors(shell: InteractiveShell) -> None:
         shell.run_line_magic("extract", "r --plan missing --collection nothing")
     with pytest.raises(UsageError, match="required"):
         shell.run_line_magic("extract", "r")
+
+
+@pytest.mark.parametrize("name", ["collection", "plan", "extract", "aggregate"])
+def test_each_magic_says_its_usage(name: str) -> None:
+    """`%%extract?` shows the docstring: it must be the function's first statement."""
+    sh = InteractiveShell.instance()
+    sh.run_line_magic("load_ext", "mdqa_kernel")
+    for magic in (sh.find_cell_magic(name), sh.find_line_magic(name)):
+        doc = magic.__doc__ or ""
+        assert f"Usage:  %%{name} NAME" in doc and "bind" in doc.splitlines()[0]

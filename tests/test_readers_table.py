@@ -769,3 +769,18 @@ def test_female_executives_names_are_read_from_rendered_rosters(tmp_path):
         agree += values_agree(result.value, gold[doc_id])
         sure += result.confidence >= 0.9
     assert len(gold) == 16 and agree == 16 and sure == 16
+
+
+def test_confidence_levels_sit_on_their_side_of_the_cascade_threshold() -> None:
+    """Which cells the LLM reads hangs on these: a level moved across CONFIDENT changes the cascade."""
+    from mdqa_kernel.readers import confidence as c
+    from mdqa_kernel.readers.cascade import DEFAULT_THRESHOLD
+
+    assert c.CONFIDENT == DEFAULT_THRESHOLD == 0.8
+    at_threshold = (c.UNDECLARED_SCALE, c.LISTED_UNCHECKED, c.ROLE_OTHER_LABEL)
+    assert all(level == c.CONFIDENT for level in at_threshold)
+    above = (c.KNOWN_SCALE, c.COUNT_SCALE, c.ABSENT_TOPIC, c.LISTED_AGREES, c.ROLE_PRIMARY_LABEL)
+    assert all(level > c.CONFIDENT for level in above)
+    assert all(level < c.CONFIDENT for level in (c.ABSENT_PHRASE, c.ABSENT_UNREADABLE, c.LISTED_DISAGREES))
+    assert c.RIVALS_FACTOR * 1.0 < c.CONFIDENT  # a disputed reading is never kept alone
+    assert TableReader().config()["absent_confidence"] == c.ABSENT_PHRASE

@@ -20,6 +20,9 @@ from typing import Any, Literal
 import polars as pl
 from pydantic import BaseModel, ConfigDict, Field
 
+from mdqa_kernel.readers.oracle import GOLD_SOURCES, GoldValues
+from mdqa_kernel.resources import example
+
 Split = Literal["simple", "complex"]
 SPLITS: tuple[str, ...] = ("simple", "complex")
 DOCTYPES: tuple[str, ...] = (
@@ -101,8 +104,8 @@ class DocumentRecord(BaseModel):
 
 
 def default_data_dir() -> Path:
-    """The vendored copy: examples/mudabench next to the mdqa_kernel package."""
-    return Path(__file__).resolve().parents[2] / "examples" / "mudabench"
+    """The vendored copy: examples/mudabench, shipped with mdqa (see mdqa_kernel.resources)."""
+    return example("mudabench")
 
 
 def _resolve_path(split: str, path: str | Path | None) -> Path:
@@ -324,6 +327,17 @@ def all_document_records(split: str, path: str | Path | None = None) -> dict[str
     Disagreements between questions are kept in each record's `conflicts` ({field: [values]}).
     """
     return load_split(split, path).document_records
+
+
+@GOLD_SOURCES.register("mudabench")
+def gold_values(split: str) -> GoldValues:
+    """The oracle reader's gold source `mudabench:<split>` (default split: simple): every document's
+    value_<field> keys, merged over the questions that list it."""
+    return {
+        (doc_id, key): value
+        for doc_id, rec in all_document_records(split or "simple").items()
+        for key, value in rec.values.items()
+    }
 
 
 def document_conflicts(split: str, path: str | Path | None = None) -> dict[str, dict[str, list[Any]]]:

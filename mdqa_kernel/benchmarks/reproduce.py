@@ -27,9 +27,8 @@ from typing import Any
 import yaml
 
 from mdqa_kernel.errors import MdqaError
+from mdqa_kernel.resources import checkout_root, folder
 
-REPO = Path(__file__).resolve().parents[2]
-NOTEBOOK_DIR = REPO / "notebooks" / "benchmarks"
 NOTEBOOKS: dict[str, str] = {
     "parse": "parse.ipynb",
     "llm": "llm.ipynb",
@@ -48,14 +47,26 @@ class GridLockedError(ReproduceError):
     """Another `mdqa reproduce` is running this grid."""
 
 
+def notebook_dir() -> Path:
+    """notebooks/benchmarks/ among the files mdqa ships (the checkout's, or the installed copy)."""
+    return folder("notebooks") / "benchmarks"
+
+
+def run_dir() -> Path:
+    """Where the notebooks run: the source checkout (their relative paths, e.g. results/ and
+    examples/, are the checkout's), or the current directory for an installed mdqa."""
+    return checkout_root() or Path.cwd()
+
+
 def notebook_path(name: str) -> Path:
     if name not in NOTEBOOKS:
         raise ReproduceError(f"unknown benchmark {name!r}; choose one of {', '.join(NOTEBOOKS)}")
-    return NOTEBOOK_DIR / NOTEBOOKS[name]
+    return notebook_dir() / NOTEBOOKS[name]
 
 
 def listing() -> list[dict[str, Any]]:
-    return [{"name": n, "notebook": str(NOTEBOOK_DIR / f), "exists": (NOTEBOOK_DIR / f).is_file()}
+    nb_dir = notebook_dir()
+    return [{"name": n, "notebook": str(nb_dir / f), "exists": (nb_dir / f).is_file()}
             for n, f in NOTEBOOKS.items()]  # fmt: skip
 
 
@@ -82,7 +93,7 @@ def execute(source: Path, output: Path, parameters: dict[str, Any], log: Path | 
     if log is not None:
         log.parent.mkdir(parents=True, exist_ok=True)
     cmd = [sys.executable, "-m", "papermill", str(source), str(output), "-y", yaml.safe_dump(parameters),
-           "--cwd", str(REPO), "--no-progress-bar", "--log-output", "-k", "python3"]  # fmt: skip
+           "--cwd", str(run_dir()), "--no-progress-bar", "--log-output", "-k", "python3"]  # fmt: skip
     with open(log or os.devnull, "a", encoding="utf-8") as fh:
         proc = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, check=False)
     if proc.returncode != 0:

@@ -22,6 +22,7 @@ from mdqa_kernel.collection.collection import Collection, html_table
 from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.plan.aggregation import Aggregation
 from mdqa_kernel.plan.ir import Plan
+from mdqa_kernel.resources import ResourceMissingError, example
 from mdqa_kernel.rows.rows import corrected_rows
 
 # Collection bookkeeping columns that a result view does not need to show.
@@ -288,8 +289,8 @@ def question_collection(
 
 
 def example_path(relpath: str) -> Path:
-    """A file under the project's examples/ folder (example plans, the vendored MuDABench files)."""
-    path = Path(__file__).resolve().parents[2] / "examples" / relpath
-    if not path.exists():
-        raise NotebookUsageError(f"{path} is missing; run from an mdqa source checkout (pip install -e .)")
-    return path
+    """A file under mdqa's examples/ folder (example plans, the vendored MuDABench files)."""
+    try:
+        return example(relpath)
+    except ResourceMissingError as e:
+        raise NotebookUsageError(str(e)) from None

@@ -79,8 +79,16 @@ class MdqaMagics(Magics):
     # -- magics ------------------------------------------------------------------------------
     @line_cell_magic
     def collection(self, line: str, cell: str | None = None) -> None:
+        """Build (or reopen) a collection and bind it to NAME.
+
+        Usage:  %%collection NAME
+                pdf_dir: demo-output/corpus/pdfs
+                metadata: demo-output/corpus/metadata.csv
+                workspace: mdqa-workspace
+        Body (YAML, all optional): pdf_dir, metadata, workspace, name, jobs, where: {column: value}.
+        Without pdf_dir the collection `name` of `workspace` is reopened.
+        """
         cell = cell or ""  # also usable as a line magic (%collection ...) when there is no body
-        """%%collection NAME  — body (YAML): pdf_dir, metadata, workspace, name, jobs, where: {col: value}"""
         p = _parser("%%collection")
         p.add_argument("name")
         args = self._args("%%collection", line, p)
@@ -92,8 +100,14 @@ class MdqaMagics(Magics):
 
     @line_cell_magic
     def plan(self, line: str, cell: str | None = None) -> None:
+        """Write a plan in YAML, or have the planner propose one, and bind it to NAME.
+
+        Usage:  %%plan NAME                                       body: the plan in YAML
+                %%plan NAME --ask "question" [--collection C]     body: empty, or the fields to read
+        With --ask the planner writes the plan (from the metadata of collection C when given), and the
+        cell shows it as YAML to copy into a %%plan cell and edit.
+        """
         cell = cell or ""  # also usable as a line magic (%plan ...) when there is no body
-        """%%plan NAME [--ask "question" --collection C]  — body: the plan in YAML (or empty with --ask)."""
         p = _parser("%%plan")
         p.add_argument("name")
         p.add_argument("--ask", default=None)
@@ -114,8 +128,15 @@ class MdqaMagics(Magics):
 
     @line_cell_magic
     def extract(self, line: str, cell: str | None = None) -> None:
+        """Read every field of plan P from every document of collection C; bind the result to NAME.
+
+        Usage:  %%extract NAME --plan P --collection C [--reader cascade] [--k 5] [--review]
+        --reader: table, llm, cascade (default) or oracle; --k: chunks retrieved per field (llm,
+        cascade); --review: open the rows review widget. Body (YAML, optional): more options of the
+        extraction and the reader, e.g. `jobs: 2`, `threshold: 0.8`. A run resumes where the previous
+        one stopped.
+        """
         cell = cell or ""  # also usable as a line magic (%extract ...) when there is no body
-        """%%extract NAME --plan P --collection C [--reader cascade] [--k 5] [--review]  — body: options."""
         p = _parser("%%extract")
         p.add_argument("name")
         p.add_argument("--plan", required=True)
@@ -136,8 +157,13 @@ class MdqaMagics(Magics):
 
     @line_cell_magic
     def aggregate(self, line: str, cell: str | None = None) -> None:
+        """Aggregate the (corrected) rows R into an answer; bind it to NAME.
+
+        Usage:  %%aggregate NAME --rows R [--plan P] [--question "..."]
+        R: an extraction (its corrected rows) or a rows DataFrame. Body: YAML operations, or polars code
+        that sets `result` (run in a sandbox); empty: the aggregation of plan P (default: R's plan).
+        """
         cell = cell or ""  # also usable as a line magic (%aggregate ...) when there is no body
-        """%%aggregate NAME --rows R [--plan P]  — body: YAML operations, or polars code setting `result`."""
         p = _parser("%%aggregate")
         p.add_argument("name")
         p.add_argument("--rows", required=True)

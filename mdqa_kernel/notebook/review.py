@@ -133,10 +133,6 @@ class ReviewModel:
             "value_json", "extracted_json", "extracted_status", "extracted_reader", "value_num", "bbox_json"
         )
 
-    @property
-    def total_documents(self) -> int:
-        return self._cells["doc_id"].n_unique()
-
     # -- paging ----------------------------------------------------------------------------------
     def view(
         self,

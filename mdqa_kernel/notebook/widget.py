@@ -3,7 +3,7 @@
 Only the current page of rows is synced to the browser. The browser sends small messages (select,
 edit, verify, undo); each edit is written to the corrections ledger before the widget answers, and the
 answer panel is recomputed from the corrected cells. The front end is widgets/rows_review.js + .css,
-plain ES module and CSS with no build step.
+plain ES module and CSS with no build step, found through mdqa_kernel.resources.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import html
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import anywidget
@@ -19,25 +18,15 @@ import polars as pl
 import traitlets
 
 from mdqa_kernel.notebook.review import STATUSES, ReviewError, ReviewModel
+from mdqa_kernel.resources import widget_asset
 from mdqa_kernel.rows.corrections import CorrectionError, Ledger
-
-WIDGETS_DIR = Path(__file__).resolve().parents[2] / "widgets"
-
-
-def _asset(name: str) -> Path:
-    path = WIDGETS_DIR / name
-    if not path.exists():
-        raise FileNotFoundError(
-            f"widget front end {path} is missing; install mdqa from its source tree (pip install -e .)"
-        )
-    return path
 
 
 class RowsReview(anywidget.AnyWidget):
     """Page through extracted rows, open a cell's evidence, fix values; the answer updates."""
 
-    _esm = _asset("rows_review.js")
-    _css = _asset("rows_review.css")
+    _esm = widget_asset("rows_review.js")
+    _css = widget_asset("rows_review.css")
 
     fields = traitlets.List().tag(sync=True)
     meta_columns = traitlets.List().tag(sync=True)

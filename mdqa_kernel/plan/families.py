@@ -386,7 +386,7 @@ def _change(c: FamilyContext) -> Aggregation:
         return Aggregation(steps=[ChangeOp(field=f, from_year=y1, to_year=y2, normalize=norm)], output=output)
     if kind in ("date_moved", "largest_shift"):
         # An annual event's dates compare by their place in the calendar: 06-13 is 31 days before 07-14
-        # in any year (ordinal days differ by 30 when a leap year's Feb 29 lies between; q_326af5aa)
+        # in any year (ordinal days differ by 30 when a leap year's Feb 29 lies between the two dates)
         shift = f"calendar_day({f}_{y1}) - calendar_day({f}_{y2})"  # > 0: earlier in the later year
         if c.facts.later:
             shift = f"calendar_day({f}_{y2}) - calendar_day({f}_{y1})"

@@ -100,7 +100,7 @@ def level_raw(raw: Mapping[str, Any]) -> dict[str, Any]:
     level = level_phrase(phrase)
     out = {**raw, "phrase": level}
     # Only a value the glossary knows: the percent type of an unknown one ("资本增长率" -> "资本") is what
-    # leads the table reader to the ratio a report prints (资本充足率, as q_b602e30e's reference reads it).
+    # leads the table reader to the ratio a report prints (资本充足率, as a reference answer reads it).
     known_amount = glossary_label(level) is not None and not _RATIO_WORDS.search(level)
     if level != phrase and raw.get("type") == "percent" and known_amount:
         out["type"] = "number"
@@ -177,7 +177,7 @@ def ranked_by_listed_value(
     """The field of a one-year top-k question that lists one printed value beside each symbol and
     ranks by it or by words no document prints ("the most diversified revenue streams", "the highest
     financial leverage"). The model named such a ranking's value by a printed line item it had heard
-    of ("revenues" for diversified revenue, q_71b7dcd5), so the listed value decides. None when the
+    of ("revenues" for diversified revenue), so the listed value decides. None when the
     ranking names another printed value (then both are read, as the model proposes)."""
     listed = listed_beside_symbols(question)
     if listed is None or vocabulary is None or facts.k is None or len(facts.years) >= 2:
@@ -275,7 +275,7 @@ def undecorated(description: str, term: Term) -> str:
 
     The table reader finds a row by the field's description and the glossary's synonyms of it; a
     decorated phrase matches neither ("exact operating revenue amounts" is no synonym of the printed
-    "Total revenues"), so every document went to the LLM, which misread them (q_c7f10721). A phrase
+    "Total revenues"), so every document went to the LLM, which can misread them. A phrase
     with any other word ("每股社会贡献值" around the heading 社会贡献) is a different quantity: kept."""
     if term.type not in ("number", "percent"):
         return description

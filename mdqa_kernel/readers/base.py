@@ -97,10 +97,6 @@ class ReadResult(BaseModel):
         data["value"] = to_json_value(self.value) if not isinstance(self.value, list) else self.value
         return data
 
-    @classmethod
-    def from_json_dict(cls, data: dict[str, Any]) -> ReadResult:
-        return cls.model_validate(data)
-
 
 def not_found(doc_id: str, field_name: str, reader: str, message: str, confidence: float = 0.0) -> ReadResult:
     return ReadResult(

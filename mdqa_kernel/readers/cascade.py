@@ -20,8 +20,9 @@ from mdqa_kernel.readers.base import (
     pick_options,
     timed_read,
 )
+from mdqa_kernel.readers.confidence import CONFIDENT
 
-DEFAULT_THRESHOLD = 0.8
+DEFAULT_THRESHOLD = CONFIDENT  # the table reader's levels are named beside it (readers/confidence.py)
 # Enters every cascade task key: a change in how answers are chosen re-reads (LLM calls stay cached).
 CASCADE_VERSION = "cascade-2"
 

@@ -1,14 +1,17 @@
 """The oracle reader: gold values from a benchmark, for upper-bound runs.
 
-It reads nothing from the PDF. Sources: a MuDABench split ("mudabench:simple" — every document's
-value_<field> keys merged over the questions that list it) or a realdocs-style gold.jsonl
-(doc, field, value_base_units). With an oracle the rest of the pipeline (rows, aggregation, answer)
-can be measured on its own.
+It reads nothing from the PDF. Sources: `<name>:<argument>` of a registered gold source, or a
+realdocs-style gold.jsonl (doc, field, value_base_units). The kernel registers no gold source of its
+own: benchmarks add theirs to GOLD_SOURCES (MuDABench adds "mudabench", so "mudabench:simple" is every
+document's value_<field> keys merged over the questions that list it), through the entry-point group
+"mdqa.gold_sources" declared in pyproject.toml. With an oracle the rest of the pipeline (rows,
+aggregation, answer) can be measured on its own.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,28 +26,31 @@ from mdqa_kernel.readers.base import (
     found,
     not_found,
 )
+from mdqa_kernel.registry import Registry
 from mdqa_kernel.text.values import coerce_value
+
+GoldValues = dict[tuple[str, str], Any]
+# name -> function of the argument after "name:" returning {(doc_id, field): value}
+GOLD_SOURCES: Registry[Callable[[str], GoldValues]] = Registry("gold source", "mdqa.gold_sources")
 
 
 class OracleSourceError(ReaderError):
     """The gold source of the oracle reader could not be read."""
 
 
-def load_gold(source: str) -> dict[tuple[str, str], Any]:
+def load_gold(source: str) -> GoldValues:
     """{(doc_id, field): value in base units (or as typed in the benchmark)} from a gold source."""
-    if source.startswith("mudabench:"):
-        from mdqa_kernel.benchmarks.mudabench import all_document_records
-
-        split = source.split(":", 1)[1] or "simple"
-        return {
-            (doc_id, key): value
-            for doc_id, rec in all_document_records(split).items()
-            for key, value in rec.values.items()
-        }
+    name, colon, argument = source.partition(":")
+    if colon and name in GOLD_SOURCES:
+        return GOLD_SOURCES.get(name)(argument)
     path = Path(source)
     if not path.is_file():
+        known = ", ".join(f"'{n}:…'" for n in GOLD_SOURCES.names()) or (
+            "none: install mdqa (pip install -e .) so that its entry points register them"
+        )
         raise OracleSourceError(
-            f"gold source {source!r} is neither 'mudabench:<split>' nor a gold.jsonl file"
+            f"gold source {source!r} is neither <name>:<argument> of a registered gold source "
+            f"({known}) nor a gold.jsonl file"
         )
     return {(rec["doc"], rec["field"]): base_value(rec) for rec in gold_records(path)}
 

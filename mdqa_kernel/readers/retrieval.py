@@ -11,14 +11,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
 
 import bm25s
 import numpy as np
 import polars as pl
-
-from mdqa_kernel.errors import MdqaError
 
 # Embedder: texts → vectors (llama-index's BaseEmbedding.get_text_embedding_batch fits).
 Embedder = Callable[[list[str]], Sequence[Sequence[float]]]
@@ -67,10 +63,6 @@ _STOP = frozenset(
 RRF_K = 60  # reciprocal rank fusion constant (Cormack et al. 2009)
 
 
-class RetrievalError(MdqaError):
-    """Retrieval could not run (for example an embedding model that failed to load)."""
-
-
 def tokenize(text: str) -> list[str]:
     """Character bigrams for CJK runs (a lone character stays a unigram) plus lower-case ASCII words."""
     norm = unicodedata.normalize("NFKC", text).lower()
@@ -87,16 +79,6 @@ def tokenize(text: str) -> list[str]:
 def field_query(description: str, question: str = "") -> str:
     """The retrieval query of a field: its description plus the filled-in question."""
     return f"{description} {question}".strip()
-
-
-@dataclass
-class RetrievalConfig:
-    k: int = 5
-    embedder: Embedder | None = None
-    embedding_model: str | None = None  # a name, for the task key; the embedder itself is not hashed
-
-    def key(self) -> dict[str, Any]:
-        return {"k": self.k, "embedding_model": self.embedding_model if self.embedder else None}
 
 
 class ChunkIndex:

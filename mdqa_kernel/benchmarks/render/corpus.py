@@ -24,7 +24,7 @@ from pydantic import BaseModel
 from mdqa_kernel.benchmarks.mudabench import DocumentRecord, MudaSplit, load_split
 from mdqa_kernel.benchmarks.render.document import index_records, render_document
 from mdqa_kernel.benchmarks.render.fonts import require_cjk_truetype
-from mdqa_kernel.benchmarks.render.models import HONESTY_NOTE_EN, DocumentManifest, RenderOptions
+from mdqa_kernel.benchmarks.render.models import HONESTY_NOTE_EN, RenderOptions
 
 # 12 questions of the simple split covering every doctype and both languages, small collections,
 # none with a known defect: what `make demo` and the tutorials render.
@@ -245,7 +245,3 @@ def _progress(it, total: int, enabled: bool):
     from tqdm import tqdm
 
     return tqdm(it, total=total, unit="doc", desc="render")
-
-
-def load_manifest(path: str | Path) -> DocumentManifest:
-    return DocumentManifest.model_validate_json(Path(path).read_text(encoding="utf-8"))

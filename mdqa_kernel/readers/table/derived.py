@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from mdqa_kernel.readers.confidence import LISTED_AGREES, LISTED_DISAGREES, LISTED_UNCHECKED
 from mdqa_kernel.readers.table.candidates import Candidate, line_bbox, line_span
 from mdqa_kernel.text.layout import Line, table_rows
 
@@ -195,7 +196,9 @@ def group_members(lines_by_page: dict[int, list[Line]], description: str) -> lis
     if not names:
         return []
     printed = {int(c.raw) for c in group_count(lines_by_page, core)}
-    score = 0.8 if not printed else (0.95 if printed == {len(names)} else 0.5)
+    score = (
+        LISTED_UNCHECKED if not printed else (LISTED_AGREES if printed == {len(names)} else LISTED_DISAGREES)
+    )
     region = Line(shown[0].page, shown[0].index, [w for x in shown for w in x.words])  # header to last row
     snippet = " / ".join(x.text for x in shown[:4]) + (" …" if len(shown) > 4 else "")
     return [

@@ -22,6 +22,7 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from mdqa_kernel.readers.confidence import ROLE_OTHER_LABEL, ROLE_PRIMARY_LABEL
 from mdqa_kernel.readers.table.candidates import (
     Candidate,
     compact_map,
@@ -359,7 +360,7 @@ def firm_in_role(windows: list[ProseWindow], labels: LabelSet) -> list[Candidate
             for start, _end in _occurrences(w, label):
                 m = _FIRM_BEFORE.search(w.text[:start])
                 if m:
-                    score = 0.85 if label in labels.primary else 0.8
+                    score = ROLE_PRIMARY_LABEL if label in labels.primary else ROLE_OTHER_LABEL
                     out.append(
                         Candidate(
                             "role",

@@ -17,8 +17,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import polars as pl
-
 from mdqa_kernel.plan.ir import FieldSpec
 from mdqa_kernel.readers.base import (
     READERS,
@@ -29,6 +27,16 @@ from mdqa_kernel.readers.base import (
     Status,
     found,
     not_found,
+)
+from mdqa_kernel.readers.confidence import (
+    ABSENT_PHRASE,
+    ABSENT_TOPIC,
+    ABSENT_UNREADABLE,
+    CONFIDENT,
+    COUNT_SCALE,
+    KNOWN_SCALE,
+    RIVALS_FACTOR,
+    UNDECLARED_SCALE,
 )
 from mdqa_kernel.readers.table.candidates import (
     Candidate,
@@ -61,7 +69,6 @@ from mdqa_kernel.text.labels import (
     field_labels,
     is_topic,
     label_score,
-    normalize_label,
     phrase_variants,
 )
 from mdqa_kernel.text.layout import (
@@ -112,8 +119,8 @@ class TableReader:
     def __init__(
         self,
         min_label_score: float = 0.6,
-        absent_confidence: float = 0.5,
-        topic_absent_confidence: float = 0.85,
+        absent_confidence: float = ABSENT_PHRASE,
+        topic_absent_confidence: float = ABSENT_TOPIC,
     ) -> None:
         self.min_label_score = min_label_score
         # A phrase missing from a fully readable document is evidence of "no", but wording varies:
@@ -135,7 +142,7 @@ class TableReader:
 
     def _absent_confidence(self, doc: DocumentView, phrase: str) -> float:
         if doc.status != "ok":
-            return 0.2
+            return ABSENT_UNREADABLE
         return self.topic_absent_confidence if is_topic(phrase) else self.absent_confidence
 
     def _phrase_absent(self, doc: DocumentView, field: FieldLike, phrase: str) -> ReadResult:
@@ -156,7 +163,7 @@ class TableReader:
         assurance provider); None when that fact is not a sure "no"."""
         check = FieldSpec(name=f"{field.name}_presupposed", type="boolean", description=fact, question=fact)
         said = self.read(doc, check, question)
-        if not (said.found and said.value is False and said.confidence >= 0.8):
+        if not (said.found and said.value is False and said.confidence >= CONFIDENT):
             return None
         return said.model_copy(
             update={
@@ -305,17 +312,17 @@ class TableReader:
         """(printed scale, its word, confidence): from the row label, else the nearest declaration above."""
         if field.type == "percent" or _PER_SHARE.search(f"{field.description} {field.unit or ''}"):
             # "(In millions, except per share data)": per-share amounts are printed as they are.
-            return 1.0, None, 1.0
+            return 1.0, None, KNOWN_SCALE
         own = declared_scale(row.label) or declared_scale(row.extended_label)
         if own:
-            return own[0], own[1], 1.0
+            return own[0], own[1], KNOWN_SCALE
         for j in range(row.line.index - 1, -1, -1):
             found = declared_scale(lines[j].text)
             if found:
-                return found[0], found[1], 1.0
+                return found[0], found[1], KNOWN_SCALE
         if field.type == "integer" or (field.unit or "").lower() in _COUNT_UNITS:
-            return 1.0, None, 0.95
-        return 1.0, None, 0.8  # nothing declared: probably units, but say so
+            return 1.0, None, COUNT_SCALE
+        return 1.0, None, UNDECLARED_SCALE  # nothing declared: probably units, but say so
 
     # -- choosing ---------------------------------------------------------------------------------
     def _best(self, doc: DocumentView, field: FieldLike, candidates: list[Candidate]) -> ReadResult:
@@ -335,7 +342,7 @@ class TableReader:
         rivals = [t for t in typed[1:] if t[0].score >= best.score - 0.05 and not _same(t[1], value)]
         if rivals:
             # Two equally good readings disagree (the same label in two tables, two years...): do not guess.
-            confidence = round(confidence * 0.5, 4)
+            confidence = round(confidence * RIVALS_FACTOR, 4)
         return found(
             doc.doc_id,
             field.name,
@@ -418,20 +425,3 @@ def _lines_by_page(doc: DocumentView) -> dict[int, list[Line]]:
 def _prose_windows(doc: DocumentView, lines: dict[int, list[Line]]) -> list[ProseWindow]:
     """The document's prose windows, built once and shared by all fields."""
     return doc.memo("prose_windows", lambda: prose_windows(lines))
-
-
-def rows_frame(doc: DocumentView) -> pl.DataFrame:
-    """Every table row the reader sees (page, label, wrapped label, cells): for debugging in a notebook."""
-    out = []
-    for page, lines in _lines_by_page(doc).items():
-        for row in table_rows(lines):
-            out.append(
-                {
-                    "page": page,
-                    "label": row.label,
-                    "extended_label": row.extended_label,
-                    "norm": normalize_label(row.extended_label),
-                    "cells": [c.text for c in row.cells],
-                }
-            )
-    return pl.DataFrame(out)

@@ -1,0 +1,36 @@
+"""The confidence levels of the deterministic readers, named beside the cascade's threshold.
+
+A reader scores each answer in [0, 1]. The cascade (readers/cascade.py) keeps the table reader's
+answer when its confidence is at least CONFIDENT and otherwise lets the LLM read the cell too. Each
+level below was chosen for its side of that line, so they live here together: a level equal to
+CONFIDENT is trusted only when nothing else about the reading is doubtful (a candidate's score is the
+product of its label match, its column and its scale), one above is trusted alone, one below always
+asks the LLM. Changing any of them changes which cells the LLM reads, and the table reader's task keys
+(its config holds the absent levels).
+"""
+
+from __future__ import annotations
+
+CONFIDENT = 0.8  # the cascade's default threshold
+
+# The scale of a table number (readers/table/reader.py: score × column × scale).
+KNOWN_SCALE = 1.0  # declared by the row or a line above ("in millions", "单位：万元"), or none applies (%)
+COUNT_SCALE = 0.95  # a count under no declaration: counts are printed as they are
+UNDECLARED_SCALE = 0.8  # nothing declared: probably units; at CONFIDENT only on a perfect label and column
+
+# "No" because something was not found (readers/table/reader.py).
+ABSENT_PHRASE = 0.5  # a statement phrase found nowhere in a readable document: wording varies
+ABSENT_TOPIC = 0.85  # a disclosure topic found under none of its printed names: a "no" to trust
+ABSENT_UNREADABLE = 0.2  # the document did not parse cleanly: its missing text proves nothing
+
+# Disagreement: two equally good readings of one cell that differ are scaled down below CONFIDENT.
+RIVALS_FACTOR = 0.5
+
+# A group counted from its listed members (readers/table/derived.py), checked against a printed total.
+LISTED_UNCHECKED = 0.8  # no total printed: the list alone, at CONFIDENT
+LISTED_AGREES = 0.95  # the printed total equals the number of members listed
+LISTED_DISAGREES = 0.5  # they differ: the LLM looks too
+
+# A firm named beside the role a text field names (readers/table/prose.py: the auditor in a 10-K).
+ROLE_PRIMARY_LABEL = 0.85  # beside the field's primary label
+ROLE_OTHER_LABEL = 0.8  # beside one of its other labels, at CONFIDENT
