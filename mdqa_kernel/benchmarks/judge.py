@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
 
+from mdqa_kernel.text.language import CJK
 from mdqa_kernel.text.normalize import default_entity, normalize_text
 
 _CODE = re.compile(r"(?<![\d.])\d{6}(?![\d.])")
@@ -30,7 +31,7 @@ _NUM = re.compile(
 )
 _QUOTED = re.compile(r"[“\"「『]([^”\"」』]+)[”\"」』]")
 # A firm is recognised by its legal form, so that phrases like "更换了会计事务所" are not names.
-_FIRM = re.compile(r"[\u4e00-\u9fff]+事务所[（(][^）)]*合伙[）)]")
+_FIRM = re.compile(rf"{CJK}+事务所[（(][^）)]*合伙[）)]")
 _YEAR_RANGE = re.compile(r"(?<![\d.])(?:19|20)\d{2}(?:\s*[-–~至到]\s*(?:19|20)\d{2})?(?!\d)")
 RANKING_WORDS = (
     "最高",

@@ -20,6 +20,8 @@ from typing import Any, Literal
 import polars as pl
 from pydantic import BaseModel, ConfigDict, Field
 
+from mdqa_kernel.text.language import detect_language
+
 Split = Literal["simple", "complex"]
 SPLITS: tuple[str, ...] = ("simple", "complex")
 DOCTYPES: tuple[str, ...] = (
@@ -70,7 +72,6 @@ FAMILY_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("topk", ("最高", "最多", "前三", "最早", "最快", "top", "highest", "largest", "most")),
 )
 
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -117,7 +118,7 @@ def classify_family(question: str) -> str:
 
 
 def question_language(question: str) -> str:
-    return "zh" if _CJK.search(question) else "en"
+    return detect_language(question)
 
 
 def _column_dtype(values: list[Any]) -> pl.DataType | None:

@@ -14,6 +14,9 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cache
 
+from mdqa_kernel.text.language import CJK
+from mdqa_kernel.text.numerals import NUMBERING_CHARS
+
 # Bilingual synonyms of common line items. Keys and values are compared after `normalize_label`.
 # A group lists names of the SAME concept only: "净利润" is not "归属于母公司股东的净利润".
 SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
@@ -166,9 +169,9 @@ _UNIT_TAIL = re.compile(
     re.IGNORECASE,
 )
 _NOTE_TAIL = re.compile(r"[（(][^（()）]{4,}[)）]$")
-_INNER_NUMBER = re.compile(r"(?<=[\u4e00-\u9fff])\s*\d{1,2}\s*[.、．]\s*(?=[\u4e00-\u9fff])")
+_INNER_NUMBER = re.compile(rf"(?<={CJK})\s*\d{{1,2}}\s*[.、．]\s*(?={CJK})")
 _NUMBERING = re.compile(
-    r"^(?:[一二三四五六七八九十]+[、.．]|[(（][一二三四五六七八九十\d]+[)）]|\d+[.、．)]|[a-z][.)])\s*"
+    rf"^(?:[{NUMBERING_CHARS}]+[、.．]|[(（][{NUMBERING_CHARS}\d]+[)）]|\d+[.、．)]|[a-z][.)])\s*"
 )
 _LEAD_WORDS = re.compile(r"^(?:其中[:：]?|加[:：]|减[:：]|:|：)")
 _PUNCT_SPACE = re.compile(r"[\s\W_]+", re.UNICODE)

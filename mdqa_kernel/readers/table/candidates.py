@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mdqa_kernel.text.labels import LabelSet, label_score, normalize_label
+from mdqa_kernel.text.language import has_cjk
 from mdqa_kernel.text.layout import Line
 from mdqa_kernel.text.values import declared_scale, find_dates, find_numbers
 
@@ -111,7 +112,7 @@ def gap_groups(line: Line) -> list[str]:
         else:
             groups[-1].append(w.text)
         last_x1 = w.x1
-    cjk = any("\u4e00" <= ch <= "\u9fff" for w in line.words for ch in w.text)
+    cjk = any(has_cjk(w.text) for w in line.words)
     return ["".join(g) if cjk else " ".join(g) for g in groups]
 
 
