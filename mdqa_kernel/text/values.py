@@ -108,8 +108,9 @@ _NUMBER = re.compile(
 _GROUPED = re.compile(r"^\d{1,3}(?:,\d{3})*(?:\.\d+)?$|^\d+(?:\.\d+)?$")
 
 
-def normalize_text(text: str) -> str:
-    """NFKC (full-width digits, commas and letters become ASCII), with whitespace collapsed."""
+def clean_printed(text: str) -> str:
+    """Printed text (a number, a label, a value) as plain text: NFKC (full-width digits, commas and
+    letters become ASCII), whitespace collapsed. Case and punctuation stay (see `normalize.comparison_key`)."""
     return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip()
 
 
@@ -119,7 +120,7 @@ def parse_number(text: str) -> float | None:
     Parentheses and a leading minus make it negative; a percent sign is kept as percent points
     (12% → 12.0). Returns None for text that is not one number (dashes, words, two numbers).
     """
-    s = normalize_text(text)
+    s = clean_printed(text)
     if not s or s in {"-", "—", "–", "--", "——", "/", "N/A", "n/a", "不适用"}:
         return None
     m = _NUMBER.fullmatch(s)
@@ -132,7 +133,7 @@ def parse_number(text: str) -> float | None:
 
 def is_valid_grouping(token: str) -> bool:
     """True when the digits of a token are grouped correctly ('5,634,274,230.28' yes, '5,634,27' no)."""
-    core = normalize_text(token).strip("()（）$¥￥%-−–")
+    core = clean_printed(token).strip("()（）$¥￥%-−–")
     return bool(_GROUPED.match(core))
 
 
@@ -264,7 +265,7 @@ def coerce_value(value: Any, field_type: str) -> Any:
         if isinstance(value, (list, tuple)):
             return [str(v).strip() for v in value if str(v).strip()]
         return [p.strip() for p in re.split(r"[、,，;；]", str(value)) if p.strip()]
-    text = normalize_text(str(value))
+    text = clean_printed(str(value))
     return text or None
 
 
