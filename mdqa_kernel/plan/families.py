@@ -42,7 +42,7 @@ from mdqa_kernel.plan.rules import (
     threshold_is_percent,
     weights_in,
 )
-from mdqa_kernel.readers.table.derived import NAMES as NAMES_ASKED
+from mdqa_kernel.text.words import NAMES_ASKED
 
 FAMILIES: tuple[str, ...] = (
     "topk", "threshold_filter", "count", "groupby_mode", "growth", "change",

@@ -16,29 +16,14 @@ from collections.abc import Callable
 
 import polars as pl
 
+from mdqa_kernel.text.datafiles import string_list
+
 ExprNormalizer = Callable[[pl.Expr], pl.Expr]
 
 # Whitespace, punctuation and symbols; same class in Python `re` (approximated) and polars' Rust regex.
 _PL_STRIP = r"[\s\p{P}\p{S}]+"
-# Legal-form suffixes removed by the default entity normaliser (already text-normalised: lower case,
-# no punctuation), longest first so that "股份有限公司" wins over "有限公司".
-LEGAL_SUFFIXES: tuple[str, ...] = (
-    "特殊普通合伙",
-    "普通合伙",
-    "股份有限公司",
-    "有限责任公司",
-    "有限公司",
-    "coltd",
-    "corporation",
-    "company",
-    "limited",
-    "corp",
-    "llp",
-    "llc",
-    "inc",
-    "ltd",
-    "plc",
-)  # no bare "co": it would eat the end of names such as "costco"
+# Legal-form suffixes removed by the default entity normaliser, longest first (text/data/words.json).
+LEGAL_SUFFIXES: tuple[str, ...] = string_list("words.json", "legal_suffixes")
 _SUFFIX_RE = "(?:" + "|".join(LEGAL_SUFFIXES) + ")+$"
 
 

@@ -20,14 +20,12 @@ from mdqa_kernel.text.labels import LabelSet, label_score, normalize_label
 from mdqa_kernel.text.language import has_cjk
 from mdqa_kernel.text.layout import Line
 from mdqa_kernel.text.values import declared_scale, find_dates, find_numbers
+from mdqa_kernel.text.words import FACT_VERBS
 
 _KV_SEP = re.compile(r"[:：]")
 # English prose names years by the words before them ("fiscal year 2022", "June 30, 2023", "in 2021").
 _YEAR_BEFORE = re.compile(r"(?:\byears?|\bfiscal|\bFY|\bin|\bsince|\band|\d,)\s*$", re.I)
 _NEGATION = ("未", "没有", "尚未", "无", "not", "never")
-# The verbs a yes/no fact is stated with ("是否采用GRI标准", "经第三方机构审验的公司"): one list for the
-# reader and the planner, so a fact the planner writes is one the reader can look for. Longer first.
-FACT_VERBS = r"使用或参照|披露|公开|经过|经|参照|遵循|采用|使用"
 _WHETHER = re.compile(rf"是否(?:{FACT_VERBS})(?:了)?(?P<p>[^。？?，,]+)")
 _QUOTED = re.compile(r"[“\"「『]([^”\"」』]+)[”\"」』]")
 
