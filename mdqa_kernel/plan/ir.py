@@ -27,6 +27,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from mdqa_kernel.plan.aggregation import Aggregation
+from mdqa_kernel.text.fieldtypes import FIELD_TYPES, FieldTypeName
 
 __all__ = [
     "FIELD_TYPES",
@@ -37,8 +38,6 @@ __all__ = [
     "PlanValidationError",
 ]
 
-FieldType = Literal["number", "integer", "percent", "boolean", "date", "text", "list_text"]
-FIELD_TYPES: tuple[str, ...] = FieldType.__args__  # type: ignore[attr-defined]
 
 # Named scales an analyst can write instead of a factor. The factor multiplies a value as printed
 # in the document to give the value in the field's unit (a table "in millions" has scale 1e6).
@@ -220,7 +219,7 @@ class FieldSpec(_Strict):
     """One fact read from each document: the column of the rows table it becomes."""
 
     name: str
-    type: FieldType
+    type: FieldTypeName
     description: str
     question: str
     unit: str | None = None

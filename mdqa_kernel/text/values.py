@@ -1,14 +1,14 @@
 """Printed values → typed values: numbers, scales, percentages, dates, booleans.
 
 Every reader turns what a page prints ("(1,234.5)", "７，１７６", "12.6%", "2023年2月3日",
-"in millions") into the field's type and unit through these functions, so that the table reader,
-the LLM reader and the metrics agree on what a value means.
+"in millions") into the field's type and unit through these functions (typing a value for a field
+type is `fieldtypes.coerce`), so that the table reader, the LLM reader and the metrics agree on what
+a value means.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import math
 import re
 import unicodedata
 from typing import Any
@@ -225,48 +225,7 @@ def parse_date(value: Any) -> dt.date | None:
     return dates[0][0] if dates else None
 
 
-# -- typing a value for a field -----------------------------------------------------------------
-
-_TRUE = {"true", "yes", "y", "1", "是", "有", "已", "披露", "t"}
-_FALSE = {"false", "no", "n", "0", "否", "无", "未", "没有", "f"}
-
-
-def coerce_value(value: Any, field_type: str) -> Any:
-    """A raw value (from a reader or an LLM) as the Python value of a field type; raises ValueError."""
-    if value is None:
-        return None
-    if field_type in {"number", "percent"}:
-        if isinstance(value, bool):
-            raise ValueError(f"{value!r} is a boolean, not a number")
-        number = float(value) if isinstance(value, (int, float)) else parse_number(str(value))
-        if number is None or math.isnan(number):
-            raise ValueError(f"{value!r} is not a number")
-        return number
-    if field_type == "integer":
-        number = coerce_value(value, "number")
-        if abs(number - round(number)) > 1e-6:
-            raise ValueError(f"{value!r} is not a whole number")
-        return round(number)
-    if field_type == "boolean":
-        if isinstance(value, bool):
-            return value
-        text = str(value).strip().lower()
-        if text in _TRUE:
-            return True
-        if text in _FALSE:
-            return False
-        raise ValueError(f"{value!r} is not a yes/no answer")
-    if field_type == "date":
-        day = parse_date(value)
-        if day is None:
-            raise ValueError(f"{value!r} is not a date")
-        return day
-    if field_type == "list_text":
-        if isinstance(value, (list, tuple)):
-            return [str(v).strip() for v in value if str(v).strip()]
-        return [p.strip() for p in re.split(r"[、,，;；]", str(value)) if p.strip()]
-    text = clean_printed(str(value))
-    return text or None
+# -- storing ----------------------------------------------------------------------------------
 
 
 def to_json_value(value: Any) -> Any:
