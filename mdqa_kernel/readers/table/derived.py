@@ -21,8 +21,7 @@ import unicodedata
 
 from mdqa_kernel.readers.table.candidates import Candidate, line_bbox, line_span
 from mdqa_kernel.text.layout import Line, table_rows
-from mdqa_kernel.text.words import KNOWN_SETS
-from mdqa_kernel.text.words import NAMES_ASKED as NAMES
+from mdqa_kernel.text.words import KNOWN_SETS, NAMES_ASKED
 
 _LARGEST = re.compile(r"第一大股东|控股股东|largest\s+shareholder|principal\s+shareholder", re.IGNORECASE)
 _HOLDING_HEADER = re.compile(
@@ -154,7 +153,7 @@ def group_members(lines_by_page: dict[int, list[Line]], description: str) -> lis
     cascade asks the LLM) when it disagrees, and fairly sure when no count is printed."""
     core = unicodedata.normalize("NFKC", description).strip()
     m = _GROUP_COUNT.match(core)
-    if not m or not NAMES.search(core):
+    if not m or not NAMES_ASKED.search(core):
         return []
     marker = _GROUP_CELLS.get(m.group("who").lower())
     if marker is None:
