@@ -15,16 +15,15 @@ import datetime as dt
 import math
 import re
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
 import polars as pl
 from pydantic import BaseModel, Field
 
 from mdqa_kernel.aggregate.run import AggregateResult
 from mdqa_kernel.plan.aggregation import Aggregation, Output
+from mdqa_kernel.text.language import Language, detect_language
 
-Language = Literal["zh", "en"]
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
@@ -48,10 +47,6 @@ class Answer(BaseModel):
     lineage: list[LineageItem] = Field(default_factory=list)
     polished: bool = False
     polish_note: str | None = None
-
-
-def detect_language(question: str) -> Language:
-    return "zh" if _CJK.search(question) else "en"
 
 
 def format_number(value: Any, *, decimals: int | None = None, percent: bool = False) -> str:

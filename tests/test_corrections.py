@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from mdqa_kernel.rows.corrections import CorrectionError, Ledger, coerce_value
+from mdqa_kernel.rows.corrections import CorrectionError, Ledger, typed_correction
 from mdqa_kernel.store import Workspace
 
 
@@ -43,8 +43,8 @@ def _cells() -> pl.DataFrame:
         ("", "number", None),
     ],
 )
-def test_coerce_value(value: str, ftype: str, expected: object) -> None:
-    assert coerce_value(value, ftype) == expected
+def test_typed_correction(value: str, ftype: str, expected: object) -> None:
+    assert typed_correction(value, ftype) == expected
 
 
 @pytest.mark.parametrize(
@@ -52,7 +52,7 @@ def test_coerce_value(value: str, ftype: str, expected: object) -> None:
 )
 def test_bad_values_are_refused_with_a_hint(value: str, ftype: str) -> None:
     with pytest.raises(CorrectionError, match=f"not a valid {ftype}"):
-        coerce_value(value, ftype, where="d1/x: ")
+        typed_correction(value, ftype, where="d1/x: ")
 
 
 def test_edit_verify_and_overlay(workspace: Workspace) -> None:

@@ -17,7 +17,8 @@ import re
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
 
-from mdqa_kernel.text.normalize import default_entity, normalize_text
+from mdqa_kernel.text.language import CJK
+from mdqa_kernel.text.normalize import comparison_key, default_entity
 
 _CODE = re.compile(r"(?<![\d.])\d{6}(?![\d.])")
 _US_TICKER = re.compile(r"(?<![A-Za-z])[A-Z][A-Z.]{0,5}(?![A-Za-z])")
@@ -30,7 +31,7 @@ _NUM = re.compile(
 )
 _QUOTED = re.compile(r"[“\"「『]([^”\"」』]+)[”\"」』]")
 # A firm is recognised by its legal form, so that phrases like "更换了会计事务所" are not names.
-_FIRM = re.compile(r"[\u4e00-\u9fff]+事务所[（(][^）)]*合伙[）)]")
+_FIRM = re.compile(rf"{CJK}+事务所[（(][^）)]*合伙[）)]")
 _YEAR_RANGE = re.compile(r"(?<![\d.])(?:19|20)\d{2}(?:\s*[-–~至到]\s*(?:19|20)\d{2})?(?!\d)")
 RANKING_WORDS = (
     "最高",
@@ -181,14 +182,14 @@ def judge(
 
     names = _names(reference)
     if names:
-        text_norm = normalize_text(prediction) or ""
+        text_norm = comparison_key(prediction) or ""
         missing_names = [n for n in names if (default_entity(n) or "") not in text_norm]
         checks["names"] = not missing_names
         if missing_names:
             reasons.append(f"names missing: {missing_names}")
 
     if not checks:  # nothing structured to compare: fall back to normalised containment
-        ok = (normalize_text(reference) or "") in (normalize_text(prediction) or "")
+        ok = (comparison_key(reference) or "") in (comparison_key(prediction) or "")
         return JudgeResult(ok, "text containment" if ok else "no structured content matched", {"text": ok})
     ok = all(checks.values())
     return JudgeResult(ok, "ok" if ok else "; ".join(reasons), checks)

@@ -25,7 +25,7 @@ from typing import Any
 import polars as pl
 
 from mdqa_kernel.readers.oracle import base_value, gold_records
-from mdqa_kernel.text.normalize import default_entity, normalize_text
+from mdqa_kernel.text.normalize import comparison_key, default_entity
 from mdqa_kernel.text.values import parse_date, parse_number
 
 GOLD_SCHEMA = {"doc_id": pl.String, "field": pl.String, "gold": pl.String, "page": pl.Int64}
@@ -51,13 +51,13 @@ def numbers_agree(pred: float, gold: float) -> bool:
 
 
 def _text_equal(pred: str, gold: str) -> bool:
-    a, b = normalize_text(pred), normalize_text(gold)
+    a, b = comparison_key(pred), comparison_key(gold)
     return a == b or (a is not None and default_entity(pred) == default_entity(gold))
 
 
 def _list_key(items: list[Any]) -> list[str]:
     texts = [x if isinstance(x, str) else json.dumps(x, ensure_ascii=False, sort_keys=True) for x in items]
-    return sorted(normalize_text(t) or "" for t in texts)
+    return sorted(comparison_key(t) or "" for t in texts)
 
 
 def values_agree(pred: Any, gold: Any) -> bool:

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from mdqa_kernel.readers.oracle import GOLD_SOURCES, GoldValues
 from mdqa_kernel.resources import example
+from mdqa_kernel.text.language import detect_language
 
 Split = Literal["simple", "complex"]
 SPLITS: tuple[str, ...] = ("simple", "complex")
@@ -80,7 +81,6 @@ FAMILY_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("topk", ("最高", "最多", "前三", "最早", "最快", "top", "highest", "largest", "most")),
 )
 
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -127,7 +127,7 @@ def classify_family(question: str) -> str:
 
 
 def question_language(question: str) -> str:
-    return "zh" if _CJK.search(question) else "en"
+    return detect_language(question)
 
 
 def _column_dtype(values: list[Any]) -> pl.DataType | None:

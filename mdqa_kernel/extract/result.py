@@ -14,6 +14,7 @@ from typing import Any
 import polars as pl
 
 from mdqa_kernel.store import Workspace, open_workspace
+from mdqa_kernel.text.fieldtypes import FIELD_TYPES, field_type
 
 CELL_SCHEMA = {
     "doc_id": pl.String,
@@ -33,15 +34,6 @@ CELL_SCHEMA = {
     "seconds": pl.Float64,
     "task_key": pl.String,
     "value_json": pl.String,
-}
-_DTYPES = {
-    "number": pl.Float64,
-    "percent": pl.Float64,
-    "integer": pl.Int64,
-    "boolean": pl.Boolean,
-    "date": pl.Date,
-    "text": pl.String,
-    "list_text": pl.List(pl.String),
 }
 
 
@@ -156,7 +148,7 @@ class ExtractionResult:
             pl.Series(
                 spec.name,
                 [_typed(values[d].get(spec.name), spec.type) for d in self.docs],
-                dtype=_DTYPES.get(spec.type, pl.String),
+                dtype=field_type(spec.type).dtype if spec.type in FIELD_TYPES else pl.String,
                 strict=False,
             )
             for spec in self.plan.fields

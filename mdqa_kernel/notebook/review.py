@@ -18,7 +18,7 @@ from typing import Any
 import polars as pl
 
 from mdqa_kernel.errors import MdqaError
-from mdqa_kernel.rows.corrections import CorrectionError, Ledger, coerce_value
+from mdqa_kernel.rows.corrections import CorrectionError, Ledger, typed_correction
 
 STATUSES = ("found", "absent", "not_found", "error", "unsupported", "corrected", "verified")
 CELL_COLUMNS = ("doc_id", "field", "value", "status", "confidence", "reader", "page", "bbox", "snippet")
@@ -241,7 +241,7 @@ class ReviewModel:
         """Validate, record durably, patch the overlay, recompute. Returns the typed value."""
         r = self.cell(doc_id, field)
         ftype = self.field_types.get(field, "text")
-        typed = coerce_value(value, ftype, where=f"{doc_id}/{field}: ")
+        typed = typed_correction(value, ftype, where=f"{doc_id}/{field}: ")
         self.ledger.edit(doc_id, field, typed, old_value=json.loads(r["value_json"]), note=note)
         self._patch(doc_id, field, typed, "corrected", reader="human")
         return typed

@@ -22,6 +22,8 @@ import polars as pl
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
+from mdqa_kernel.text.language import CJK_RANGES, CJK_RE
+
 # Bump when the output of parse_pdf changes: cached parses are keyed by (sha256, PARSER_VERSION).
 PARSER_VERSION = "pdfium-1"
 
@@ -64,8 +66,7 @@ _SENTENCE_END = ("。", "！", "？", "；", ".", "!", "?", ";", ":", "：")
 # A numeric table cell: 1,234.5  (1,234)  -12%  $3.00  —  also a number cut by a cell wrap ("7,176,243,").
 _NUMERIC = re.compile(r"^[(\-−–]?[$¥€£]?\d[\d,]*(?:\.\d+)?(?:%\)?|\)%?)?,?$")
 _CELL_FILLERS = {"$", "¥", "€", "£", "%", "-", "—", "–", "−", "n/a", "N/A", "n/m", "NM", "nm", "*"}
-_HAS_LETTER = re.compile(r"[A-Za-z\u3400-\u9fff\uf900-\ufaff]")
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_HAS_LETTER = re.compile(rf"[A-Za-z{CJK_RANGES}]")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]")
 _LATIN = re.compile(r"[A-Za-z]")
@@ -258,7 +259,7 @@ def _chunks(page_no: int, page: _Page) -> list[tuple[Any, ...]]:
 def guess_language(text: str) -> str:
     """'zh', 'ja', 'ko', 'en' or 'unknown', from the share of CJK characters among letters."""
     sample = text[:20000]
-    cjk, kana, hangul, latin = (len(p.findall(sample)) for p in (_CJK, _KANA, _HANGUL, _LATIN))
+    cjk, kana, hangul, latin = (len(p.findall(sample)) for p in (CJK_RE, _KANA, _HANGUL, _LATIN))
     letters = cjk + kana + hangul + latin
     if letters == 0:
         return "unknown"

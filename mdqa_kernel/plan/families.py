@@ -43,11 +43,11 @@ from mdqa_kernel.plan.rules import (
     threshold_is_percent,
     weights_in,
 )
-from mdqa_kernel.readers.table.derived import NAMES as NAMES_ASKED
+from mdqa_kernel.text.fieldtypes import NUMERIC_TYPES
+from mdqa_kernel.text.words import NAMES_ASKED
 
 CONDITIONS = ("is_true", "is_false", "greater_than", "less_than", "equals", "contains")
 CHANGE_KINDS = ("value_changed", "date_moved", "gap_between_dates", "flags_improved", "largest_shift")
-NUMERIC = ("number", "integer", "percent")
 
 
 @dataclass
@@ -71,8 +71,8 @@ def _array(values: list[str]) -> dict[str, Any]:
 
 def param_schema(family: str, fields: list[FieldSpec]) -> dict[str, Any]:
     """The JSON schema of one family's parameters, field names restricted to the plan's fields."""
-    num = _names(fields, NUMERIC)
-    ordered = _names(fields, (*NUMERIC, "date"))
+    num = _names(fields, NUMERIC_TYPES)
+    ordered = _names(fields, (*NUMERIC_TYPES, "date"))
     every = _names(fields)
     nominal = _names(
         fields, ("text", "list_text", "date", "integer")
@@ -291,7 +291,7 @@ _ALL_GREW = re.compile(
 
 
 def _all_grew(c: FamilyContext) -> Aggregation:
-    names = [n for n, spec in c.fields.items() if spec.type in NUMERIC]
+    names = [n for n, spec in c.fields.items() if spec.type in NUMERIC_TYPES]
     if not names:
         raise FamilyError("a growth condition needs numeric fields")
     y1, y2 = c.two_years()
@@ -314,7 +314,7 @@ def _growth(c: FamilyContext) -> Aggregation:
         names, weights = list(rule_weights), list(rule_weights.values())
         c.sources["fields"] = c.sources["weights"] = "rule"
     else:
-        names = c.field_list(types=NUMERIC)
+        names = c.field_list(types=NUMERIC_TYPES)
         weights = [float(w) for w in (c.p.get("weights") or [])]
         c.sources["weights"] = "model"
     y1, y2 = c.two_years()
@@ -445,7 +445,7 @@ def _range_std(c: FamilyContext) -> Aggregation:
 
 
 def _outlier(c: FamilyContext) -> Aggregation:
-    names = c.field_list(types=NUMERIC)
+    names = c.field_list(types=NUMERIC_TYPES)
     method = c.pick("method", "mean_k_sigma" if c.facts.stat == "std" else None, "mean_k_sigma")
     k = float(c.pick("k", c.facts.multiplier, 2.0))
     on = c.pick("on", "growth" if len(c.facts.years) >= 2 else None, "value")
@@ -522,7 +522,7 @@ def _group_compare(c: FamilyContext) -> Aggregation:
         steps.append(DeriveOp(name="score", expr=formula))
         f = "score"
         c.sources["field"] = "rule(the question's formula)"
-        others = [n for n, spec in c.fields.items() if n not in used and spec.type not in NUMERIC]
+        others = [n for n, spec in c.fields.items() if n not in used and spec.type not in NUMERIC_TYPES]
         if len(others) == 1:  # the one field the score does not use names the groups
             by = others[0]
             c.sources["by"] = "rule"
@@ -534,7 +534,7 @@ def _group_compare(c: FamilyContext) -> Aggregation:
         f, by = c.field(), c.field("by")
         if by == f:
             raise FamilyError("group_compare needs a second field that names the groups")
-    if c.fields[by].type in NUMERIC:
+    if c.fields[by].type in NUMERIC_TYPES:
         raise FamilyError("group_compare needs a second, non-numeric field that names the groups")
     # a per-company score compares by its mean, unless the question asks for a total
     rule_stat = None if not formula else "sum" if _TOTAL.search(c.facts.question) else "mean"

@@ -15,9 +15,8 @@ from typing import Any
 from mdqa_kernel.plan.ir import FIELD_TYPES, FieldSpec
 from mdqa_kernel.plan.rules import QuestionFacts, listed_beside_symbols, measure_in
 from mdqa_kernel.plan.vocabulary import Term, Vocabulary
-from mdqa_kernel.readers.table.candidates import FACT_VERBS
-from mdqa_kernel.readers.table.derived import KNOWN_SETS
 from mdqa_kernel.text.labels import glossary_label, is_topic, normalize_label, same_line_item
+from mdqa_kernel.text.words import FACT_VERBS, KNOWN_SETS
 
 _NAME_TYPES = (("_pct", "percent"), ("_ratio", "number"), ("_date", "date"), ("_mmdd", "text"),
                ("_disclosed", "boolean"), ("_count", "integer"), ("_name", "text"), ("_address", "text"))  # fmt: skip
@@ -296,7 +295,7 @@ def _overlaps(a: Term, b: Term) -> bool:
 
 
 # The group a checklist score may compare ("四大与非四大事务所客户"): a yes/no field the derived reader
-# answers from the auditor line, when the question names one of its known sets (derived.KNOWN_SETS).
+# answers from the auditor line, when the question names one of its known sets (text.words.KNOWN_SETS).
 _GROUP_FLAG = (
     "big4_client",
     {"zh": "是否为四大会计师事务所客户", "en": "whether the auditor is a Big Four firm"},

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 from mdqa_kernel.text.labels import phrase_variants
+from mdqa_kernel.text.numerals import COUNT_CHARS, NUMERAL_CHARS, cn_number
 
 _OPS = {
     "÷": "/",
@@ -100,27 +101,9 @@ def weights_in(question: str, fields: Sequence[tuple[str, str]]) -> dict[str, fl
 
 # -- verbal arithmetic ------------------------------------------------------------------------------
 
-_CN_NUMERALS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
-                "八": 8, "九": 9}  # fmt: skip
-_PERCENT_WORDS = re.compile(r"百分之([零〇一二两三四五六七八九十百\d.]+)")
+_PERCENT_WORDS = re.compile(rf"百分之([{NUMERAL_CHARS}\d.]+)")
 _VERBAL = ((re.compile(r"(?<!大于)(?<!小于)(?<!不)等于"), "="), (re.compile(r"乘以"), "×"), (re.compile(r"除以"), "÷"),
            (re.compile(r"加上"), "＋"), (re.compile(r"减去"), "－"))  # fmt: skip
-
-
-def cn_number(text: str) -> float | None:
-    """'六十' -> 60, '三十五' -> 35, '十' -> 10, '八' -> 8, '12.5' -> 12.5; None for anything else."""
-    if re.fullmatch(r"\d+(?:\.\d+)?", text):
-        return float(text)
-    if not text or any(ch not in _CN_NUMERALS and ch not in "十百" for ch in text):
-        return None
-    if text == "百":
-        return 100.0
-    if "十" in text:
-        tens, _, ones = text.partition("十")
-        return float(
-            (_CN_NUMERALS.get(tens, 1) if tens else 1) * 10 + (_CN_NUMERALS.get(ones, 0) if ones else 0)
-        )
-    return float(_CN_NUMERALS[text]) if len(text) == 1 else None
 
 
 def verbal_to_symbols(text: str) -> str:
@@ -143,7 +126,7 @@ _LHS = re.compile(r"([^，,。;；：:（(=＝]{1,24})$")
 _ITEM = r"[^、，,。；;（）()：:]{1,16}"
 _ENUMERATION = re.compile(
     rf"(?:包括|包含|在|即)(?P<items>{_ITEM}(?:、{_ITEM})+?)(?:这|等|共)?"
-    r"(?P<n>\d+|[一二两三四五六七八九十]+)(?:个|项)(?:方面|维度|指标|细分项|部分)"
+    rf"(?P<n>\d+|[{COUNT_CHARS}]+)(?:个|项)(?:方面|维度|指标|细分项|部分)"
 )
 _COUNT_RATIO = re.compile(r"数\s*÷\s*[^÷]*数")  # "已披露的项数÷总项数": items counted over their number
 _ONE_POINT = re.compile(r"[记计加得]\s*(?:为)?\s*(?:1|一)\s*分")

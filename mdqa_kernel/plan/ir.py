@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.plan.aggregation import Aggregation
+from mdqa_kernel.text.fieldtypes import FIELD_TYPES, FieldTypeName
 
 __all__ = [
     "FIELD_TYPES",
@@ -38,8 +39,6 @@ __all__ = [
     "PlanValidationError",
 ]
 
-FieldType = Literal["number", "integer", "percent", "boolean", "date", "text", "list_text"]
-FIELD_TYPES: tuple[str, ...] = FieldType.__args__  # type: ignore[attr-defined]
 
 # Named scales an analyst can write instead of a factor. The factor multiplies a value as printed
 # in the document to give the value in the field's unit (a table "in millions" has scale 1e6).
@@ -221,7 +220,7 @@ class FieldSpec(_Strict):
     """One fact read from each document: the column of the rows table it becomes."""
 
     name: str
-    type: FieldType
+    type: FieldTypeName
     description: str
     question: str
     unit: str | None = None

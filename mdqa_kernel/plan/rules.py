@@ -20,28 +20,16 @@ import yaml
 
 from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.plan.formula import formula_in, match_field, weights_in  # noqa: F401 (re-exported)
+from mdqa_kernel.text.language import CJK, CJK_RANGES, detect_language
+from mdqa_kernel.text.numerals import COUNT_CHARS, cn_number
 
 HINTS_FILE = Path(__file__).with_name("hints.yaml")
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
-_CN_DIGITS = {
-    "一": 1,
-    "二": 2,
-    "两": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-    "十": 10,
-}
 _EN_NUMBERS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
     "nine": 9, "ten": 10, "twice": 2, "double": 2, "triple": 3,
 }  # fmt: skip
-_NUM = r"(\d{1,3}(?:\.\d+)?(?!\d)|[一二两三四五六七八九十])"
+_NUM = rf"(\d{{1,3}}(?:\.\d+)?(?!\d)|[{COUNT_CHARS}])"
 # "前三", "三家公司", "第3名", "前三档": k is the number after 前, before a counter word, or in 第N名,
 # tried in that order ("第一大股东…前三" is k=3, not 1).
 _K_ZH = (re.compile(rf"前{_NUM}"), re.compile(rf"{_NUM}(?:家|档|位)"), re.compile(rf"第{_NUM}名"))
@@ -156,7 +144,7 @@ def flags_named(question: str, fields: Sequence[tuple[str, str]], hints: Hints) 
 
 
 def language_of(question: str) -> str:
-    return "zh" if _CJK.search(question) else "en"
+    return detect_language(question)
 
 
 def _to_int(token: str | None) -> int | None:
@@ -164,7 +152,8 @@ def _to_int(token: str | None) -> int | None:
         return None
     if token.replace(".", "", 1).isdigit():
         return int(float(token))
-    return _CN_DIGITS.get(token) or _EN_NUMBERS.get(token.lower())
+    number = cn_number(token)
+    return int(number) if number is not None else _EN_NUMBERS.get(token.lower())
 
 
 def years_in(question: str, known: Sequence[int] | None = None) -> list[int]:
@@ -209,7 +198,7 @@ _MEASURE_EN = re.compile(
     re.I,
 )
 _MEASURE_ZH = re.compile(
-    r"(?:\d{4}年(?:的|度)?|中)([\u4e00-\u9fff]{2,20}?)(?:最高|最低|最多|最少|最大|最小|最早|最晚|前[三五十\d])"
+    rf"(?:\d{{4}}年(?:的|度)?|中)({CJK}{{2,20}}?)(?:最高|最低|最多|最少|最大|最小|最早|最晚|前[三五十\d])"
 )
 
 
@@ -228,7 +217,8 @@ def measure_in(question: str) -> str | None:
 
 # "办公地址在深圳的公司", "注册地位于北京的": a text value tested for the place it names.
 _LOCATED = re.compile(
-    r"(?P<field>(?:办公|注册|经营|通讯|联系)?(?:地址|所在地|注册地|住所|总部))(?:位于|在)(?P<place>[\u4e00-\u9fff]{2,8}?)(?:市|省)?的"
+    r"(?P<field>(?:办公|注册|经营|通讯|联系)?(?:地址|所在地|注册地|住所|总部))(?:位于|在)"
+    rf"(?P<place>{CJK}{{2,8}}?)(?:市|省)?的"
 )
 
 
@@ -240,7 +230,8 @@ def located_in(question: str) -> tuple[str, str] | None:
 
 # "…的公司股票代码和审验机构名称": besides its code, each company listed comes with one named value.
 _SHOWN = re.compile(
-    r"(?:股票代码|证券代码|代码)(?:和|及|以及|与)(?:其|对应的)?(?:具体的?)?(?P<what>[\u4e00-\u9fffA-Za-z]{2,12}?)"
+    r"(?:股票代码|证券代码|代码)(?:和|及|以及|与)(?:其|对应的)?(?:具体的?)?"
+    rf"(?P<what>[{CJK_RANGES}A-Za-z]{{2,12}}?)"
     r"(?:分别)?(?:是什么|是哪些|有哪些|是多少|是)?[。？?]?$"
 )
 

@@ -23,7 +23,9 @@ from functools import cached_property
 from typing import Any
 
 from mdqa_kernel.text.labels import SYNONYM_GROUPS, normalize_label
+from mdqa_kernel.text.language import CJK
 from mdqa_kernel.text.layout import Line, page_lines, table_rows
+from mdqa_kernel.text.numerals import NUMBERING_CHARS
 
 # Labels that name the company, the period or the document rather than a value read from it.
 _GENERIC = re.compile(
@@ -32,12 +34,12 @@ _GENERIC = re.compile(
     re.IGNORECASE,
 )
 _HEADING = re.compile(
-    r"^(?:[一二三四五六七八九十]+[、.．]|[(（][一二三四五六七八九十\d]+[)）]|\d+(?:\.\d+)*[.、]?)?\s*(?P<t>.+)$"
+    rf"^(?:[{NUMBERING_CHARS}]+[、.．]|[(（][{NUMBERING_CHARS}\d]+[)）]|\d+(?:\.\d+)*[.、]?)?\s*(?P<t>.+)$"
 )
 _KV = re.compile(r"^(?P<k>[^:：。，,]{2,20})[:：]")
 _HAS_DIGIT = re.compile(r"\d")
 _CODE = re.compile(r"\d{4,}")
-_ENUM = re.compile(r"[\u4e00-\u9fff]{1,12}(?:[、，,][\u4e00-\u9fff]{1,12}){2,}")
+_ENUM = re.compile(rf"{CJK}{{1,12}}(?:[、，,]{CJK}{{1,12}}){{2,}}")
 
 
 @dataclass(frozen=True)

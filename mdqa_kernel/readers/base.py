@@ -30,6 +30,7 @@ from pydantic import BaseModel, Field
 from mdqa_kernel.errors import MdqaError, UnknownNameError
 from mdqa_kernel.parsing.pdf import CHUNKS_SCHEMA
 from mdqa_kernel.registry import Registry
+from mdqa_kernel.text.language import CJK_RE
 from mdqa_kernel.text.values import to_json_value
 
 
@@ -153,7 +154,7 @@ class DocumentView:
         if lang:
             return str(lang)
         text = "".join(self.pages["text"].head(3).to_list()) if self.pages.height else ""
-        cjk = sum(1 for ch in text if "\u4e00" <= ch <= "\u9fff")
+        cjk = len(CJK_RE.findall(text))
         return "zh" if cjk > 0.1 * max(len(text), 1) else "en"
 
     @property

@@ -31,8 +31,8 @@ from mdqa_kernel.readers.base import (
 )
 from mdqa_kernel.readers.retrieval import ChunkIndex, field_query
 from mdqa_kernel.readers.table.candidates import statement_phrase, topic_cover
+from mdqa_kernel.text.fieldtypes import coerce
 from mdqa_kernel.text.values import (
-    coerce_value,
     find_numbers,
     last_declared_scale,
     scale_factor,
@@ -255,7 +255,7 @@ class LLMReader:
     def _typed(
         self, field: FieldLike, data: dict[str, Any], page_before: str, chunk_text: str = ""
     ) -> tuple[Any, float | None]:
-        value = coerce_value(data["value"], field.type)
+        value = coerce(data["value"], field.type)
         if field.type not in ("number", "integer"):
             return value, None
         scale = 1.0
@@ -276,7 +276,7 @@ class LLMReader:
         ):
             scale = 1.0  # the model already multiplied the printed number out; do not apply the scale twice
         converted = to_field_scale(float(value), scale, field.scale or 1.0)
-        return coerce_value(converted, field.type), scale
+        return coerce(converted, field.type), scale
 
 
 def _printed(number: float, text: str) -> bool:

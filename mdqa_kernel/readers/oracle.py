@@ -27,7 +27,7 @@ from mdqa_kernel.readers.base import (
     not_found,
 )
 from mdqa_kernel.registry import Registry
-from mdqa_kernel.text.values import coerce_value
+from mdqa_kernel.text.fieldtypes import coerce
 
 GoldValues = dict[tuple[str, str], Any]
 # name -> function of the argument after "name:" returning {(doc_id, field): value}
@@ -106,7 +106,7 @@ class OracleReader:
             and not isinstance(raw, bool)
         ):
             value = float(raw) / (field.scale or 1.0) if self.source.endswith(".jsonl") else float(raw)
-        value = coerce_value(value, field.type) if not isinstance(value, (list, dict)) else value
+        value = coerce(value, field.type) if not isinstance(value, (list, dict)) else value
         return found(
             doc.doc_id,
             field.name,

@@ -16,10 +16,12 @@ import bm25s
 import numpy as np
 import polars as pl
 
+from mdqa_kernel.text.language import CJK
+
 # Embedder: texts → vectors (llama-index's BaseEmbedding.get_text_embedding_batch fits).
 Embedder = Callable[[list[str]], Sequence[Sequence[float]]]
 
-_CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+_CJK_RUN = re.compile(rf"{CJK}+")
 _ASCII_WORD = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)*")
 # English words that carry no meaning for finding a fact (BM25's IDF handles the rest).
 _STOP = frozenset(

@@ -11,8 +11,6 @@ from __future__ import annotations
 import datetime as dt
 import getpass
 import json
-import math
-import re
 import time
 from pathlib import Path
 from typing import Any
@@ -21,77 +19,33 @@ import polars as pl
 
 from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.store import Workspace, open_workspace
+from mdqa_kernel.text.fieldtypes import FieldValueError, UnknownFieldTypeError
+from mdqa_kernel.text.fieldtypes import field_type as field_type_named
+from mdqa_kernel.text.values import to_json_value
 
 ACTIONS = ("edit", "verify", "undo")
-FIELD_TYPES = ("number", "integer", "percent", "boolean", "date", "text", "list_text")
 
 
 class CorrectionError(MdqaError, ValueError):
     """A correction could not be recorded (bad value for the field's type, nothing to undo...)."""
 
 
-def coerce_value(value: Any, field_type: str, *, where: str = "") -> Any:
-    """Validate and convert an edited value to the field's type; the browser checks too, this is final."""
-    if field_type not in FIELD_TYPES:
-        raise CorrectionError(
-            f"{where}unknown field type {field_type!r}; expected one of {', '.join(FIELD_TYPES)}"
-        )
+def typed_correction(value: Any, field_type: str, *, where: str = "") -> Any:
+    """An edited value typed for its field (`fieldtypes.coerce`, as a reader would type it) and made
+    JSON for the ledger (a date as YYYY-MM-DD); an empty edit clears the cell (None).
+    The browser checks too; this is final."""
+    try:
+        ftype = field_type_named(field_type)
+    except UnknownFieldTypeError as e:
+        raise CorrectionError(f"{where}{e}") from e
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     try:
-        if field_type in ("number", "percent"):
-            v = _parse_number(value)
-            if not math.isfinite(v):
-                raise ValueError("not finite")
-            return v
-        if field_type == "integer":
-            v = _parse_number(value)
-            if v != int(v):
-                raise ValueError("has a fractional part")
-            return int(v)
-        if field_type == "boolean":
-            return _parse_bool(value)
-        if field_type == "date":
-            return (
-                value.isoformat()
-                if isinstance(value, dt.date)
-                else dt.date.fromisoformat(str(value).strip()).isoformat()
-            )
-        if field_type == "list_text":
-            items = value if isinstance(value, list) else re.split(r"[;,；，、\n]", str(value))
-            return [str(i).strip() for i in items if str(i).strip()]
-        return str(value).strip()
-    except (ValueError, TypeError) as e:
-        hint = {
-            "number": "a number such as 1234.5 or 1,234.5",
-            "percent": "a number such as 12.5 (percent points)",
-            "integer": "a whole number",
-            "boolean": "true/false, yes/no, 是/否",
-            "date": "an ISO date YYYY-MM-DD",
-        }.get(field_type, "a value")
-        raise CorrectionError(f"{where}{value!r} is not a valid {field_type} ({e}); enter {hint}") from e
-
-
-def _parse_number(value: Any) -> float:
-    if isinstance(value, bool):
-        raise ValueError("a boolean is not a number")
-    if isinstance(value, int | float):
-        return float(value)
-    text = str(value).strip().replace(",", "").replace("，", "").replace("%", "").replace(" ", "")
-    if text.startswith("(") and text.endswith(")"):
-        text = "-" + text[1:-1]
-    return float(text)
-
-
-def _parse_bool(value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("true", "yes", "y", "1", "是", "有", "t"):
-        return True
-    if text in ("false", "no", "n", "0", "否", "无", "f"):
-        return False
-    raise ValueError("not a yes/no value")
+        return to_json_value(ftype.coerce(value))
+    except FieldValueError as e:
+        raise CorrectionError(
+            f"{where}{value!r} is not a valid {field_type} ({e}); enter {ftype.hint}"
+        ) from e
 
 
 class Ledger:
@@ -115,7 +69,7 @@ class Ledger:
     ) -> int:
         """Record a new value for one cell. With field_type, the value is validated and typed first."""
         if field_type is not None:
-            new_value = coerce_value(new_value, field_type, where=f"{doc_id}/{field}: ")
+            new_value = typed_correction(new_value, field_type, where=f"{doc_id}/{field}: ")
         return self._append(doc_id, field, "edit", old_value, new_value, reviewer, note)
 
     def verify(

@@ -14,150 +14,13 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cache
 
-# Bilingual synonyms of common line items. Keys and values are compared after `normalize_label`.
-# A group lists names of the SAME concept only: "净利润" is not "归属于母公司股东的净利润".
-SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
-    (
-        "营业收入",
-        "营业总收入",
-        "operating revenue",
-        "total revenue",
-        "total revenues",
-        "revenue",
-        "revenues",
-        "net sales",
-        "total net sales",
-        "net revenue",
-        "net revenues",
-    ),
-    (
-        "营业总成本",
-        "total operating cost",
-        "total operating costs",
-        "total costs and expenses",
-        "total operating costs and expenses",
-    ),
-    (
-        "营业成本",
-        "operating cost",
-        "operating costs",
-        "cost of revenue",
-        "cost of revenues",
-        "cost of sales",
-        "cost of goods sold",
-    ),
-    ("净利润", "net profit", "net income", "net earnings", "net income (loss)"),
-    (
-        "归属于上市公司股东的净利润",
-        "归属于母公司股东的净利润",
-        "归属于母公司所有者的净利润",
-        "net profit attributable to shareholders of the listed company",
-        "net income attributable to parent",
-        "net profit attributable",
-    ),
-    ("营业利润", "operating profit", "operating income", "income from operations", "operating income (loss)"),
-    ("资产总计", "总资产", "资产总额", "total assets"),
-    ("稀释每股收益", "diluted eps", "diluted earnings per share", "earnings per share diluted"),
-    ("基本每股收益", "basic eps", "basic earnings per share", "earnings per share basic"),
-    ("负债合计", "总负债", "负债总额", "total liabilities"),
-    (
-        "所有者权益合计",
-        "股东权益合计",
-        "股东权益",
-        "所有者权益",
-        "shareholders equity",
-        "stockholders equity",
-        "total shareholders equity",
-        "total stockholders equity",
-        "total equity",
-    ),
-    ("资本充足率", "capital adequacy ratio"),
-    ("纳税总额", "tax total", "total tax", "total taxes paid", "taxes paid"),
-    (
-        "社会捐赠额",
-        "社会捐赠",
-        "对外捐赠",
-        "公益捐赠",
-        "social donation",
-        "donations",
-        "charitable donations",
-    ),
-    ("每股社会贡献值", "social contribution per share"),
-    ("第一大股东持股比例", "largest shareholder holding ratio"),
-    ("女性高管人数", "female executive count", "female executives"),
-    (
-        "会计师事务所名称",
-        "会计师事务所",
-        "境内会计师事务所名称",
-        "accounting firm name",
-        "accounting firm",
-        "auditor",
-        "independent registered public accounting firm",
-    ),
-    ("办公地址", "公司办公地址", "办公地点", "office address", "principal executive offices"),
-    ("股权登记日", "record date"),
-    ("除权除息日", "除权(息)日", "除息日", "ex dividend date", "ex-dividend date"),
-    ("税前每股股利", "每股派息(税前)", "每股现金红利", "pre tax dividend per share", "dividend per share"),
-    (
-        "第三方审验机构名称",
-        "第三方审验机构",
-        "审验机构",
-        "鉴证机构",
-        "assurance org name",
-        "assurance provider",
-    ),
-    (
-        "年度股东大会出席股份比例",
-        "出席股份比例",
-        "attendance share ratio",
-        "出席会议的股东所持有表决权股份数占公司有表决权股份总数的比例",
-    ),
-    (
-        "年度股东大会出席股份总数",
-        "出席股份总数",
-        "attending shares count",
-        "出席会议的股东所持有表决权的股份总数",
-    ),
-    (
-        "年度股东大会出席股东及股东代表人数",
-        "出席股东及股东代表人数",
-        "出席会议的股东和代理人人数",
-        "attending shareholders and proxies count",
-    ),
-    ("临时股东大会次数", "extraordinary shareholder meeting count"),
-    ("年度股东大会召开方式", "会议召开方式", "召开方式", "meeting methods"),
-    ("年度股东大会表决方式", "表决方式", "voting methods"),
-    ("出席会议的股东和代理人人数", "出席会议的股东及股东代理人人数"),
-    ("出席会议的股东所持有表决权的股份总数", "出席会议的股东所持表决权股份总数"),
-    (
-        "出席会议的股东所持有表决权股份数占公司有表决权股份总数的比例",
-        "出席会议的股东所持有表决权股份数占公司有表决权股份总数的比例(%)",
-    ),
-    ("gross profit margin", "gross margin"),
-    ("debt to assets ratio", "debt-to-assets ratio", "total liabilities to total assets"),
-    (
-        "intangible assets to total assets ratio",
-        "intangible to total assets ratio",
-        "intangible assets to total assets",
-        "intangible asset reliance",
-        "intangible assets reliance",
-    ),
-    # "inventory intensity", "intangible asset reliance", "proportion of other business revenue": the
-    # analysts' names for these ratios, which a 10-K prints under the longer descriptive label
-    ("inventory to current assets ratio", "inventories to current assets", "inventory intensity"),
-    (
-        "other business revenue ratio",
-        "other revenue as a share of total revenues",
-        "other revenues as a share of total revenues",
-        "proportion of other business revenue",
-        "other business revenue proportion",
-        "share of other business revenue",
-        "other business revenue percentage",
-    ),
-    ("inventory", "inventories", "存货"),
-    ("total current assets", "current assets", "流动资产合计"),
-    ("intangible assets", "intangible assets, net", "无形资产"),
-)
+from mdqa_kernel.text.datafiles import string_groups
+from mdqa_kernel.text.language import CJK
+from mdqa_kernel.text.numerals import NUMBERING_CHARS
+
+# Bilingual synonyms of common line items (text/data/glossary.json). Keys and values are compared after
+# `normalize_label`. A group lists names of the SAME concept only: "净利润" is not "归属于母公司股东的净利润".
+SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = string_groups("glossary.json", "synonym_groups")
 
 # Suffixes of snake_case field names that name a unit, not the concept.
 _NAME_UNIT_SUFFIXES = ("_10k_cny", "_cny", "_usd", "_pct", "_count", "_ratio_pct", "_mmdd")
@@ -166,9 +29,9 @@ _UNIT_TAIL = re.compile(
     re.IGNORECASE,
 )
 _NOTE_TAIL = re.compile(r"[（(][^（()）]{4,}[)）]$")
-_INNER_NUMBER = re.compile(r"(?<=[\u4e00-\u9fff])\s*\d{1,2}\s*[.、．]\s*(?=[\u4e00-\u9fff])")
+_INNER_NUMBER = re.compile(rf"(?<={CJK})\s*\d{{1,2}}\s*[.、．]\s*(?={CJK})")
 _NUMBERING = re.compile(
-    r"^(?:[一二三四五六七八九十]+[、.．]|[(（][一二三四五六七八九十\d]+[)）]|\d+[.、．)]|[a-z][.)])\s*"
+    rf"^(?:[{NUMBERING_CHARS}]+[、.．]|[(（][{NUMBERING_CHARS}\d]+[)）]|\d+[.、．)]|[a-z][.)])\s*"
 )
 _LEAD_WORDS = re.compile(r"^(?:其中[:：]?|加[:：]|减[:：]|:|：)")
 _PUNCT_SPACE = re.compile(r"[\s\W_]+", re.UNICODE)
@@ -251,20 +114,7 @@ class LabelSet:
 # Disclosure topics of ESG reports under the names questions use ("员工保护") and the section titles
 # reports print ("职工权益保护"). Only for finding a yes/no topic's statement: the short question forms
 # ("环境", "不足") are keys here, never searched for themselves (see `phrase_variants`).
-TOPIC_GROUPS: tuple[tuple[str, ...], ...] = (
-    ("环境保护与可持续发展", "环境和可持续发展", "环境保护和可持续发展", "环境披露", "环境"),
-    ("股东权益保护", "股东保护", "投资者权益保护"),
-    ("债权人权益保护", "债权人保护"),
-    ("职工权益保护", "员工权益保护", "员工保护", "职工保护"),
-    ("客户及消费者权益保护", "客户权益保护", "消费者权益保护", "客户保护"),
-    ("供应商权益保护", "供应商保护"),
-    ("公共关系和社会公益事业", "社会公益事业", "公共关系"),
-    ("社会责任制度建设及改善措施", "社会责任制度建设", "社会责任管理制度", "制度建设"),
-    ("存在的不足与改进方向", "存在的不足", "存在不足", "披露不足", "不足披露", "不足"),
-    ("GRI 标准", "GRI Standards", "GRI标准", "GRI《可持续发展报告指南》", "GRI《可持续发展报告标准》", "GRI"),
-    ("第三方审验", "第三方机构审验", "独立鉴证报告", "第三方鉴证", "审验"),
-    ("安全生产", "安全生产管理"),
-)
+TOPIC_GROUPS: tuple[tuple[str, ...], ...] = string_groups("glossary.json", "topic_groups")
 _MIN_SEARCHED = 4  # shorter topic names occur in unrelated sentences ("外部环境")
 
 

@@ -18,6 +18,7 @@ from itertools import pairwise
 
 import polars as pl
 
+from mdqa_kernel.text.language import has_cjk
 from mdqa_kernel.text.values import is_valid_grouping, parse_number
 
 _NUMERIC_WORD = re.compile(r"^[(（\-−–]?[$¥￥]?[\d,，.]*\d[\d,，.]*%?[)）]?,?$|^[,.]\d[\d,.]*[)）]?%?$")
@@ -366,7 +367,7 @@ def _variants(parts: list[str]) -> list[str]:
 
 
 def _is_cjk(words: list[Word]) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for w in words for ch in w.text)
+    return any(has_cjk(w.text) for w in words)
 
 
 # -- headers -------------------------------------------------------------------------------------

@@ -16,34 +16,20 @@ from collections.abc import Callable
 
 import polars as pl
 
+from mdqa_kernel.text.datafiles import string_list
+
 ExprNormalizer = Callable[[pl.Expr], pl.Expr]
 
 # Whitespace, punctuation and symbols; same class in Python `re` (approximated) and polars' Rust regex.
 _PL_STRIP = r"[\s\p{P}\p{S}]+"
-# Legal-form suffixes removed by the default entity normaliser (already text-normalised: lower case,
-# no punctuation), longest first so that "股份有限公司" wins over "有限公司".
-LEGAL_SUFFIXES: tuple[str, ...] = (
-    "特殊普通合伙",
-    "普通合伙",
-    "股份有限公司",
-    "有限责任公司",
-    "有限公司",
-    "coltd",
-    "corporation",
-    "company",
-    "limited",
-    "corp",
-    "llp",
-    "llc",
-    "inc",
-    "ltd",
-    "plc",
-)  # no bare "co": it would eat the end of names such as "costco"
+# Legal-form suffixes removed by the default entity normaliser, longest first (text/data/words.json).
+LEGAL_SUFFIXES: tuple[str, ...] = string_list("words.json", "legal_suffixes")
 _SUFFIX_RE = "(?:" + "|".join(LEGAL_SUFFIXES) + ")+$"
 
 
-def normalize_text(value: str | None) -> str | None:
-    """NFKC, case-fold, drop whitespace/punctuation/symbols. None stays None."""
+def comparison_key(value: str | None) -> str | None:
+    """The key two writings of a text are compared by: NFKC, case-folded, whitespace, punctuation and
+    symbols dropped ("KPMG, LLP" and "kpmg llp" share one). None stays None."""
     if value is None:
         return None
     text = unicodedata.normalize("NFKC", value).casefold()
@@ -55,12 +41,13 @@ def _is_strippable(ch: str) -> bool:
     return ch.isspace() or cat.startswith("P") or cat.startswith("S")
 
 
-def normalize_text_expr(expr: pl.Expr) -> pl.Expr:
+def comparison_key_expr(expr: pl.Expr) -> pl.Expr:
+    """`comparison_key` as a polars expression."""
     return expr.str.normalize("NFKC").str.to_lowercase().str.replace_all(_PL_STRIP, "")
 
 
 def default_entity(value: str | None) -> str | None:
-    text = normalize_text(value)
+    text = comparison_key(value)
     if text is None:
         return None
     stripped = re.sub(_SUFFIX_RE, "", text)
@@ -68,7 +55,7 @@ def default_entity(value: str | None) -> str | None:
 
 
 def default_entity_expr(expr: pl.Expr) -> pl.Expr:
-    text = normalize_text_expr(expr)
+    text = comparison_key_expr(expr)
     stripped = text.str.replace(_SUFFIX_RE, "")
     return pl.when(stripped.str.len_chars() > 0).then(stripped).otherwise(text)
 
@@ -84,7 +71,7 @@ _MIN_SHARED = 0.6  # the shorter address must be most of the longer one
 
 def place_key(address: str | None) -> str | None:
     """An address reduced to what every writing of the place keeps (see `same_place`)."""
-    text = normalize_text(address)
+    text = comparison_key(address)
     if text is None:
         return None
     return _LEVEL_WORDS.sub("", _ROAD_TYPE.sub("", _COUNTRY.sub("", text)))
@@ -121,7 +108,7 @@ def register_entity_normalizer(
         py_fn = fn
 
         def wrapped(expr: pl.Expr) -> pl.Expr:
-            return normalize_text_expr(expr).map_elements(py_fn, return_dtype=pl.String)
+            return comparison_key_expr(expr).map_elements(py_fn, return_dtype=pl.String)
 
         _ENTITY_NORMALIZERS[name] = wrapped
     else:
@@ -141,7 +128,7 @@ def normalizer_expr(mode: str, name: str = "default") -> ExprNormalizer:
     if mode == "exact":
         return lambda e: e
     if mode == "text":
-        return normalize_text_expr
+        return comparison_key_expr
     if mode == "entity":
         return entity_normalizer(name)
     raise ValueError(f"unknown normalisation mode {mode!r}; expected exact, text or entity")

@@ -1,14 +1,14 @@
 """Printed values → typed values: numbers, scales, percentages, dates, booleans.
 
 Every reader turns what a page prints ("(1,234.5)", "７，１７６", "12.6%", "2023年2月3日",
-"in millions") into the field's type and unit through these functions, so that the table reader,
-the LLM reader and the metrics agree on what a value means.
+"in millions") into the field's type and unit through these functions (typing a value for a field
+type is `fieldtypes.coerce`), so that the table reader, the LLM reader and the metrics agree on what
+a value means.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import math
 import re
 import unicodedata
 from typing import Any
@@ -108,8 +108,9 @@ _NUMBER = re.compile(
 _GROUPED = re.compile(r"^\d{1,3}(?:,\d{3})*(?:\.\d+)?$|^\d+(?:\.\d+)?$")
 
 
-def normalize_text(text: str) -> str:
-    """NFKC (full-width digits, commas and letters become ASCII), with whitespace collapsed."""
+def clean_printed(text: str) -> str:
+    """Printed text (a number, a label, a value) as plain text: NFKC (full-width digits, commas and
+    letters become ASCII), whitespace collapsed. Case and punctuation stay (see `normalize.comparison_key`)."""
     return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip()
 
 
@@ -119,7 +120,7 @@ def parse_number(text: str) -> float | None:
     Parentheses and a leading minus make it negative; a percent sign is kept as percent points
     (12% → 12.0). Returns None for text that is not one number (dashes, words, two numbers).
     """
-    s = normalize_text(text)
+    s = clean_printed(text)
     if not s or s in {"-", "—", "–", "--", "——", "/", "N/A", "n/a", "不适用"}:
         return None
     m = _NUMBER.fullmatch(s)
@@ -132,7 +133,7 @@ def parse_number(text: str) -> float | None:
 
 def is_valid_grouping(token: str) -> bool:
     """True when the digits of a token are grouped correctly ('5,634,274,230.28' yes, '5,634,27' no)."""
-    core = normalize_text(token).strip("()（）$¥￥%-−–")
+    core = clean_printed(token).strip("()（）$¥￥%-−–")
     return bool(_GROUPED.match(core))
 
 
@@ -224,48 +225,7 @@ def parse_date(value: Any) -> dt.date | None:
     return dates[0][0] if dates else None
 
 
-# -- typing a value for a field -----------------------------------------------------------------
-
-_TRUE = {"true", "yes", "y", "1", "是", "有", "已", "披露", "t"}
-_FALSE = {"false", "no", "n", "0", "否", "无", "未", "没有", "f"}
-
-
-def coerce_value(value: Any, field_type: str) -> Any:
-    """A raw value (from a reader or an LLM) as the Python value of a field type; raises ValueError."""
-    if value is None:
-        return None
-    if field_type in {"number", "percent"}:
-        if isinstance(value, bool):
-            raise ValueError(f"{value!r} is a boolean, not a number")
-        number = float(value) if isinstance(value, (int, float)) else parse_number(str(value))
-        if number is None or math.isnan(number):
-            raise ValueError(f"{value!r} is not a number")
-        return number
-    if field_type == "integer":
-        number = coerce_value(value, "number")
-        if abs(number - round(number)) > 1e-6:
-            raise ValueError(f"{value!r} is not a whole number")
-        return round(number)
-    if field_type == "boolean":
-        if isinstance(value, bool):
-            return value
-        text = str(value).strip().lower()
-        if text in _TRUE:
-            return True
-        if text in _FALSE:
-            return False
-        raise ValueError(f"{value!r} is not a yes/no answer")
-    if field_type == "date":
-        day = parse_date(value)
-        if day is None:
-            raise ValueError(f"{value!r} is not a date")
-        return day
-    if field_type == "list_text":
-        if isinstance(value, (list, tuple)):
-            return [str(v).strip() for v in value if str(v).strip()]
-        return [p.strip() for p in re.split(r"[、,，;；]", str(value)) if p.strip()]
-    text = normalize_text(str(value))
-    return text or None
+# -- storing ----------------------------------------------------------------------------------
 
 
 def to_json_value(value: Any) -> Any:

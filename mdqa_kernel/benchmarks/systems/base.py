@@ -18,6 +18,7 @@ from typing import Any, Protocol
 import polars as pl
 
 from mdqa_kernel.errors import MdqaError
+from mdqa_kernel.text.language import CJK_RANGES
 
 DOC_COLUMNS = ("doc_id", "symbol", "year", "doctype")  # the document metadata every system sees
 CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "value_json": pl.String}
@@ -123,7 +124,8 @@ SYSTEM_VERSIONS: dict[str, int] = {
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
+# A CJK ideograph, CJK punctuation or a full-width form: each about one token
+_CJK = re.compile(rf"[{CJK_RANGES}\u3000-\u303f\uff00-\uffef]")
 _DIGIT = re.compile(r"\d")
 
 

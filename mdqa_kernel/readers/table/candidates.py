@@ -17,16 +17,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mdqa_kernel.text.labels import LabelSet, label_score, normalize_label
+from mdqa_kernel.text.language import has_cjk
 from mdqa_kernel.text.layout import Line
 from mdqa_kernel.text.values import declared_scale, find_dates, find_numbers
+from mdqa_kernel.text.words import FACT_VERBS
 
 _KV_SEP = re.compile(r"[:：]")
 # English prose names years by the words before them ("fiscal year 2022", "June 30, 2023", "in 2021").
 _YEAR_BEFORE = re.compile(r"(?:\byears?|\bfiscal|\bFY|\bin|\bsince|\band|\d,)\s*$", re.I)
 _NEGATION = ("未", "没有", "尚未", "无", "not", "never")
-# The verbs a yes/no fact is stated with ("是否采用GRI标准", "经第三方机构审验的公司"): one list for the
-# reader and the planner, so a fact the planner writes is one the reader can look for. Longer first.
-FACT_VERBS = r"使用或参照|披露|公开|经过|经|参照|遵循|采用|使用"
 _WHETHER = re.compile(rf"是否(?:{FACT_VERBS})(?:了)?(?P<p>[^。？?，,]+)")
 _QUOTED = re.compile(r"[“\"「『]([^”\"」』]+)[”\"」』]")
 
@@ -111,7 +110,7 @@ def gap_groups(line: Line) -> list[str]:
         else:
             groups[-1].append(w.text)
         last_x1 = w.x1
-    cjk = any("\u4e00" <= ch <= "\u9fff" for w in line.words for ch in w.text)
+    cjk = any(has_cjk(w.text) for w in line.words)
     return ["".join(g) if cjk else " ".join(g) for g in groups]
 
 

@@ -6,7 +6,7 @@
 - "女性高管姓名列表": the names in a roster table (姓名 / 性别 / 职务 …) whose row marks the group
   ("女" under 性别, "独立董事" under 职务), checked against the group count the report prints.
 - "是否为四大会计师事务所客户" / "Big Four auditor": the auditor named on an auditor line, checked against
-  the Big Four firms' Chinese and English names (`KNOWN_SETS`).
+  the Big Four firms' Chinese and English names (`text.words.KNOWN_SETS`).
 - "第三方审验机构": absent, for sure, from a report whose third-party assurance is a sure "no"
   (`presupposed_fact`), so such reports cost no LLM call and get no made-up firm.
 
@@ -22,6 +22,7 @@ import unicodedata
 from mdqa_kernel.readers.confidence import LISTED_AGREES, LISTED_DISAGREES, LISTED_UNCHECKED
 from mdqa_kernel.readers.table.candidates import Candidate, line_bbox, line_span
 from mdqa_kernel.text.layout import Line, table_rows
+from mdqa_kernel.text.words import KNOWN_SETS, NAMES_ASKED
 
 _LARGEST = re.compile(r"第一大股东|控股股东|largest\s+shareholder|principal\s+shareholder", re.IGNORECASE)
 _HOLDING_HEADER = re.compile(
@@ -34,26 +35,9 @@ _GROUP_CELLS: dict[str, re.Pattern[str]] = {
     "women": re.compile(r"^(?:f|female)$", re.IGNORECASE), "男性": re.compile(r"^男$"),
     "独立": re.compile(r"独立董事"), "independent": re.compile(r"independent", re.IGNORECASE),
 }  # fmt: skip
-# Words asking for people's names; the planner shows a names field when the question uses them too.
-NAMES = re.compile(r"姓名|名字|名单|\bnames?\b", re.IGNORECASE)
 _NAME_HEADER = re.compile(r"^(?:姓名|name)$", re.IGNORECASE)
 _COUNT_AFTER = r"[^，。；\d]{0,6}?(?:共|为|有|计|合计|达)?\s*(?P<n>\d+)\s*(?:名|人|位)"
 
-# Sets a boolean field can ask membership of; the key is matched against the field's description.
-KNOWN_SETS: dict[str, tuple[str, ...]] = {
-    r"四大|big\s*(?:four|4)": (
-        "普华永道",
-        "德勤",
-        "安永",
-        "毕马威",
-        "pricewaterhousecoopers",
-        "pwc",
-        "deloitte",
-        "ernst & young",
-        "ernst&young",
-        "kpmg",
-    ),
-}
 _AUDITOR_LINE = re.compile(r"审计机构|审计师|会计师事务所名称|境内会计师事务所|auditor", re.IGNORECASE)
 _ASSURANCE_LINE = re.compile(r"审验|鉴证|assurance", re.IGNORECASE)
 _FIRM = re.compile(r"会计师事务所|llp|certified public accountants|& co", re.IGNORECASE)
@@ -170,7 +154,7 @@ def group_members(lines_by_page: dict[int, list[Line]], description: str) -> lis
     cascade asks the LLM) when it disagrees, and fairly sure when no count is printed."""
     core = unicodedata.normalize("NFKC", description).strip()
     m = _GROUP_COUNT.match(core)
-    if not m or not NAMES.search(core):
+    if not m or not NAMES_ASKED.search(core):
         return []
     marker = _GROUP_CELLS.get(m.group("who").lower())
     if marker is None:

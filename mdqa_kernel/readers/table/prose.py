@@ -33,6 +33,7 @@ from mdqa_kernel.readers.table.candidates import (
     value_at,
 )
 from mdqa_kernel.text.labels import LabelSet, normalize_label
+from mdqa_kernel.text.language import CJK, has_cjk
 from mdqa_kernel.text.layout import Line
 
 _DIVIDEND_10 = re.compile(
@@ -66,7 +67,7 @@ _CHANGE_VERB = re.compile(
 # An English conjunction between a label and a number not linked to it starts another clause.
 _NEXT_CLAUSE = re.compile(r"\b(?:and|or|but|while|whereas)\b", re.I)
 _TO_LEVEL = re.compile(r"^\s*(?:至|到|to\b)", re.I)
-_CJK_ONLY = re.compile(r"^[\u4e00-\u9fff]+$")
+_CJK_ONLY = re.compile(rf"^{CJK}+$")
 # An English count is printed before its noun: "operates 847 warehouses".
 _NUMBER_BEFORE = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)\s+$")
 
@@ -108,7 +109,7 @@ def prose_windows(lines_by_page: dict[int, list[Line]]) -> list[ProseWindow]:
 
 
 def joined_text(lines: list[Line]) -> str:
-    cjk = any("\u4e00" <= ch <= "\u9fff" for line in lines for ch in line.text)
+    cjk = any(has_cjk(line.text) for line in lines)
     return ("" if cjk else " ").join(line.text for line in lines)
 
 
@@ -300,9 +301,7 @@ def _dividend(page: int, used: list[Line], raw: str, value: float) -> Candidate:
     )
 
 
-_SHARE_FIELD = re.compile(
-    r"^(?P<part>[\u4e00-\u9fff]{2,})占(?P<whole>[\u4e00-\u9fff]{2,}?)(?:的)?(?:比例|比重|百分比)?$"
-)
+_SHARE_FIELD = re.compile(rf"^(?P<part>{CJK}{{2,}})占(?P<whole>{CJK}{{2,}}?)(?:的)?(?:比例|比重|百分比)?$")
 
 
 def share_of(windows: list[ProseWindow], description: str) -> list[Candidate]:

@@ -64,6 +64,7 @@ from mdqa_kernel.readers.table.prose import (
     share_of,
 )
 from mdqa_kernel.readers.table.votes import vote_counts
+from mdqa_kernel.text.fieldtypes import NUMERIC_TYPES, coerce
 from mdqa_kernel.text.labels import (
     LabelSet,
     field_labels,
@@ -82,7 +83,6 @@ from mdqa_kernel.text.layout import (
     table_rows,
 )
 from mdqa_kernel.text.values import (
-    coerce_value,
     declared_scale,
     find_numbers,
     parse_number,
@@ -103,7 +103,6 @@ TABLE_READER_VERSION = "table-13"  # 4: disclosure topics under their printed na
 # 13: a table of contents gives no values (its numbers are pages); a number after an English label and a
 # conjunction ("… comments and operated 14 data centers") belongs to the next clause
 _DATE_LIST = re.compile(r"日期|\bdates\b", re.IGNORECASE)
-NUMERIC_TYPES = ("number", "integer", "percent")
 _PER_SHARE = re.compile(r"每股|per\s+share|/\s*share|每\s*10\s*股|\beps\b", re.IGNORECASE)
 _DIVIDEND = re.compile(r"股利|分红|派息|红利|dividend", re.IGNORECASE)
 _COUNT_UNITS = ("persons", "people", "count", "shares", "votes", "人", "次", "股", "家", "warehouses")
@@ -367,13 +366,13 @@ class TableReader:
         if field.type == "boolean":
             return cand.boolean, None
         if field.type in ("text", "date", "list_text"):
-            return coerce_value(cand.raw, field.type), None
+            return coerce(cand.raw, field.type), None
         number = cand.number if cand.number is not None else _number_of(cand)
         if number is None:
             return None, None
         scale = cand.scale or 1.0
         value = to_field_scale(number, scale, field.scale or 1.0)
-        return coerce_value(value, field.type), scale
+        return coerce(value, field.type), scale
 
 
 def _number_of(cand: Candidate) -> float | None:
