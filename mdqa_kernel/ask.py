@@ -18,9 +18,9 @@ import html
 import sys
 import time
 import types
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -33,12 +33,18 @@ from mdqa_kernel.plan.vocabulary import Vocabulary
 from mdqa_kernel.readers import needs_llm
 from mdqa_kernel.rows.rows import apply_corrections, corrected_rows
 
+if TYPE_CHECKING:
+    from mdqa_kernel.collection.collection import Collection
+    from mdqa_kernel.llm import LLMClient, LLMConfig
+    from mdqa_kernel.plan.ir import FieldSpec
+    from mdqa_kernel.readers import Reader
+
 __all__ = ["AskError", "AskResult", "ask"]
 
-COST_SCHEMA = {
+COST_SCHEMA = pl.Schema({
     "stage": pl.String, "seconds": pl.Float64, "llm_calls": pl.Int64, "cache_hits": pl.Int64,
     "prompt_tokens": pl.Int64, "completion_tokens": pl.Int64,
-}  # fmt: skip
+})  # fmt: skip
 
 
 class AskError(MdqaError):
@@ -155,12 +161,12 @@ class AskResult:
 
 def ask(
     question: str,
-    collection: Any,
+    collection: Collection,
     *,
     plan: Plan | None = None,
-    fields: Any = None,
-    reader: Any = "cascade",
-    llm: Any = None,
+    fields: Sequence[FieldSpec | Mapping[str, Any]] | Mapping[str, str] | None = None,
+    reader: str | Reader = "cascade",
+    llm: LLMClient | LLMConfig | str | None = None,
     planner: Planner | None = None,
     polish: bool = False,
     aggregate_options: Mapping[str, Any] | None = None,
@@ -185,6 +191,7 @@ def ask(
         # Without given fields, the planner grounds the fields it proposes in the labels the
         # documents print (a deterministic read of a sample of documents; no model).
         vocabulary = Vocabulary.of(collection) if not fields else None
+        assert client is not None  # made above whenever no plan is given
         planning = (planner or Planner(client, dry_run=aggregate)).propose(
             question, metadata=collection.documents, schema_fields=fields, vocabulary=vocabulary
         )
@@ -274,7 +281,7 @@ def _total(costs: pl.DataFrame) -> pl.DataFrame:
     return pl.concat([body, total.cast(COST_SCHEMA)])
 
 
-def _client(llm: Any, collection: Any) -> Any:
+def _client(llm: LLMClient | LLMConfig | str | None, collection: Collection) -> LLMClient:
     from mdqa_kernel.llm import LLMClient, LLMConfig
 
     if llm is None or isinstance(llm, str):

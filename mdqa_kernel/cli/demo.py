@@ -38,8 +38,8 @@ def run_demo(
         import papermill as pm
     except ImportError:
         raise DemoError(
-            "mdqa demo runs a notebook with papermill and the local model; install the extras: "
-            "pip install 'mdqa[notebook,local]'"
+            "mdqa demo runs a notebook with papermill, a required dependency that is missing here; "
+            "reinstall mdqa (pip install mdqa) or run `make install` in a checkout"
         ) from None
     try:
         quickstart = notebook(QUICKSTART)

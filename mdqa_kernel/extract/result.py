@@ -16,25 +16,27 @@ import polars as pl
 from mdqa_kernel.store import Workspace, open_workspace
 from mdqa_kernel.text.fieldtypes import FIELD_TYPES, field_type
 
-CELL_SCHEMA = {
-    "doc_id": pl.String,
-    "field": pl.String,
-    "value": pl.String,
-    "status": pl.String,
-    "confidence": pl.Float64,
-    "reader": pl.String,
-    "page": pl.Int64,
-    "bbox": pl.List(pl.Float64),
-    "char_start": pl.Int64,
-    "char_end": pl.Int64,
-    "snippet": pl.String,
-    "supported": pl.Boolean,
-    "llm_calls": pl.Int64,
-    "message": pl.String,
-    "seconds": pl.Float64,
-    "task_key": pl.String,
-    "value_json": pl.String,
-}
+CELL_SCHEMA = pl.Schema(
+    {
+        "doc_id": pl.String(),
+        "field": pl.String(),
+        "value": pl.String(),
+        "status": pl.String(),
+        "confidence": pl.Float64(),
+        "reader": pl.String(),
+        "page": pl.Int64(),
+        "bbox": pl.List(pl.Float64),
+        "char_start": pl.Int64(),
+        "char_end": pl.Int64(),
+        "snippet": pl.String(),
+        "supported": pl.Boolean(),
+        "llm_calls": pl.Int64(),
+        "message": pl.String(),
+        "seconds": pl.Float64(),
+        "task_key": pl.String(),
+        "value_json": pl.String(),
+    }
+)
 
 
 class ExtractionResult:

@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 from tqdm.auto import tqdm
@@ -38,6 +38,10 @@ from mdqa_kernel.extract.result import ExtractionResult
 from mdqa_kernel.readers import DocumentView, Reader, ReadResult, make_reader, needs_llm, timed_read
 from mdqa_kernel.readers.base import error_result
 from mdqa_kernel.store import Workspace, stable_hash
+
+if TYPE_CHECKING:
+    from mdqa_kernel.collection.collection import Collection
+    from mdqa_kernel.plan.ir import Plan
 
 __all__ = ["ExtractError", "ExtractionResult", "Job", "Outcome", "Task", "extract", "plan_tasks", "run_job"]
 
@@ -105,7 +109,7 @@ def task_key(doc: dict[str, Any], spec: Any, question: str, reader: Reader) -> s
 
 
 def plan_tasks(
-    plan: Any, documents: pl.DataFrame, reader: Reader
+    plan: Plan, documents: pl.DataFrame, reader: Reader
 ) -> tuple[list[Task], dict[str, dict[str, Any]]]:
     """All tasks of a plan over a collection's documents, and the document rows by id."""
     docs = documents.filter(plan.filter_expr()) if plan.filters else documents
@@ -326,8 +330,8 @@ def _as_reader(reader: str | Reader, workspace: Workspace, options: dict[str, An
 
 
 def extract(
-    plan: Any,
-    collection: Any,
+    plan: Plan,
+    collection: Collection,
     reader: str | Reader = "table",
     *,
     executor: Executor | None = None,

