@@ -246,17 +246,9 @@ def statements(ctx: RenderContext, w: PageWriter) -> None:
         ("一、营业总收入", None, revenue, revenue * rng.uniform(0.8, 1.1)),
         ("其中：营业收入", None, revenue * 0.97, revenue * rng.uniform(0.75, 1.05)),
     ]
-    if cost is not None:
-        rows.append(
-            (
-                "二、营业总成本",
-                "value_total_operating_cost_cny",
-                cost,
-                ctx.prior_or_plausible("value_total_operating_cost_cny", cost),
-            )
-        )
-    else:
-        rows.append(("二、营业总成本", None, size * 0.8, size * 0.75))
+    rows.append(
+        _gold_row(ctx, "二、营业总成本", "value_total_operating_cost_cny", cost, (size * 0.8, size * 0.75))
+    )
     base = abs(cost) if cost else size
     for label, share in (
         ("其中：营业成本", 0.62),
@@ -271,17 +263,7 @@ def statements(ctx: RenderContext, w: PageWriter) -> None:
     rows.append(("三、营业利润", None, op, op * rng.uniform(0.7, 1.2)))
     rows.append(("四、利润总额", None, op * rng.uniform(0.95, 1.05), op * rng.uniform(0.7, 1.2)))
     rows.append(("减：所得税费用", None, abs(op) * 0.18, abs(op) * 0.16))
-    if profit is not None:
-        rows.append(
-            (
-                "五、净利润",
-                "value_net_profit_cny",
-                profit,
-                ctx.prior_or_plausible("value_net_profit_cny", profit),
-            )
-        )
-    else:
-        rows.append(("五、净利润", None, op * 0.8, op * 0.7))
+    rows.append(_gold_row(ctx, "五、净利润", "value_net_profit_cny", profit, (op * 0.8, op * 0.7)))
     rows.append(("（一）归属于母公司股东的净利润", None, (profit or op * 0.8) * 0.96, (profit or op) * 0.7))
     money_table(ctx, w, "合并利润表", rows, style=rng.choice(["year", "period"]))
 
@@ -332,3 +314,13 @@ def build(ctx: RenderContext, w: PageWriter) -> str:
     fallback_section(ctx, w)
     pad_to(ctx, w, ctx.rng.randint(18, 32), ["三、财务报表附注", "四、重要会计政策及会计估计", "五、税项"])
     return title
+
+
+def _gold_row(
+    ctx: RenderContext, label: str, field: str, value: float | None, filler: tuple[float, float]
+) -> tuple[str, str | None, float, float]:
+    """A statement row holding a gold figure beside its prior year, or a filler row (no gold field)
+    when the question does not ask for it."""
+    if value is None:
+        return (label, None, *filler)
+    return (label, field, value, ctx.prior_or_plausible(field, value))
