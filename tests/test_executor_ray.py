@@ -100,7 +100,8 @@ def test_cli_extract_on_ray(tmp_path, local_ray):
 def test_llm_answers_asked_away_reach_the_drivers_cache(tmp_path):
     """A worker away asks the real model through a scratch workspace; its answers come back with the job
     and land in the driver's LLM cache, so a later run here asks nothing."""
-    from mdqa_kernel.extract.run import Job, commit_returned, load_view, plan_tasks, run_job
+    from mdqa_kernel.extract.run import Job, commit_returned, load_view, run_job
+    from mdqa_kernel.extract.tasks import plan_tasks
     from mdqa_kernel.llm import LLMConfig
     from mdqa_kernel.readers import make_reader
     from tests.test_llm_local import model_path

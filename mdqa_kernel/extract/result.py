@@ -13,6 +13,7 @@ from typing import Any
 
 import polars as pl
 
+from mdqa_kernel.extract.tasks import as_reader, plan_tasks
 from mdqa_kernel.store import Workspace, open_workspace
 from mdqa_kernel.text.fieldtypes import FIELD_TYPES, field_type
 
@@ -62,11 +63,10 @@ class ExtractionResult:
     ) -> ExtractionResult:
         """Reopen the cells of a plan (same collection, reader configuration and document limit)."""
         from mdqa_kernel.collection.collection import Collection
-        from mdqa_kernel.extract.run import _as_reader, plan_tasks
 
         ws = open_workspace(workspace)
         coll = Collection.open(ws, collection)
-        rdr = _as_reader(reader, ws, reader_options)
+        rdr = as_reader(reader, ws, reader_options)
         documents = coll.documents.head(limit_docs) if limit_docs else coll.documents
         tasks, docs = plan_tasks(plan, documents, rdr)
         return cls(ws, plan, tasks, docs)

@@ -29,13 +29,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import polars as pl
 from tqdm.auto import tqdm
 
 from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.extract.executors import Executor, make_executor
 from mdqa_kernel.extract.result import ExtractionResult
-from mdqa_kernel.readers import DocumentView, Reader, ReadResult, make_reader, needs_llm, timed_read
+from mdqa_kernel.extract.tasks import (
+    Task,
+    as_reader,
+    plan_tasks,
+)
+from mdqa_kernel.readers import DocumentView, Reader, ReadResult, timed_read
 from mdqa_kernel.readers.base import error_result
 from mdqa_kernel.store import Workspace, stable_hash
 
@@ -45,19 +49,9 @@ if TYPE_CHECKING:
 
 __all__ = ["ExtractError", "ExtractionResult", "Job", "Outcome", "Task", "extract", "plan_tasks", "run_job"]
 
-TASK_KEY_VERSION = 1
-
 
 class ExtractError(MdqaError):
     """An extraction run could not start (no documents, unknown collection, bad plan)."""
-
-
-@dataclass(frozen=True)
-class Task:
-    task_key: str
-    doc_id: str
-    field: str
-    question: str
 
 
 @dataclass
@@ -84,48 +78,6 @@ class Outcome:
     seconds: float = 0.0
     cells: list[tuple[Task, ReadResult, float]] = field(default_factory=list)  # only when away
     llm_answers: list[dict[str, Any]] = field(default_factory=list)  # new LLM cache entries, when away
-
-
-# -- planning ------------------------------------------------------------------------------------
-
-
-def reader_config_for(reader: Reader, field_name: str) -> dict[str, Any]:
-    per_field = getattr(reader, "field_config", None)
-    return per_field(field_name) if callable(per_field) else reader.config()
-
-
-def task_key(doc: dict[str, Any], spec: Any, question: str, reader: Reader) -> str:
-    return stable_hash(
-        {
-            "v": TASK_KEY_VERSION,
-            "doc_id": doc["doc_id"],
-            "sha256": doc.get("sha256"),
-            "field": spec.model_dump(mode="json"),
-            "question": question,
-            "reader": reader.name,
-            "reader_config": reader_config_for(reader, spec.name),
-        }
-    )
-
-
-def plan_tasks(
-    plan: Plan, documents: pl.DataFrame, reader: Reader
-) -> tuple[list[Task], dict[str, dict[str, Any]]]:
-    """All tasks of a plan over a collection's documents, and the document rows by id."""
-    docs = documents.filter(plan.filter_expr()) if plan.filters else documents
-    tasks: list[Task] = []
-    rows: dict[str, dict[str, Any]] = {}
-    for doc in docs.iter_rows(named=True):
-        rows[doc["doc_id"]] = doc
-        for spec in plan.fields:
-            if not spec.applies_to(doc):
-                continue
-            try:
-                question = spec.render(doc)
-            except Exception:  # a template naming a missing column: the reader still gets the description
-                question = spec.description
-            tasks.append(Task(task_key(doc, spec, question, reader), doc["doc_id"], spec.name, question))
-    return tasks, rows
 
 
 def finished_keys(ws: Workspace, keys: list[str], retry_errors: bool = True) -> set[str]:
@@ -316,19 +268,6 @@ def commit_returned(ws: Workspace, outcome: Outcome, sha256: str | None) -> None
 # -- the run ---------------------------------------------------------------------------------------
 
 
-def _as_reader(reader: str | Reader, workspace: Workspace, options: dict[str, Any]) -> Reader:
-    if not isinstance(reader, str):
-        return reader
-    opts = dict(options)
-    if needs_llm(reader):
-        opts.setdefault("workspace", str(workspace.path))
-        if opts.get("client") is None and opts.get("llm_config") is None:
-            from mdqa_kernel.llm import LLMConfig
-
-            opts["llm_config"] = LLMConfig.from_env()
-    return make_reader(reader, **opts)
-
-
 def extract(
     plan: Plan,
     collection: Collection,
@@ -343,7 +282,7 @@ def extract(
 ) -> ExtractionResult:
     """Run (or resume) the extraction of a plan over a collection; return the result from the store."""
     ws = collection.workspace
-    rdr = _as_reader(reader, ws, reader_options)
+    rdr = as_reader(reader, ws, reader_options)
     documents = collection.documents.head(limit_docs) if limit_docs else collection.documents
     tasks, docs = plan_tasks(plan, documents, rdr)
     done = finished_keys(ws, [t.task_key for t in tasks], retry_errors)
