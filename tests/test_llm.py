@@ -468,7 +468,7 @@ def test_assemble_rejects_wrong_parts(fake_parts: tuple[weights.ModelSpec, bytes
 
 def test_missing_parts_name_the_packages_and_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
     spec = weights.ModelSpec("x", "", "mdqa-absent-part", "mdqa_absent_part", 4, "", 0)
-    with pytest.raises(ModelNotInstalledError, match=r"mdqa-absent-part1, .*and 1 more.*make install-local"):
+    with pytest.raises(ModelNotInstalledError, match=r"mdqa-absent-part1, .*and 1 more.*make install"):
         weights.part_paths(spec)
 
 
