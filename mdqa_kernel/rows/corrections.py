@@ -109,7 +109,7 @@ def typed_value(value: Any, field_type: str, *, where: str = "") -> Any:
         pl.Series([typed], dtype=ftype.dtype, strict=True)
     except (TypeError, OverflowError, pl.exceptions.PolarsError) as e:
         raise CorrectionError(
-            f"{where}{value!r} is not a valid {field_type} (out of range for a {ftype.dtype} column); "
+            f"{where}{value!r} is not a valid {field_type} (out of range: its column is {ftype.dtype}); "
             f"enter {ftype.hint} that fits"
         ) from e
     return typed
@@ -496,10 +496,11 @@ def _insert(
 def _live_rows(conn: sqlite3.Connection, doc_id: str | None, field: str | None) -> list[sqlite3.Row]:
     """The live edits and verifications (oldest first), read on `conn`, i.e. inside the caller's
     transaction. An undo row carries its cell's doc_id and field, so the filter keeps it."""
+    where = [(c, v) for c, v in (("doc_id", doc_id), ("field", field)) if v is not None]
+    clause = " WHERE " + " AND ".join(f"{c} = ?" for c, _ in where) if where else ""
     rows = conn.execute(
-        "SELECT id, doc_id, field, action, note FROM corrections"
-        " WHERE (? IS NULL OR doc_id = ?) AND (? IS NULL OR field = ?) ORDER BY id",
-        (doc_id, doc_id, field, field),
+        f"SELECT id, doc_id, field, action, note FROM corrections{clause} ORDER BY id",
+        tuple(v for _, v in where),
     ).fetchall()
     undone = _undone_ids((r["action"], r["note"]) for r in rows)
     return [r for r in rows if r["action"] != "undo" and r["id"] not in undone]
