@@ -105,8 +105,9 @@ class AskResult:
         )
 
     def correct(self, corrections: Mapping[tuple[str, str], Any] | pl.DataFrame) -> AskResult:
-        """Overlay {(doc_id, field): value} corrections on the rows and re-aggregate."""
-        return self.reaggregate(rows=apply_corrections(self.rows, corrections))
+        """Overlay {(doc_id, field): value} corrections on the rows and re-aggregate; each value is
+        typed as its plan field, and an unknown field or document is a CorrectionError."""
+        return self.reaggregate(rows=apply_corrections(self.rows, corrections, fields=self.plan))
 
     def _ctx(self) -> _Context:
         if self.context is None:

@@ -48,7 +48,7 @@ def test_collection_plan_extract_aggregate(shell: InteractiveShell) -> None:
     # A correction in the ledger changes the next aggregate: the overlay is applied when rows are read.
     top = shell.user_ns["ans"].frame["symbol"][0]
     doc = rows.filter(rows["symbol"] == top)["doc_id"][0]
-    Ledger(shell.user_ns["ws"]).edit(doc, "capital_adequacy_ratio", 1.0, field_type="percent")
+    Ledger.for_extraction(shell.user_ns["rows"]).edit(doc, "capital_adequacy_ratio", 1.0)
     shell.run_line_magic("aggregate", "ans2 --rows rows")
     assert top not in shell.user_ns["ans2"].frame["symbol"].to_list()
 

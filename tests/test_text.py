@@ -214,8 +214,8 @@ def test_coerce_bad_values(type_name: str, value: object, message: str) -> None:
 
 def test_a_correction_accepts_a_chinese_date(workspace: Workspace) -> None:
     assert typed_correction("2023年2月3日", "date") == "2023-02-03"
-    ledger = Ledger(workspace, reviewer="ana")
-    ledger.edit("d1", "record_date", "2023年2月3日", field_type="date")
+    ledger = Ledger(workspace, reviewer="ana", fields={"record_date": "date"}, doc_ids=["d1"])
+    ledger.edit("d1", "record_date", "2023年2月3日")
     assert ledger.current()[("d1", "record_date")]["value"] == "2023-02-03"
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import polars as pl
 
 from mdqa_kernel.errors import MdqaError
-from mdqa_kernel.rows.corrections import CorrectionError, Ledger, typed_correction
+from mdqa_kernel.rows.corrections import CorrectionError, Ledger, LedgerScope, typed_correction
 
 STATUSES = ("found", "absent", "not_found", "error", "unsupported", "corrected", "verified")
 CELL_COLUMNS = ("doc_id", "field", "value", "status", "confidence", "reader", "page", "bbox", "snippet")
@@ -56,9 +56,21 @@ class ReviewModel:
         missing = [c for c in ("doc_id", "field", "value", "status") if c not in cells.columns]
         if missing:
             raise ReviewError(f"cells frame lacks columns {missing}; pass ExtractionResult.cells")
+        untyped = [f.get("name") for f in fields if not f.get("type")]
+        if untyped:
+            raise ReviewError(
+                f"fields {untyped} have no type; give each field its plan type (number, text, ...)"
+            )
         self.fields = fields
-        self.field_types = {f["name"]: f.get("type", "text") for f in fields}
-        self.ledger = ledger
+        self.field_types = {f["name"]: f["type"] for f in fields}
+        # The ledger writes only the cells shown here, typed as the plan's fields.
+        self.ledger = ledger.scoped(
+            LedgerScope.of(
+                self.field_types,
+                cells["doc_id"].to_list(),
+                cells.select("doc_id", "field").iter_rows(),
+            )
+        )
         self.on_change = on_change
         self.documents = documents
         self.meta_columns = meta_columns or [
@@ -75,7 +87,7 @@ class ReviewModel:
             cells = cells.drop("value_json").with_columns(pl.Series("value", typed, dtype=pl.Object))
         # Keep what the reader said, so an undo can restore it after the overlay replaced it.
         self._cells = self._normalise(
-            ledger.apply(
+            self.ledger.apply(
                 cells.with_columns(
                     pl.col("status").alias("extracted_status"),
                     (pl.col("reader") if "reader" in cells.columns else pl.lit(None, dtype=pl.Utf8)).alias(
