@@ -151,8 +151,8 @@ def plan_documents(
     and the typed metadata frame: doc_id plus the free columns, one row per document."""
     listed = list_entries(pdf_dir)
     if metadata is None:
-        entries = [DocEntry(e.path.stem, e.path) if e.ok else _refused(e.path.stem, e, {}) for e in listed]
-        return _dedupe(entries, {}, label), pl.DataFrame({"doc_id": [e.doc_id for e in entries]})
+        plain = [DocEntry(e.path.stem, e.path) if e.ok else _refused(e.path.stem, e, {}) for e in listed]
+        return _dedupe(plain, {}, label), pl.DataFrame({"doc_id": [e.doc_id for e in plain]})
     file_col, id_col = _key_columns(metadata, label)
     free = free_columns(metadata, file_col, id_col)
     by_name = {e.path.name.lower(): e for e in listed}
