@@ -11,9 +11,13 @@ bad metadata rows never stop a build: they become documents with status 'error' 
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import html
 import json
+import os
 import re
+import stat
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -34,7 +38,7 @@ from mdqa_kernel.collection.metadata import (
 from mdqa_kernel.parsing import cache as parse_cache
 from mdqa_kernel.parsing.pdf import PARSER_VERSION
 from mdqa_kernel.parsing.tables import Table, extract_tables
-from mdqa_kernel.store import StoreError, Workspace, open_workspace, sha256_file, stable_hash
+from mdqa_kernel.store import StoreError, Workspace, open_workspace, stable_hash
 
 __all__ = [
     "BuildStats",
@@ -355,13 +359,26 @@ def _hash_files(entries: list[DocEntry]) -> dict[str, str]:
         if e.error_kind is not None or e.path is None:
             continue
         try:
-            shas[e.doc_id] = sha256_file(e.path)
+            shas[e.doc_id] = _sha256_regular(e.path)
         except OSError as err:
             e.error_kind, e.message = (
                 "unreadable",
                 f"{e.path} cannot be read ({err.strerror}); check permissions",
             )
     return shas
+
+
+def _sha256_regular(path: Path) -> str:
+    """sha256 of a regular file. Opened without blocking and checked by fstat: a PDF swapped for a
+    FIFO after the folder was listed fails here instead of hanging the build."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        h = hashlib.sha256()
+        while block := f.read(1 << 20):
+            h.update(block)
+    return h.hexdigest()
 
 
 def _document_row(

@@ -7,10 +7,14 @@ that says where and what to do; only a table that cannot name documents at all r
 Choices (documented for users): a PDF in the folder that no metadata row names is kept as a
 document with status 'error' (error_kind 'no_metadata_row') and is not parsed, because it cannot be
 selected by metadata filters; rows that share an id become one 'duplicate_id' error document.
+Files are untrusted (collection/files.py): a link or a row's path that leads out of the folder is
+refused ('outside_folder') and never opened; dangling links, loops, folders named `x.pdf`, FIFOs and
+devices get their own error status instead of vanishing.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -19,6 +23,7 @@ from typing import Any
 
 import polars as pl
 
+from mdqa_kernel.collection.files import MISSING, FolderEntry, inspect, scan_folder
 from mdqa_kernel.errors import MdqaError
 
 FILE_COLUMNS = ("file", "path", "filename")
@@ -49,6 +54,7 @@ class DocEntry:
     metadata: dict[str, Any] = field(default_factory=dict)
     error_kind: str | None = None
     message: str = ""
+    listed: Path | None = None  # the folder entry this document stands for (even when refused)
 
 
 def read_metadata(source: str | Path | pl.DataFrame | Sequence[dict[str, Any]]) -> tuple[pl.DataFrame, str]:
@@ -108,13 +114,23 @@ def _key_columns(df: pl.DataFrame, label: str) -> tuple[str | None, str | None]:
     return file_col, id_col
 
 
-def list_pdfs(pdf_dir: str | Path) -> list[Path]:
-    pdf_dir = Path(pdf_dir)
+def _check_dir(pdf_dir: Path) -> None:
     if not pdf_dir.exists():
         raise PdfDirError(f"PDF folder {pdf_dir} does not exist; check the path")
     if not pdf_dir.is_dir():
         raise PdfDirError(f"{pdf_dir} is a file, not a folder of PDFs; pass the folder that holds them")
-    return sorted(p for p in pdf_dir.iterdir() if p.is_file() and p.suffix.lower() == ".pdf")
+
+
+def list_entries(pdf_dir: str | Path) -> list[FolderEntry]:
+    """Every `*.pdf` name in the folder, each a readable file inside it or an error saying why not."""
+    pdf_dir = Path(pdf_dir)
+    _check_dir(pdf_dir)
+    return scan_folder(pdf_dir)
+
+
+def list_pdfs(pdf_dir: str | Path) -> list[Path]:
+    """The PDFs of the folder that may be read (see `list_entries` for the refused ones)."""
+    return [e.path for e in list_entries(pdf_dir) if e.ok]
 
 
 def free_columns(df: pl.DataFrame, file_col: str | None, id_col: str | None) -> pl.DataFrame:
@@ -123,40 +139,53 @@ def free_columns(df: pl.DataFrame, file_col: str | None, id_col: str | None) -> 
     return free.rename({c: f"meta_{c}" for c in free.columns if c in RESERVED})
 
 
+def _refused(doc_id: str, entry: FolderEntry, meta: dict[str, Any], where: str = "") -> DocEntry:
+    """A document whose file is refused: no path is kept, so nothing later opens it."""
+    return DocEntry(doc_id, None, meta, entry.error_kind, where + entry.message, listed=entry.path)
+
+
 def plan_documents(
     pdf_dir: str | Path, metadata: pl.DataFrame | None, label: str = ""
 ) -> tuple[list[DocEntry], pl.DataFrame]:
     """Match metadata rows to files. Returns the documents in metadata order (then unnamed PDFs)
     and the typed metadata frame: doc_id plus the free columns, one row per document."""
-    pdfs = list_pdfs(pdf_dir)
+    listed = list_entries(pdf_dir)
     if metadata is None:
-        entries = [DocEntry(p.stem, p) for p in pdfs]
-        return _dedupe(entries, {}, label), pl.DataFrame({"doc_id": [e.doc_id for e in entries]})
+        plain = [DocEntry(e.path.stem, e.path) if e.ok else _refused(e.path.stem, e, {}) for e in listed]
+        return _dedupe(plain, {}, label), pl.DataFrame({"doc_id": [e.doc_id for e in plain]})
     file_col, id_col = _key_columns(metadata, label)
     free = free_columns(metadata, file_col, id_col)
-    by_name = {p.name.lower(): p for p in pdfs}
+    by_name = {e.path.name.lower(): e for e in listed}
+    root = Path(pdf_dir).resolve()
     entries: list[DocEntry] = []
     rows: dict[str, list[int]] = {}
     for i, row in enumerate(metadata.iter_rows(named=True)):
-        entry = _match_row(Path(pdf_dir), by_name, row, file_col, id_col, i + 1, label)
+        entry = _match_row(Path(pdf_dir), root, by_name, row, file_col, id_col, i + 1, label)
         entry.metadata = free.row(i, named=True)
         rows.setdefault(entry.doc_id, []).append(i + 1)
         entries.append(entry)
     named = {e.path.resolve() for e in entries if e.path is not None}
+    claimed = {os.path.abspath(e.listed) for e in entries if e.listed is not None}
     known = {e.doc_id for e in entries}
-    for p in pdfs:
-        if p.resolve() not in named:
-            doc_id = p.stem if p.stem not in known else p.name
-            entries.append(
-                DocEntry(
-                    doc_id,
-                    p,
-                    dict.fromkeys(free.columns),
-                    "no_metadata_row",
-                    f"{p.name} is in {pdf_dir} but no row of {label} names it; add a row for it "
-                    "(or remove the file) and rebuild",
-                )
+    for f in listed:
+        if os.path.abspath(f.path) in claimed or (f.target is not None and f.target in named):
+            continue
+        p = f.path
+        doc_id = p.stem if p.stem not in known else p.name
+        empty = dict.fromkeys(free.columns)
+        if not f.ok:  # its own problem says more than a missing metadata row
+            entries.append(_refused(doc_id, f, empty))
+            continue
+        entries.append(
+            DocEntry(
+                doc_id,
+                p,
+                empty,
+                "no_metadata_row",
+                f"{p.name} is in {pdf_dir} but no row of {label} names it; add a row for it "
+                "(or remove the file) and rebuild",
             )
+        )
     entries = _dedupe(entries, rows, label)
     meta = pl.DataFrame(
         [{"doc_id": e.doc_id, **e.metadata} for e in entries],
@@ -167,7 +196,8 @@ def plan_documents(
 
 def _match_row(
     pdf_dir: Path,
-    by_name: dict[str, Path],
+    root: Path,
+    by_name: dict[str, FolderEntry],
     row: dict[str, Any],
     file_col: str | None,
     id_col: str | None,
@@ -188,8 +218,11 @@ def _match_row(
         doc_id = str(id_value)
         name = f"{doc_id}.pdf"
         candidate = pdf_dir / name
-    found = candidate if candidate.is_file() else by_name.get(Path(name).name.lower())
-    if found is None:
+    # Resolved and checked like a folder entry: `../../etc/passwd` or a link out is refused unopened.
+    found = inspect(candidate, root)
+    if found.error_kind == MISSING:
+        found = by_name.get(Path(name).name.lower(), found)
+    if found.error_kind == MISSING:
         return DocEntry(
             doc_id,
             None,
@@ -197,7 +230,9 @@ def _match_row(
             "missing_file",
             f"{label} row {line} names {name}, which is not in {pdf_dir}; fix the name or add the PDF",
         )
-    return DocEntry(doc_id, found)
+    if not found.ok:
+        return _refused(doc_id, found, {}, f"{label} row {line}: ")
+    return DocEntry(doc_id, found.path, listed=found.path)
 
 
 def _dedupe(entries: list[DocEntry], rows: dict[str, list[int]], label: str) -> list[DocEntry]:

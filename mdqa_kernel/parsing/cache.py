@@ -26,7 +26,7 @@ from mdqa_kernel.store import Workspace
 
 FRAMES = ("pages", "words", "chunks")
 # Failures that depend on the machine, not on the file's bytes: never cached, retried next build.
-_TRANSIENT = {"missing_file", "unreadable", "parser_error", "worker_crashed"}
+_TRANSIENT = {"missing_file", "unreadable", "not_a_file", "parser_error", "worker_crashed"}
 
 
 def default_jobs() -> int:

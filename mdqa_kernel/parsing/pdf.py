@@ -12,7 +12,9 @@ what to do.
 from __future__ import annotations
 
 import ctypes
+import os
 import re
+import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -285,23 +287,61 @@ def _open(path: Path, t0: float) -> pdfium.PdfDocument | ParseResult:
     if not path.exists():
         return _error(name, "missing_file", f"{name} does not exist; check the path", t0)
     try:
-        with open(path, "rb") as f:
-            head = f.read(1024)
+        head = _read_head(path)
     except OSError as e:
         return _error(name, "unreadable", f"{name} cannot be read ({e.strerror}); check its permissions", t0)
+    if head is None:
+        return _error(
+            name, "not_a_file", f"{name} is not a regular file (a FIFO, socket or device?); not read", t0
+        )
     if not head:
         return _error(name, "empty", f"{name} is an empty file (0 bytes); replace it with the real PDF", t0)
     if b"%PDF-" not in head:
+        # What kind of file it looks like, never its bytes: the file may be anyone's (a link to a secret).
         return _error(
             name,
             "not_pdf",
-            f"{name} is not a PDF (no %PDF- header: starts with {head[:8]!r}); remove it or convert it to PDF",
+            f"{name} is not a PDF (no %PDF- header; it looks like {_looks_like(head)}); "
+            "remove it or convert it to PDF",
             t0,
         )
     try:
         return pdfium.PdfDocument(str(path))
     except pdfium.PdfiumError as e:
         return _explain_open_failure(path, e, t0)
+
+
+def _read_head(path: Path) -> bytes | None:
+    """The first KiB, or None when `path` is not a regular file. Opened without blocking, so a FIFO
+    (which would wait for a writer forever) is seen by fstat and never read."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return os.read(fd, 1024)
+    finally:
+        os.close(fd)
+
+
+_SIGNATURES = (
+    (b"PK\x03\x04", "a ZIP archive (an Office document?)"),
+    (b"\xd0\xcf\x11\xe0", "an old Office document"),
+    (b"\x89PNG", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"{\\rtf", "an RTF document"),
+)
+
+
+def _looks_like(head: bytes) -> str:
+    """A kind of file named from its first bytes ('an HTML page', 'text'), without quoting them."""
+    for magic, kind in _SIGNATURES:
+        if head.startswith(magic):
+            return kind
+    start = head.lstrip()[:15].lower()
+    if start.startswith((b"<!doctype html", b"<html")):
+        return "an HTML page"
+    controls = sum(1 for b in head if b < 9 or (13 < b < 32 and b != 27))
+    return "binary data" if controls else "text"
 
 
 def _explain_open_failure(path: Path, error: pdfium.PdfiumError, t0: float) -> ParseResult:

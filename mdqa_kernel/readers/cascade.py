@@ -21,6 +21,7 @@ from mdqa_kernel.readers.base import (
     timed_read,
 )
 from mdqa_kernel.readers.confidence import CONFIDENT
+from mdqa_kernel.readers.plausibility import checked
 
 DEFAULT_THRESHOLD = CONFIDENT  # the table reader's levels are named beside it (readers/confidence.py)
 # Enters every cascade task key: a change in how answers are chosen re-reads (LLM calls stay cached).
@@ -80,12 +81,13 @@ class CascadeReader:
         results: list[ReadResult] = []
         for reader in chain:
             result, _seconds = timed_read(reader, doc, field, question)
+            result = checked(field, result)  # an implausible value is never confident, whoever read it
             trail.append(f"{reader.name}:{result.status.value}:{result.confidence:.2f}")
             results.append(result)
             # a sure absence ("no assurance, so no assurance provider") is an answer too
             if (result.found or result.status == Status.ABSENT) and result.confidence >= threshold:
                 break
-        best = _choose(results, threshold)
+        best = checked(field, _choose(results, threshold))  # agreement must not lift it back up
         return best.model_copy(
             update={
                 "trail": trail,

@@ -34,3 +34,7 @@ LISTED_DISAGREES = 0.5  # they differ: the LLM looks too
 # A firm named beside the role a text field names (readers/table/prose.py: the auditor in a 10-K).
 ROLE_PRIMARY_LABEL = 0.85  # beside the field's primary label
 ROLE_OTHER_LABEL = 0.8  # beside one of its other labels, at CONFIDENT
+
+# A value no real document could hold (readers/plausibility.py: 999999999 employees, a 5000% share):
+# kept for a reviewer with the reason, always below CONFIDENT so the cascade never trusts it alone.
+IMPLAUSIBLE = 0.3

@@ -38,6 +38,7 @@ from mdqa_kernel.readers.confidence import (
     RIVALS_FACTOR,
     UNDECLARED_SCALE,
 )
+from mdqa_kernel.readers.plausibility import checked
 from mdqa_kernel.readers.table.candidates import (
     Candidate,
     column_dates,
@@ -342,7 +343,8 @@ class TableReader:
         if rivals:
             # Two equally good readings disagree (the same label in two tables, two years...): do not guess.
             confidence = round(confidence * RIVALS_FACTOR, 4)
-        return found(
+        # A value no real document holds (999999999 employees) is kept for review, never confident.
+        result = found(
             doc.doc_id,
             field.name,
             self.name,
@@ -361,6 +363,7 @@ class TableReader:
             message=f"{best.kind}: {best.raw!r}"
             + (f" ×{applied:g} ({best.scale_word})" if applied and applied != 1 else ""),
         )
+        return checked(field, result)
 
     def _typed(self, field: FieldLike, cand: Candidate) -> tuple[Any, float | None]:
         if field.type == "boolean":

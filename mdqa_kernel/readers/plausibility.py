@@ -1,0 +1,121 @@
+"""Plausibility: a reading that no real document could hold is never returned as a confident value.
+
+Documents are untrusted: a sentence planted in a PDF ("… employed 999999999 people …") is read by
+the deterministic readers like any other. A check by the field's kind, never by document, catches
+the values that cannot be true whatever the filing says:
+
+- a count of people (employees, staff, directors), of shareholders or of meetings that is negative,
+  not a whole number, or beyond the largest such count there is (KIND_BOUNDS);
+- a percentage beyond ±1000 points;
+- a per-share amount beyond one million (the highest per-share figures, Berkshire Hathaway's class A
+  book value, are under half of that).
+
+The kind comes from the field's type, unit and the words of its name and description. Such a reading
+keeps its value and evidence but its confidence is capped at IMPLAUSIBLE (below CONFIDENT) and the
+message says why: the cascade then lets the LLM look, and a reviewer sees the reason.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from mdqa_kernel.readers.base import FieldLike, ReadResult
+from mdqa_kernel.readers.confidence import IMPLAUSIBLE
+
+_PERCENT_BOUND = 1000.0  # points
+_PER_SHARE_BOUND = 1e6  # in the currency unit
+
+# Counts of whom or of what: the largest real count of each kind, with margin.
+KIND_BOUNDS = {
+    "meetings": 1_000,  # meetings or sessions held in a reporting period
+    "people": 10_000_000,  # the largest employers have about 2 million staff
+    "shareholders": 100_000_000,  # holders of record of the most widely held companies: a few million
+}
+_MEETINGS = re.compile(r"meeting|session|会议|大会|次数", re.I)
+# A count of the people at a meeting ("出席股东及股东代表人数") counts people, not meetings.
+_COUNTS_PEOPLE = re.compile(r"人数|户数|\bpersons?\b|\bpeople\b|attendees|attending|出席", re.I)
+_SHAREHOLDERS = re.compile(r"shareholder|stockholder|holders? of record|股东|持有人", re.I)
+_PEOPLE = re.compile(
+    r"employ|staff|worker|personnel|headcount|people|persons?\b|director|officer|executive"
+    r"|员工|职工|雇员|人员|人数|董事|监事|高管",
+    re.I,
+)
+_COUNT_WORDS = re.compile(r"number of|\bcount\b|how many|headcount|数量|人数|户数|次数|总数", re.I)
+_COUNT_UNITS = {"persons", "people", "person", "count", "人", "次", "户", "名", "位"}
+# A share, ratio or average of a count is not a count ("研发人员数量占比", "average staff cost").
+_NOT_A_COUNT = re.compile(
+    r"占比|比例|比率|比重|平均|人均|ratio|\brate\b|percent|proportion|share of|average|per\s+(?:employee|capita|person)|%",
+    re.I,
+)
+# Counts of things that are not people nor meetings, however the label names them ("votes for director").
+_OTHER_COUNT = re.compile(r"\bvotes?\b|\bshares\b|\bshare\b(?!holder)|股份|股数|票数|表决", re.I)
+_PER_SHARE = re.compile(r"每股|per\s+share|/\s*share|每\s*10\s*股|\beps\b", re.I)
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What a field's value is, for the plausibility check."""
+
+    name: str  # "people", "shareholders", "meetings", "percent", "per_share"
+    bound: float  # the largest plausible magnitude
+    whole: bool = False  # must be a whole, non-negative number
+
+
+def field_kind(field: FieldLike) -> Kind | None:
+    """The kind of a numeric field from its type, unit and words; None when no bound applies."""
+    if field.type not in ("number", "integer", "percent"):
+        return None
+    unit = (field.unit or "").strip().lower()
+    words = f"{field.name.replace('_', ' ')} {field.description}"
+    if field.type == "percent" or unit in ("%", "percent", "pct"):
+        return Kind("percent", _PERCENT_BOUND)
+    if _PER_SHARE.search(f"{words} {unit}"):
+        return Kind("per_share", _PER_SHARE_BOUND)
+    counted = field.type == "integer" or unit in _COUNT_UNITS or _COUNT_WORDS.search(words)
+    if not counted or _NOT_A_COUNT.search(words) or _OTHER_COUNT.search(words):
+        return None
+    if _MEETINGS.search(words) and not _COUNTS_PEOPLE.search(words):
+        name = "meetings"
+    elif _SHAREHOLDERS.search(words):
+        name = "shareholders"
+    elif _PEOPLE.search(words) or unit in ("persons", "people", "person", "人"):
+        name = "people"
+    else:
+        return None
+    return Kind(name, KIND_BOUNDS[name], whole=True)
+
+
+def implausibility(field: FieldLike, value: Any) -> str | None:
+    """Why `value` cannot be this field's value, or None when it can (or no bound applies)."""
+    kind = field_kind(field)
+    if kind is None or isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    number = float(value) * (field.scale or 1.0)  # the value in plain units (a field kept in 万 → ×1e4)
+    if not math.isfinite(number):
+        return f"{value!r} is not a finite number"
+    if kind.whole and (number < 0 or abs(number - round(number)) > 1e-6):
+        return f"{value:g} is not a count of {kind.name} (a count is a whole number ≥ 0)"
+    if abs(number) > kind.bound:
+        what = {"percent": "a percentage", "per_share": "a per-share amount"}.get(
+            kind.name, f"a count of {kind.name}"
+        )
+        return f"{number:,.10g} is beyond {kind.bound:,.0f}, more than {what} can be"
+    return None
+
+
+def checked(field: FieldLike, result: ReadResult) -> ReadResult:
+    """`result`, or a copy flagged for review (confidence capped below CONFIDENT, the reason in the
+    message) when its value is implausible for the field's kind. Applying it twice changes nothing."""
+    if not result.found:
+        return result
+    why = implausibility(field, result.value)
+    if why is None:
+        return result
+    note = f"implausible, needs review: {why}"
+    if note in result.message and result.confidence <= IMPLAUSIBLE:
+        return result
+    message = result.message if note in result.message else "; ".join(m for m in (result.message, note) if m)
+    return result.model_copy(update={"confidence": min(result.confidence, IMPLAUSIBLE), "message": message})
