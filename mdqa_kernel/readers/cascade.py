@@ -25,7 +25,7 @@ from mdqa_kernel.readers.plausibility import checked
 
 DEFAULT_THRESHOLD = CONFIDENT  # the table reader's levels are named beside it (readers/confidence.py)
 # Enters every cascade task key: a change in how answers are chosen re-reads (LLM calls stay cached).
-CASCADE_VERSION = "cascade-2"
+CASCADE_VERSION = "cascade-3"  # 3: implausible answers capped (readers/plausibility.py)
 
 
 @READERS.register("cascade")

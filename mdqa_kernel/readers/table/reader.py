@@ -90,7 +90,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-13"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-14"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -102,7 +102,8 @@ TABLE_READER_VERSION = "table-13"  # 4: disclosure topics under their printed na
 # 12: the votes of a meeting's results (nominee rows, proposals' tally lines), counts of people in a
 # sentence that says who they are, and the thing an event happened to ("Auditor ratified" → auditor);
 # 13: a table of contents gives no values (its numbers are pages); a number after an English label and a
-# conjunction ("… comments and operated 14 data centers") belongs to the next clause
+# conjunction ("… comments and operated 14 data centers") belongs to the next clause; 14: an implausible
+# value for its kind (readers/plausibility.py: 999,999,999 employees) needs review instead of being confident
 _DATE_LIST = re.compile(r"日期|\bdates\b", re.IGNORECASE)
 _PER_SHARE = re.compile(r"每股|per\s+share|/\s*share|每\s*10\s*股|\beps\b", re.IGNORECASE)
 _DIVIDEND = re.compile(r"股利|分红|派息|红利|dividend", re.IGNORECASE)
