@@ -34,6 +34,7 @@ NOTEBOOKS: dict[str, str] = {
     "llm": "llm.ipynb",
     "extraction": "extraction.ipynb",
     "aggregate": "aggregate.ipynb",
+    "chaos": "chaos.ipynb",
     "mudabench-table2": "mudabench.ipynb",
 }
 MIME_PREFIX = "application/vnd.mdqa."
