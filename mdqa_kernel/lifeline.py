@@ -13,7 +13,10 @@ holder of its pipe is, and a worker holds both. So every pool worker runs `hold`
   is the forkserver, not the owner; once they are gone the forkserver and the resource tracker see
   their pipes close and exit on their own.
 
-`pool_initializer()` gives the (initializer, initargs) pair for a `ProcessPoolExecutor`.
+`pool_initializer()` gives the (initializer, initargs) pair for a `ProcessPoolExecutor`; `tied(cmd)`
+turns a command line into one whose process the kernel kills when this one dies (it starts through
+`python -m mdqa_kernel.lifeline`, which sets the death signal and then execs the command: the signal
+survives exec). A Jupyter kernel under a tied papermill exits on its own when papermill dies.
 """
 
 from __future__ import annotations
@@ -149,3 +152,26 @@ def _boot_time() -> float:
 
 def _die() -> None:
     os.kill(os.getpid(), signal.SIGKILL)
+
+
+def tied(cmd: list[str]) -> list[str]:
+    """`cmd`, started so that it gets SIGKILL when this process dies (Linux; elsewhere `cmd` as is).
+    Start it from a thread that waits for it: the signal follows the thread that forked."""
+    if not sys.platform.startswith("linux"):
+        return list(cmd)
+    return [sys.executable, "-m", "mdqa_kernel.lifeline", str(os.getpid()), "--", *cmd]
+
+
+def _exec_tied(argv: list[str]) -> None:
+    """`python -m mdqa_kernel.lifeline PARENT_PID -- CMD...`: die with PARENT_PID, then become CMD."""
+    if len(argv) < 3 or argv[1] != "--":
+        raise SystemExit("usage: python -m mdqa_kernel.lifeline PARENT_PID -- COMMAND [ARGS...]")
+    parent = int(argv[0])
+    _set_parent_death_signal()
+    if os.getppid() != parent:  # the parent died before the signal was set
+        raise SystemExit(1)
+    os.execvp(argv[2], argv[2:])
+
+
+if __name__ == "__main__":
+    _exec_tied(sys.argv[1:])

@@ -29,7 +29,7 @@ from mdqa_kernel.benchmarks.chaos import (
     wait_group_gone,
     write_plan,
 )
-from mdqa_kernel.lifeline import pool_initializer, process_start_time
+from mdqa_kernel.lifeline import pool_initializer, process_start_time, tied
 from mdqa_kernel.store import DB_NAME, Workspace
 
 pytestmark = pytest.mark.skipif(
@@ -138,6 +138,38 @@ def test_pool_workers_die_with_their_owner_even_forked_by_a_forkserver(tmp_path:
         for pid in survivors:
             os.kill(pid, signal.SIGKILL)
         assert survivors == [], f"{method}: {survivors} outlived the owner"
+
+
+def test_a_tied_command_dies_with_the_process_that_started_it(tmp_path: Path) -> None:
+    """`mdqa reproduce` starts papermill this way: killing mdqa takes papermill (and its kernel) along."""
+    script = tmp_path / "owner.py"
+    script.write_text(
+        "import subprocess, sys\n"
+        "from mdqa_kernel.lifeline import tied\n"
+        "child = [sys.executable, '-c', 'import time; print(\"up\", flush=True); time.sleep(600)']\n"
+        "subprocess.run(tied(child))\n"
+    )
+    root = str(Path(__file__).resolve().parents[1])
+    proc = subprocess.Popen(
+        [sys.executable, str(script)],
+        stdout=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": root},
+        start_new_session=True,
+        text=True,
+    )
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "up"
+    assert len(group_members(proc.pid)) == 2
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    survivors, _ = wait_group_gone(proc.pid, timeout=5)
+    for pid in survivors:
+        os.kill(pid, signal.SIGKILL)
+    assert survivors == []
+
+
+def test_a_tied_command_keeps_its_exit_status_and_output() -> None:
+    done = subprocess.run(tied(["sh", "-c", "echo out; exit 3"]), capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (3, "out\n")
 
 
 @pytest.mark.parametrize("method", ["forkserver", "spawn"])
