@@ -112,9 +112,12 @@ def _register_cjk() -> None:
         pdfmetrics.registerFont(UnicodeCIDFont(CJK_FONT))
 
 
-def _write_pdf(
+def write_filing(
     path: Path, company: str, year: int, language: str, figures: list[tuple[str, str, str]]
 ) -> None:
+    """One example filing: a title, an introduction and a ruled key-figures table of `figures`."""
+    if language == "zh":
+        _register_cjk()
     font = CJK_FONT if language == "zh" else "Helvetica"
     c = canvas.Canvas(str(path), pagesize=A4)
     _width, height = A4
@@ -167,7 +170,7 @@ def make_example_pdfs(out_dir: str | Path) -> Path:
     pdf_dir.mkdir(parents=True, exist_ok=True)
     _register_cjk()
     for doc_id, company, _symbol, year, _doctype, language, figures in EXAMPLES:
-        _write_pdf(pdf_dir / f"{doc_id}.pdf", company, year, language, figures)
+        write_filing(pdf_dir / f"{doc_id}.pdf", company, year, language, figures)
     meta = out / "metadata.csv"
     with open(meta, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)

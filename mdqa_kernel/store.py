@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import json
 import os
+import socket
 import sqlite3
 import tempfile
 import threading
@@ -23,6 +24,7 @@ from typing import Any
 import polars as pl
 
 from mdqa_kernel.errors import MdqaError
+from mdqa_kernel.lifeline import process_start_time, process_state
 
 DEFAULT_WORKSPACE = "mdqa-workspace"
 DB_NAME = "mdqa.sqlite"
@@ -136,6 +138,14 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         CREATE INDEX corrections_doc_field ON corrections(doc_id, field);
         """,
     ),
+    (
+        2,
+        "runs: the process (pid, host) that runs it, so a run whose process died is marked interrupted",
+        """
+        ALTER TABLE runs ADD COLUMN pid INTEGER;
+        ALTER TABLE runs ADD COLUMN host TEXT;
+        """,
+    ),
 ]
 
 
@@ -174,6 +184,7 @@ class Workspace:
         self.parquet_dir.mkdir(exist_ok=True)
         self._local = threading.local()
         self._migrate()
+        self.mark_interrupted_runs()
 
     def __repr__(self) -> str:
         return f"Workspace({str(self.path)!r})"
@@ -278,13 +289,58 @@ class Workspace:
 
     # -- runs --------------------------------------------------------------------------------
     def start_run(self, kind: str, config: dict[str, Any], run_id: str | None = None) -> str:
+        """Record a run as 'running', with this process's pid and host (see `mark_interrupted_runs`)."""
         run_id = run_id or f"{kind}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}-{os.urandom(3).hex()}"
         with self.transaction() as conn:
             conn.execute(
-                "INSERT OR REPLACE INTO runs(run_id, kind, config, status, started) VALUES (?,?,?,?,?)",
-                (run_id, kind, json.dumps(config, default=str), "running", time.time()),
+                "INSERT OR REPLACE INTO runs(run_id, kind, config, status, started, pid, host) "
+                "VALUES (?,?,?,?,?,?,?)",
+                (
+                    run_id,
+                    kind,
+                    json.dumps(config, default=str),
+                    "running",
+                    time.time(),
+                    os.getpid(),
+                    socket.gethostname(),
+                ),
             )
         return run_id
+
+    @contextlib.contextmanager
+    def run(self, kind: str, config: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        """A run row around a block: 'done' when it ends, 'interrupted' on Ctrl-C, else 'failed'.
+        The block fills the yielded dict, which becomes the run's summary."""
+        run_id = self.start_run(kind, config)
+        summary: dict[str, Any] = {"run_id": run_id}
+        status = "failed"
+        try:
+            yield summary
+            status = "done"
+        except KeyboardInterrupt:
+            status = "interrupted"
+            raise
+        finally:
+            self.finish_run(run_id, status, summary)
+
+    def mark_interrupted_runs(self) -> list[str]:
+        """Mark 'interrupted' every run still 'running' whose process, on this host, has ended (a
+        killed command never finishes its run); return their ids. Runs of other hosts are left alone:
+        their processes cannot be seen from here."""
+        rows = self.query(
+            "SELECT run_id, pid, started FROM runs WHERE status='running' AND pid IS NOT NULL AND host=?",
+            (socket.gethostname(),),
+        )
+        dead = [r["run_id"] for r in rows if not _process_running(int(r["pid"]), float(r["started"]))]
+        if dead:
+            note = json.dumps({"interrupted": "its process ended without finishing the run (killed?)"})
+            with self.transaction() as conn:
+                conn.executemany(
+                    "UPDATE runs SET status='interrupted', finished=?, summary=? "
+                    "WHERE run_id=? AND status='running'",
+                    [(time.time(), note, run_id) for run_id in dead],
+                )
+        return dead
 
     def finish_run(self, run_id: str, status: str, summary: dict[str, Any] | None = None) -> None:
         with self.transaction() as conn:
@@ -292,6 +348,23 @@ class Workspace:
                 "UPDATE runs SET status=?, finished=?, summary=? WHERE run_id=?",
                 (status, time.time(), json.dumps(summary or {}, default=str), run_id),
             )
+
+
+def _process_running(pid: int, since: float) -> bool:
+    """Whether `pid` is still the live process that started a run at `since` (epoch seconds)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, owned by another user
+        pass
+    if process_state(pid) == "Z":  # killed, not yet reaped by its parent
+        return False
+    started = process_start_time(pid)
+    # A process that started after the run did is another one that reuses the pid (1 s: clock ticks).
+    return started is None or started <= since + 1.0
 
 
 def _split_sql(script: str) -> list[str]:

@@ -27,6 +27,7 @@ from typing import Any
 import yaml
 
 from mdqa_kernel.errors import MdqaError
+from mdqa_kernel.lifeline import tied
 from mdqa_kernel.resources import checkout_root, folder
 
 NOTEBOOKS: dict[str, str] = {
@@ -34,6 +35,7 @@ NOTEBOOKS: dict[str, str] = {
     "llm": "llm.ipynb",
     "extraction": "extraction.ipynb",
     "aggregate": "aggregate.ipynb",
+    "chaos": "chaos.ipynb",
     "mudabench-table2": "mudabench.ipynb",
 }
 MIME_PREFIX = "application/vnd.mdqa."
@@ -95,7 +97,8 @@ def execute(source: Path, output: Path, parameters: dict[str, Any], log: Path | 
     cmd = [sys.executable, "-m", "papermill", str(source), str(output), "-y", yaml.safe_dump(parameters),
            "--cwd", str(run_dir()), "--no-progress-bar", "--log-output", "-k", "python3"]  # fmt: skip
     with open(log or os.devnull, "a", encoding="utf-8") as fh:
-        proc = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, check=False)
+        # tied: a killed `mdqa reproduce` takes papermill (and so its kernel) with it.
+        proc = subprocess.run(tied(cmd), stdout=fh, stderr=subprocess.STDOUT, check=False)
     if proc.returncode != 0:
         raise ReproduceError(f"{source.name} failed (exit {proc.returncode}); see {log or output}")
 

@@ -1,7 +1,7 @@
 """`mdqa reproduce NAME`: the click command (registered on the main group in mdqa_kernel/cli/main.py).
 
     mdqa reproduce --list
-    mdqa reproduce parse|llm|extraction|aggregate
+    mdqa reproduce parse|llm|extraction|aggregate|chaos
     mdqa reproduce mudabench-table2 [--llm local] [--sample N] [--jobs J] [--systems a,b]
                                     [--max-minutes M] [--no-noise] [--background] [--estimate-cost]
 

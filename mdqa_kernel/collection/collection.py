@@ -177,7 +177,10 @@ class Collection:
             pages += record["n_pages"] or 0
             parse_cache.commit(ws, record, lambda conn: _set_status(conn, name, record))
 
-        parse_cache.parse_many(ws, todo, on_done, jobs=jobs, progress=progress, desc=f"parsing {name}")
+        config = {"collection": name, **spec, "documents": len(entries), "to_parse": len(todo)}
+        with ws.run("collection build", config) as summary:  # a killed build is marked interrupted later
+            parse_cache.parse_many(ws, todo, on_done, jobs=jobs, progress=progress, desc=f"parsing {name}")
+            summary.update(parsed=len(todo), pages=pages, seconds=time.perf_counter() - t0)
         coll = cls.open(ws, name)
         not_parsed = sum(1 for e in entries if e.doc_id not in shas)
         n_cached = sum(1 for e in entries if shas.get(e.doc_id) in hits)

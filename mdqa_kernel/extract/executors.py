@@ -25,6 +25,7 @@ from itertools import islice
 from typing import Any, Protocol, TypeVar
 
 from mdqa_kernel.errors import MdqaError, UnknownNameError
+from mdqa_kernel.lifeline import pool_initializer
 from mdqa_kernel.registry import Registry
 
 J = TypeVar("J")
@@ -62,7 +63,8 @@ class InlineExecutor:
 
 @EXECUTORS.register("local")
 class LocalPoolExecutor:
-    """A pool of worker processes on this machine; at most `2 × workers` jobs in flight."""
+    """A pool of worker processes on this machine; at most `2 × workers` jobs in flight. The workers
+    die with this process, even when it is killed with SIGKILL (see `mdqa_kernel.lifeline`)."""
 
     name = "local"
 
@@ -80,7 +82,10 @@ class LocalPoolExecutor:
         pending: set[Future[R]] = set()
         todo = iter(jobs)
         ctx = mp.get_context(self.start_method)
-        with ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx) as pool:
+        initializer, initargs = pool_initializer()  # the workers die with this process, kill -9 included
+        with ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=ctx, initializer=initializer, initargs=initargs
+        ) as pool:
             for job in todo:
                 pending.add(pool.submit(fn, job))
                 if len(pending) >= 2 * self.workers:

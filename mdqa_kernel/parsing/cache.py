@@ -21,6 +21,7 @@ from typing import Any
 import polars as pl
 from tqdm.auto import tqdm
 
+from mdqa_kernel.lifeline import pool_initializer
 from mdqa_kernel.parsing.pdf import PARSER_VERSION, ParseResult, parse_pdf
 from mdqa_kernel.store import Workspace
 
@@ -160,7 +161,15 @@ def parse_many(
                 on_done(store_result(workspace, sha, parse_pdf(path)))
                 bar.update()
             return
-        with ProcessPoolExecutor(max_workers=min(jobs, len(todo)), mp_context=_mp_context()) as pool:
+        # The workers die with this process (kill -9 included), and the forkserver and resource
+        # tracker with them (see mdqa_kernel.lifeline).
+        initializer, initargs = pool_initializer()
+        with ProcessPoolExecutor(
+            max_workers=min(jobs, len(todo)),
+            mp_context=_mp_context(),
+            initializer=initializer,
+            initargs=initargs,
+        ) as pool:
             futures: dict[Future[dict[str, Any]], tuple[str, str]] = {
                 pool.submit(_parse_job, path, sha, str(workspace.path)): (sha, path) for sha, path in todo
             }

@@ -25,6 +25,7 @@ from mdqa_kernel.benchmarks.mudabench import DocumentRecord, MudaSplit, load_spl
 from mdqa_kernel.benchmarks.render.document import index_records, render_document
 from mdqa_kernel.benchmarks.render.fonts import require_cjk_truetype
 from mdqa_kernel.benchmarks.render.models import HONESTY_NOTE_EN, RenderOptions
+from mdqa_kernel.lifeline import pool_initializer
 
 # 12 questions of the simple split covering every doctype and both languages, small collections,
 # none with a known defect: what `make demo` and the tutorials render.
@@ -235,7 +236,8 @@ def _run(
         _init_worker(split, p)
         it = map(_render_one, tasks)
         return list(_progress(it, len(tasks), progress))
-    with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(split, p)) as pool:
+    init, initargs = pool_initializer(_init_worker, (split, p))  # the workers die with this process
+    with ProcessPoolExecutor(max_workers=workers, initializer=init, initargs=initargs) as pool:
         return list(_progress(pool.map(_render_one, tasks, chunksize=4), len(tasks), progress))
 
 
