@@ -207,11 +207,27 @@ def _isolation_error() -> SandboxError:
     )
 
 
+@functools.lru_cache(maxsize=8)
+def _bwrap_options(bwrap: str) -> frozenset[str]:
+    """The options this bwrap knows (`--disable-userns` came in 0.8, `--size` in 0.7)."""
+    try:
+        shown = subprocess.run([bwrap, "--help"], capture_output=True, text=True, timeout=10, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return frozenset()
+    return frozenset(word for word in (shown.stdout + shown.stderr).split() if word.startswith("--"))
+
+
 def _bwrap_argv(bwrap: str, in_dir: Path, limits: SandboxLimits, *, probe: bool = False) -> list[str]:
     """bubblewrap's command line: namespaces, no capabilities, read-only binds of what the
-    interpreter needs, the input folder read-only, a size-capped scratch tmpfs, and "/" read-only."""
+    interpreter needs, the input folder read-only, a size-capped scratch tmpfs, and "/" read-only.
+    An older bwrap without `--size` gets an uncapped scratch tmpfs (RLIMIT_FSIZE still caps each
+    file); one without `--disable-userns` lets the code create a nested user namespace, which
+    grants no capability over anything mounted here."""
+    known = _bwrap_options(bwrap)
     argv = [bwrap, "--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
-            "--disable-userns", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv"]  # fmt: skip
+            "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv"]  # fmt: skip
+    if "--disable-userns" in known:
+        argv.append("--disable-userns")
     for key, value in _child_env().items():
         argv += ["--setenv", key, value]
     for src in _read_only_dirs():
@@ -221,9 +237,10 @@ def _bwrap_argv(bwrap: str, in_dir: Path, limits: SandboxLimits, *, probe: bool 
             argv += ["--ro-bind", src, src]
     if not probe:
         argv += ["--ro-bind", str(in_dir), IN_DIR]
-    argv += ["--proc", "/proc", "--dev-bind", "/dev/null", "/dev/null",
-             "--size", str(limits.scratch_mb * 1024 * 1024), "--tmpfs", WORK_DIR,
-             "--remount-ro", "/", "--chdir", WORK_DIR, "--"]  # fmt: skip
+    argv += ["--proc", "/proc", "--dev-bind", "/dev/null", "/dev/null"]
+    if "--size" in known:
+        argv += ["--size", str(limits.scratch_mb * 1024 * 1024)]
+    argv += ["--tmpfs", WORK_DIR, "--remount-ro", "/", "--chdir", WORK_DIR, "--"]
     return argv
 
 
