@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -421,3 +422,26 @@ def test_filling_the_temp_folder_hits_the_size_cap() -> None:
     )
     res = run_sandboxed(code, ROWS, limits=SandboxLimits(timeout_s=20, memory_mb=1024))
     assert not res.ok and "No space left on device" in res.error.message, res
+
+
+def test_without_a_pid_namespace_the_call_still_returns_in_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The unisolated fallback cannot kill a `setsid` grandchild, but it never waits on its pipes."""
+    monkeypatch.setenv(BWRAP_ENV, "")
+    token = f"{31 + os.getpid() % 1000 / 1000:.3f}"
+    limits = SandboxLimits(timeout_s=3, memory_mb=1024)
+    started = time.monotonic()
+    try:
+        with pytest.warns(RuntimeWarning, match="WITHOUT OS isolation"):
+            res = run_sandboxed(
+                GRANDCHILD % token + "result = rows",
+                ROWS,
+                limits=limits,
+                require_isolation=False,
+                **GUARDS_OFF,
+            )
+        assert time.monotonic() - started < limits.timeout_s + 4
+        assert not res.ok and res.error.kind == "timeout" and res.isolation == "none"
+    finally:
+        for pid in _sleepers(token):  # what the fallback could not kill (it says it is unisolated)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
