@@ -445,3 +445,41 @@ def test_without_a_pid_namespace_the_call_still_returns_in_time(monkeypatch: pyt
         for pid in _sleepers(token):  # what the fallback could not kill (it says it is unisolated)
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+
+def _status_of(pid: int) -> dict[str, str]:
+    lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    return {k: v.strip() for k, _, v in (line.partition(":") for line in lines)}
+
+
+@needs_bwrap
+def test_the_code_runs_as_an_unprivileged_host_user_without_capabilities() -> None:
+    """Root on the host, even without capabilities, could write sysctls (/proc/sys/kernel/core_pattern
+    runs a program as root): the code's process is never host uid 0 and holds no capability."""
+    token = f"{32 + os.getpid() % 1000 / 1000:.3f}"
+    code = (
+        "import os\n"
+        "for p in ('/proc/sys/kernel/core_pattern', '/proc/sysrq-trigger'):\n"
+        "    try:\n"
+        "        os.close(os.open(p, os.O_WRONLY))\n"
+        "        raise SystemExit(p + ' is writable')\n"
+        "    except OSError:\n"
+        "        pass\n"
+        f"os.execv('/usr/bin/sleep', ['sleep', {token!r}])\n"
+    )
+    seen: list[dict[str, str]] = []
+
+    def watch() -> None:
+        deadline = time.monotonic() + 10
+        while not seen and time.monotonic() < deadline:
+            seen.extend(_status_of(pid) for pid in _sleepers(token))
+            time.sleep(0.05)
+
+    thread = threading.Thread(target=watch)
+    thread.start()
+    res = run_sandboxed(code, ROWS, limits=SandboxLimits(timeout_s=4, memory_mb=1024), **GUARDS_OFF)
+    thread.join()
+    assert res.error is not None and res.error.kind == "timeout", res  # it slept, it did not exit
+    assert seen, "the sandboxed process was never seen"
+    host_uids = {int(u) for u in seen[0]["Uid"].split()}
+    assert 0 not in host_uids and seen[0]["CapEff"] == "0000000000000000" == seen[0]["CapPrm"], seen[0]

@@ -2,9 +2,11 @@
 
 The code gets `rows` (a polars DataFrame) and `pl`, and must set `result` (a DataFrame). The
 security boundary is bubblewrap (`bwrap`, Debian package `bubblewrap`), an audited tool, not
-Python: the child runs in new user, pid, network, IPC and UTS namespaces (`--unshare-all`) with
-every capability dropped, no network, uid 65534, no further user namespaces, and a read-only view
-of only the Python installation, /usr and the system libraries, and its input folder (the input
+Python: the child runs in new pid, network, IPC, UTS and mount namespaces as an unprivileged host
+user with no capabilities (started by root: no user namespace, `setpriv` makes it uid 65534 with
+an empty capability set; started by anyone else: a user namespace mapping it to the caller's uid,
+every capability dropped, no further user namespaces), with no network, no /proc, and a read-only
+view of only /usr, the system libraries, the Python installation and its input folder (the input
 parquet and the code). Its one writable folder is a size-capped scratch tmpfs (`/tmp`, also its
 working folder); nothing of the host is writable. The result frame comes back through a pipe the
 parent reads with a cap. Limits: wall clock (the parent kills bwrap; the pid namespace takes every
@@ -218,18 +220,32 @@ def _bwrap_options(bwrap: str) -> frozenset[str]:
 
 
 def _bwrap_argv(bwrap: str, in_dir: Path, limits: SandboxLimits, *, probe: bool = False) -> list[str]:
-    """bubblewrap's command line: namespaces, no capabilities, read-only binds of what the
-    interpreter needs, the input folder read-only, a size-capped scratch tmpfs, and "/" read-only.
-    An older bwrap without `--size` gets an uncapped scratch tmpfs (RLIMIT_FSIZE still caps each
-    file); one without `--disable-userns` lets the code create a nested user namespace, which
-    grants no capability over anything mounted here."""
+    """bubblewrap's command line: new namespaces, no capabilities, an unprivileged uid, read-only
+    binds of what the interpreter needs and of the input folder, a size-capped scratch tmpfs, "/"
+    read-only, no /proc (nothing needs it; it is where a uid-0 process could write sysctls).
+
+    The sandbox's uid must not be root on the host. Started by root, bwrap would map any uid of a
+    new user namespace to root, so there it makes no user namespace and `setpriv` turns the child
+    into host uid 65534 with an empty capability set before the code's interpreter starts. Started
+    by anyone else, a user namespace maps the child's uid 65534 to the caller's own uid, every
+    capability dropped and no further user namespaces. An older bwrap without `--size` gets an
+    uncapped scratch tmpfs (RLIMIT_FSIZE still caps each file)."""
     known = _bwrap_options(bwrap)
-    argv = [bwrap, "--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
-            "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv"]  # fmt: skip
-    if "--disable-userns" in known:
-        argv.append("--disable-userns")
+    perms = "--perms" in known  # bwrap >= 0.6: modes of the folders it creates
+    setpriv = shutil.which("setpriv") if os.geteuid() == 0 and perms else None
+    argv = [bwrap, "--die-with-parent", "--new-session", "--clearenv"]
+    if setpriv is not None:
+        argv += ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"]
+    else:
+        argv += ["--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
+                 "--cap-drop", "ALL"]  # fmt: skip
+        if "--disable-userns" in known:
+            argv.append("--disable-userns")
     for key, value in _child_env().items():
         argv += ["--setenv", key, value]
+    binds = [*_read_only_dirs(), *([] if probe else [IN_DIR])]
+    for parent in _parents(binds) if perms else []:  # else bwrap copies the host's (/root: 0700)
+        argv += ["--perms", "0755", "--dir", parent]
     for src in _read_only_dirs():
         if os.path.islink(src):  # merged /usr: /lib -> usr/lib stays a link
             argv += ["--symlink", os.readlink(src), src]
@@ -237,11 +253,26 @@ def _bwrap_argv(bwrap: str, in_dir: Path, limits: SandboxLimits, *, probe: bool 
             argv += ["--ro-bind", src, src]
     if not probe:
         argv += ["--ro-bind", str(in_dir), IN_DIR]
-    argv += ["--proc", "/proc", "--dev-bind", "/dev/null", "/dev/null"]
+    argv += ["--dev-bind", "/dev/null", "/dev/null"]
     if "--size" in known:
         argv += ["--size", str(limits.scratch_mb * 1024 * 1024)]
-    argv += ["--tmpfs", WORK_DIR, "--remount-ro", "/", "--chdir", WORK_DIR, "--"]
+    argv += [*(["--perms", "1777"] if perms else []), "--tmpfs", WORK_DIR]
+    argv += ["--remount-ro", "/", "--chdir", WORK_DIR, "--"]
+    if setpriv is not None:
+        argv += [setpriv, f"--reuid={SANDBOX_UID}", f"--regid={SANDBOX_UID}", "--clear-groups",
+                 "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]  # fmt: skip
     return argv
+
+
+def _parents(paths: list[str]) -> list[str]:
+    """Every proper ancestor folder of `paths` (but "/"), parents first."""
+    found: set[str] = set()
+    for path in paths:
+        parent = os.path.dirname(path.rstrip("/"))
+        while parent not in ("/", ""):
+            found.add(parent)
+            parent = os.path.dirname(parent)
+    return sorted(found, key=lambda p: (p.count("/"), p))
 
 
 def _read_only_dirs() -> list[str]:
