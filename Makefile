@@ -47,8 +47,9 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 # Debian packages: Chromium for the browser tests, an embeddable CJK TrueType font for rendering
-# Chinese filings that every PDF reader extracts exactly. Installed only when missing (root or sudo).
-APT_PACKAGES := chromium fonts-dejavu-core fonts-wqy-microhei
+# Chinese filings that every PDF reader extracts exactly, bubblewrap (bwrap) that isolates the
+# sandbox's free polars code. Installed only when missing (root or sudo).
+APT_PACKAGES := chromium fonts-dejavu-core fonts-wqy-microhei bubblewrap
 sysdeps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \

@@ -1,20 +1,17 @@
 """The program the sandbox runs in its child process (passed to `python -I -c`; not imported).
 
-Order matters, each layer is set up before untrusted code exists:
-1. resource limits (address space, CPU seconds, file size, open files, no core dumps);
-2. OS confinement when possible, before polars exists (its threads must be born inside): new
-   mount + network + IPC namespaces, the Python installation and system libraries bind-mounted
-   read-only, chroot into the run's temp folder (the workspace, /etc, /proc … do not exist there),
-   root dropped to nobody, no new privileges. This is the real boundary: it also holds for file or
-   network access done inside polars' Rust code, which Python audit hooks cannot see;
-3. imports the user code may need, then read the input parquet;
-4. polars' file readers/writers wrapped to refuse paths (in-memory buffers allowed);
-5. an audit hook that refuses, with a clear message, opening files outside the work folder, sockets,
-   subprocesses, os.system/exec/fork/spawn, ctypes, gc introspection, and new audit hooks;
-6. run the code with `rows` bound, expect `result`, write it as parquet, print one status line.
+This program is NOT the security boundary. The parent starts it inside bubblewrap (new user, pid,
+network, IPC, UTS namespaces, no capabilities, read-only binds of the interpreter and the input, a
+size-capped scratch tmpfs, rlimits) and decides the outcome from what it observes: the exit status
+and the result frame read back from a pipe. What this program adds is friendliness for an LLM that
+writes the code: clear refusal messages (an audit hook, guarded polars readers) it can retry on.
 
-argv: [work_dir, root_dir, memory_bytes, cpu_seconds, max_output_bytes]. Status: one JSON line on
-stdout prefixed by the marker below.
+Order: resource limits (again: also for the fallback without bubblewrap); read the code; import
+polars and read the input; guards; run the code with `rows` bound, expect `result`; write it as
+parquet to the result pipe and exit 0. On failure: one JSON line on stderr (`MARKER{kind, error}`),
+used by the parent only to describe a failure, never to declare success, then exit 1.
+
+argv: [input_dir, work_dir, result_fd, memory_bytes, cpu_seconds, max_output_bytes, guards (0|1)].
 """
 
 import json
@@ -22,10 +19,8 @@ import os
 import resource
 import sys
 
-MARKER = "__MDQA_SANDBOX_STATUS__"
-NOBODY = 65534
-CLONE_NEWNS, CLONE_NEWNET, CLONE_NEWIPC, CLONE_NEWUSER = 0x00020000, 0x40000000, 0x08000000, 0x10000000
-PR_SET_NO_NEW_PRIVS = 38
+MARKER = "__MDQA_SANDBOX_ERROR__"
+EXIT_FAILED = 1  # the code raised or set no frame; the stderr report says what
 
 REFUSED_PREFIXES = (
     "socket.", "subprocess.", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork",
@@ -56,103 +51,66 @@ FRAME_IO = ("write_csv", "write_parquet", "write_ipc", "write_ipc_stream", "writ
 
 
 def set_limits(memory: int, cpu: int, max_output: int) -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (max_output, max_output))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+    """Lower-only limits (raising a hard limit needs a capability the sandbox does not have)."""
+    for res, value in ((resource.RLIMIT_AS, memory), (resource.RLIMIT_CPU, cpu),
+                       (resource.RLIMIT_FSIZE, max_output), (resource.RLIMIT_CORE, 0)):  # fmt: skip
+        _soft, hard = resource.getrlimit(res)
+        cap = value if hard == resource.RLIM_INFINITY else min(value, hard)
+        resource.setrlimit(res, (cap, cap))
 
 
-MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 1, 2, 4, 32, 4096, 16384, 1 << 18
-SYSTEM_LIBS = ("/lib", "/lib64", "/usr/lib", "/usr/lib64", "/usr/local/lib")
-
-
-def library_dirs() -> list[str]:
-    """Folders the child needs to read after the chroot: the Python installation (stdlib and the
-    environment's site-packages, never the project tree an editable install points at) and the
-    system's shared libraries. Nested folders are folded into their parent."""
+def library_dirs() -> tuple[str, ...]:
+    """Folders the guards let the code read: the Python installation (stdlib, site-packages)."""
     prefixes = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
-    dirs = {os.path.realpath(p) for p in sys.path if p and os.path.isdir(p)}
-    dirs = {d for d in dirs if any(d == p or d.startswith(p + "/") for p in prefixes)}
-    dirs |= {os.path.realpath(os.path.join(sys.base_prefix, "lib"))}  # libpython*.so for pyenv builds
-    dirs |= {os.path.realpath(d) for d in SYSTEM_LIBS if os.path.isdir(d)}
-    ordered = sorted(dirs)
-    return [d for d in ordered if not any(d.startswith(o + "/") for o in ordered if o != d)]
-
-
-def confine(work: str, root: str) -> str:
-    """Namespaces + read-only library mounts + chroot + drop privileges; returns the level reached.
-
-    Must run while the process has one thread: unshare(CLONE_NEWNS) gives only the calling thread
-    a new root, so threads started earlier (polars starts some at import) would keep the host's.
-    """
-    import ctypes
-
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-    flags = CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC
-    if os.geteuid() != 0:
-        flags |= CLONE_NEWUSER  # unprivileged user namespace, where the kernel allows it
-    if libc.unshare(flags) != 0:
-        return "audit-hook"
-    # Private propagation first: without it our bind mounts would appear on the host (and the
-    # parent's clean-up would delete through them). If that fails, stop: no mounts, no chroot.
-    if libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
-        return "audit-hook"
-    for src in library_dirs():
-        dst = os.path.join(root, src.lstrip("/"))
-        os.makedirs(dst, mode=0o755, exist_ok=True)
-        if libc.mount(src.encode(), dst.encode(), None, MS_BIND | MS_REC, None) != 0:
-            return "audit-hook"
-        libc.mount(None, dst.encode(), None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, None)
-    if os.geteuid() == 0:
-        os.chown(work, NOBODY, NOBODY)  # nobody must be able to write the result, and only here
-    os.chroot(root)
-    os.chdir("/" + os.path.relpath(work, root))
-    if os.geteuid() == 0:
-        os.setgroups([])
-        os.setgid(NOBODY)
-        os.setuid(NOBODY)  # after this no chroot escape: chroot() needs CAP_SYS_CHROOT
-        resource.setrlimit(resource.RLIMIT_NPROC, (64, 64))  # enforced for non-root: no fork bombs
-    return "namespaces+chroot"
+    return tuple(sorted(prefixes))
 
 
 def make_hook(work: str, read_roots: tuple[str, ...]):
-    work = os.path.realpath(work)
+    """An audit hook that refuses, with a message an LLM can act on, what the sandbox forbids.
+
+    Everything it consults is bound here, in the closure: rebinding this module's globals (the
+    `import __main__` trick) or `os.path.realpath` afterwards changes nothing.
+    """
+    realpath, fsdecode, startswith = os.path.realpath, os.fsdecode, str.startswith
+    is_instance, to_str, any_of = isinstance, str, any
+    write_flags = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+    refused_prefixes, path_events = tuple(REFUSED_PREFIXES), tuple(PATH_EVENTS)
+    refused_imports = frozenset(REFUSED_IMPORTS)
+    work = realpath(work)
+    work_roots = (work,)
 
     def inside(path: str, roots: tuple[str, ...]) -> bool:
-        real = os.path.realpath(path)
-        return any(real == r or real.startswith(r.rstrip("/") + "/") for r in roots)
+        real = realpath(path)
+        return any_of(real == r or startswith(real, r.rstrip("/") + "/") for r in roots)
 
     def hook(event: str, args: tuple) -> None:
         if event == "open":
             path, mode, flags = ([*list(args), None, None])[:3]
-            if isinstance(path, int):
+            if is_instance(path, int):
                 if path > 2:
                     raise PermissionError(f"sandbox: opening file descriptor {path} is not allowed")
                 return
-            path = os.fsdecode(path)
-            writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
-                isinstance(flags, int)
-                and flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC)
+            path = fsdecode(path)
+            writing = (is_instance(mode, str) and any_of(c in mode for c in "wax+")) or (
+                is_instance(flags, int) and flags & write_flags
             )
-            if inside(path, (work,)) or (not writing and inside(path, read_roots)):
+            if inside(path, work_roots) or (not writing and inside(path, read_roots)):
                 return
             verb = "writing" if writing else "reading"
             raise PermissionError(
                 f"sandbox: {verb} {path!r} is not allowed; only files in the sandbox folder"
             )
-        if event.startswith(REFUSED_PREFIXES):
+        if startswith(event, refused_prefixes):
             raise PermissionError(
                 f"sandbox: {event} is not allowed (no processes, network, ctypes or introspection)"
             )
-        if event.startswith(PATH_EVENTS):
+        if startswith(event, path_events):
             for arg in args:
-                if isinstance(arg, (str, bytes)) and not inside(os.fsdecode(arg), (work,)):
-                    raise PermissionError(f"sandbox: {event} on {os.fsdecode(arg)!r} is not allowed")
+                if is_instance(arg, (str, bytes)) and not inside(fsdecode(arg), work_roots):
+                    raise PermissionError(f"sandbox: {event} on {fsdecode(arg)!r} is not allowed")
         if event == "import" and args:
-            name = str(args[0])
-            if name in REFUSED_IMPORTS or name.split(".")[0] in REFUSED_IMPORTS:
+            name = to_str(args[0])
+            if name in refused_imports or name.split(".")[0] in refused_imports:
                 raise PermissionError(f"sandbox: importing {name!r} is not allowed")
 
     return hook
@@ -208,15 +166,14 @@ def _forget_refused_modules() -> None:
 
 
 def main() -> None:
-    work, root, memory, cpu, max_output = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:6])
-    out = sys.stdout
-    status: dict = {"ok": False}
+    input_dir, work, (result_fd, memory, cpu, max_output, guards) = (
+        sys.argv[1], sys.argv[2], map(int, sys.argv[3:8]),
+    )  # fmt: skip
     set_limits(memory, cpu, max_output)
-    with open(os.path.join(work, "code.py"), encoding="utf-8") as fh:
+    result_out = os.fdopen(result_fd, "wb")  # before the hook, which refuses opening descriptors
+    with open(os.path.join(input_dir, "code.py"), encoding="utf-8") as fh:
         source = fh.read()
-    read_roots = tuple(library_dirs())
-    status["isolation"] = confine(work, root)  # before polars: see confine's docstring
-    here = os.getcwd() if status["isolation"] != "audit-hook" else work
+    os.chdir(work)
     import importlib
     import io
     import traceback
@@ -225,49 +182,44 @@ def main() -> None:
 
     for mod in PRELOAD:
         importlib.import_module(mod)
-    rows = pl.read_parquet(os.path.join(here, "input.parquet"))
+    rows = pl.read_parquet(os.path.join(input_dir, "input.parquet"))
     write_parquet = pl.DataFrame.write_parquet
-    refuse_polars_io(pl)
-    _forget_refused_modules()
-    sys.addaudithook(make_hook(here, read_roots))
-    captured = io.StringIO()
+    if guards:
+        refuse_polars_io(pl)
+        _forget_refused_modules()
+        sys.addaudithook(make_hook(work, (*library_dirs(), os.path.realpath(input_dir))))
     namespace = {"rows": rows, "pl": pl, "result": None, "__name__": "__sandbox__"}
     try:
-        code = compile(source, "<sandbox>", "exec")
-        sys.stdout = sys.stderr = captured
-        exec(code, namespace)
-        status.update(_finish(namespace.get("result"), pl, write_parquet, here))
+        exec(compile(source, "<sandbox>", "exec"), namespace)
+        frame = _as_frame(namespace.get("result"), pl)
+        buffer = io.BytesIO()  # parquet needs a seekable target; the pipe is not
+        write_parquet(frame, buffer)
+        result_out.write(buffer.getbuffer())
+        result_out.close()
     except MemoryError:
-        status.update(kind="memory", error="MemoryError: the code exceeded the sandbox memory limit")
+        _fail("memory", "MemoryError: the code exceeded the sandbox memory limit")
     except BaseException as exc:  # everything the code raises goes back as a message to retry on
         tb = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == "<sandbox>"]
         line = f" (line {tb[-1].lineno})" if tb else ""
         kind = "refused" if isinstance(exc, PermissionError) and "sandbox:" in str(exc) else "error"
-        status.update(kind=kind, error=f"{type(exc).__name__}{line}: {exc}")
-    finally:
-        sys.stdout = sys.stderr = out
-    status["stdout"] = captured.getvalue()[-2000:]
-    out.write(MARKER + json.dumps(status) + "\n")
-    out.flush()
+        _fail(kind, f"{type(exc).__name__}{line}: {exc}")
 
 
-def _finish(result, pl, write_parquet, here: str) -> dict:
+def _as_frame(result, pl):
     if isinstance(result, pl.LazyFrame):
         result = result.collect()
     if isinstance(result, pl.Series):
         result = result.to_frame()
     if not isinstance(result, pl.DataFrame):
-        return {
-            "kind": "error",
-            "error": f"the code must set `result` to a polars DataFrame, got {type(result).__name__}",
-        }
-    import io
+        raise TypeError(f"the code must set `result` to a polars DataFrame, got {type(result).__name__}")
+    return result
 
-    buffer = io.BytesIO()  # polars writes to memory (allowed by the guard); Python writes the file
-    write_parquet(result, buffer)
-    with open(os.path.join(here, "result.parquet"), "wb") as fh:
-        fh.write(buffer.getvalue())
-    return {"ok": True, "kind": "ok", "shape": list(result.shape)}
+
+def _fail(kind: str, error: str) -> None:
+    sys.stdout.flush()
+    sys.__stderr__.write("\n" + MARKER + json.dumps({"kind": kind, "error": error[-2000:]}) + "\n")
+    sys.__stderr__.flush()
+    os._exit(EXIT_FAILED)  # no atexit, no flushing of what the code left behind
 
 
 if __name__ == "__main__":

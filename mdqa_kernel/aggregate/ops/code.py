@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import polars as pl
 
 from mdqa_kernel.aggregate.ops._common import OPERATIONS, SRC, StepContext, src_cols
@@ -11,10 +13,14 @@ from mdqa_kernel.plan import aggregation as spec
 @OPERATIONS.register("code")
 def op_code(df: pl.DataFrame, op: spec.CodeOp, ctx: StepContext) -> pl.DataFrame:
     """Run free polars code in the sandbox; every output row is attributed to every input row."""
-    from mdqa_kernel.aggregate.sandbox import SandboxError, run_polars_code  # lazy: most plans never need it
+    # lazy: most plans never need it
+    from mdqa_kernel.aggregate.sandbox import SandboxError, run_polars_code
 
     try:
-        result = run_polars_code(op.code, df.drop(src_cols(df)))
+        # Untrusted code (an LLM wrote it): refused before running where OS isolation (bubblewrap) is
+        # unavailable, unless $MDQA_SANDBOX_UNISOLATED=1 says the plan's code is trusted.
+        required = os.environ.get("MDQA_SANDBOX_UNISOLATED") != "1"
+        result = run_polars_code(op.code, df.drop(src_cols(df)), require_isolation=required)
     except SandboxError as exc:
         raise ctx.fail(
             str(exc), hint="Fix the code (it gets `rows` and must set `result`) or use typed steps"
