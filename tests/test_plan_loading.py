@@ -298,7 +298,7 @@ def test_gold_plans_round_trip_through_the_loader(split: str) -> None:
 
     plan = mudabench_plan(split)
     text = plan.to_yaml()
-    assert "&" not in text.replace("&amp;", "") or yaml.safe_load(text) == load_yaml(text)
+    assert load_yaml(text) == yaml.safe_load(text)  # 135 KB: within the size limit, no anchors written
     assert Plan.from_yaml(text) == plan
     assert Plan.from_json(plan.to_json()) == plan
 
