@@ -55,21 +55,23 @@ def ask_cmd(
     import json
 
     import polars as pl
-    import yaml
 
     from mdqa_kernel.ask import AskError, ask
     from mdqa_kernel.collection.collection import Collection, CollectionError
     from mdqa_kernel.llm import LLMConfig, LLMError
     from mdqa_kernel.plan.ir import Plan, PlanValidationError
+    from mdqa_kernel.text.yamlsafe import YamlLoadError, load_yaml, read_document
 
     try:
         coll = Collection.open(workspace, collection_name)
         plan = Plan.load(plan_path) if plan_path else None
-        fields = yaml.safe_load(open(fields_path, encoding="utf-8")) if fields_path else None  # noqa: SIM115
+        fields = (
+            load_yaml(read_document(fields_path), fields_path, what="a field list") if fields_path else None
+        )
         config = LLMConfig.from_env(backend=backend, n_threads=threads)
         options = {"source": oracle_source} if reader == "oracle" else {}
         result = ask(question, coll, plan=plan, fields=fields, reader=reader, llm=config, **options)
-    except (CollectionError, PlanValidationError, OSError, yaml.YAMLError) as e:
+    except (CollectionError, PlanValidationError, OSError, YamlLoadError) as e:
         fail(str(e))
     except AskError as e:
         fail(f"{e}. Write a plan by hand and pass it with --plan FILE.")

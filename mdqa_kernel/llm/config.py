@@ -13,11 +13,11 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from mdqa_kernel.llm.errors import LLMConfigError, UnknownBackendError
 from mdqa_kernel.registry import Registry
+from mdqa_kernel.text.yamlsafe import YamlLoadError, load_yaml, read_document
 
 # The backend classes by name (`llm.base.register` adds to it). It lives here, beside the setting that
 # names a backend, so that validating a config needs no backend module; the built-in modules are
@@ -137,8 +137,8 @@ def find_config_file() -> Path | None:
 def read_config_file(path: Path) -> dict[str, Any]:
     """The LLM settings of a YAML file: its `llm:` section if it has one, else the whole mapping."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as e:
+        data = load_yaml(read_document(path), str(path), what="an LLM config") or {}
+    except (OSError, YamlLoadError) as e:
         raise LLMConfigError(f"cannot read LLM config file {path}: {e}") from None
     if isinstance(data, dict) and isinstance(data.get("llm"), dict):
         data = data["llm"]

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import contextlib
 import html
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import polars as pl
-import yaml
 
 from mdqa_kernel.aggregate.run import AggregateResult, aggregate
 from mdqa_kernel.answer import Answer, render_answer
@@ -24,6 +24,7 @@ from mdqa_kernel.plan.aggregation import Aggregation
 from mdqa_kernel.plan.ir import Plan
 from mdqa_kernel.resources import ResourceMissingError, example
 from mdqa_kernel.rows.rows import corrected_rows
+from mdqa_kernel.text.yamlsafe import YamlLoadError, YamlSyntaxError, load_yaml
 
 # Collection bookkeeping columns that a result view does not need to show.
 _BOOKKEEPING = {
@@ -109,7 +110,7 @@ def propose_plan(question: str, coll: Collection | None, *, fields_yaml: str | N
     """Ask the planner for a plan; `fields_yaml` (a YAML list of fields) pins the fields to read."""
     from mdqa_kernel.plan import planner
 
-    fields = yaml.safe_load(fields_yaml) if fields_yaml else None
+    fields = load_yaml(fields_yaml, "%%plan --ask cell body", what="a field list") if fields_yaml else None
     if isinstance(fields, Mapping):
         fields = fields.get("fields")
     return planner.plan(question, coll, schema_fields=fields, dry_run=aggregate)
@@ -183,11 +184,21 @@ class AggregateOutcome:
         return f"<div class='mdqa-outcome'>{answer}{_frame_html(compact(self.frame).head(20))}{lineage}</div>"
 
 
+# How a YAML aggregation body starts a line: `steps:`, or a list item `- op: …` / `- {op: …}`.
+_OPERATIONS = re.compile(r"^\s*(?:steps\s*:|-\s*\{?\s*op\s*:)", re.MULTILINE)
+
+
 def parse_aggregation(body: str) -> Aggregation | str:
     """YAML operations → Aggregation; anything that is not a YAML mapping/list is polars code."""
     try:
-        data = yaml.safe_load(body)
-    except yaml.YAMLError:
+        data = load_yaml(body, "%%aggregate cell body", what="an aggregation")
+    except YamlSyntaxError:
+        return body
+    except YamlLoadError:
+        # Refused YAML (an alias, a duplicate key): an error when the body is an aggregation's
+        # operations; polars code that merely looks like YAML to the parser stays code.
+        if _OPERATIONS.search(body):
+            raise
         return body
     if isinstance(data, list):
         data = {"steps": data}

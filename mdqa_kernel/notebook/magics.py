@@ -16,12 +16,12 @@ import re
 import shlex
 from typing import Any
 
-import yaml
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.display import HTML, display
 
 from mdqa_kernel.notebook import cells as notebook
+from mdqa_kernel.text.yamlsafe import YamlLoadError, load_yaml
 
 _VAR = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -62,9 +62,13 @@ class MdqaMagics(Magics):
 
     def _yaml(self, prog: str, cell: str) -> Any:
         try:
-            return yaml.safe_load(self._expand(cell)) if cell.strip() else {}
-        except yaml.YAMLError as e:
-            raise UsageError(f"{prog}: the cell body is not valid YAML ({e})") from None
+            return (
+                load_yaml(self._expand(cell), f"{prog} cell body", what=f"a {prog} body")
+                if cell.strip()
+                else {}
+            )
+        except YamlLoadError as e:  # bounded: no aliases, duplicate keys, huge or deep bodies
+            raise UsageError(str(e)) from None
 
     def _lookup(self, name: str, what: str) -> Any:
         ns = self.shell.user_ns if self.shell is not None else {}

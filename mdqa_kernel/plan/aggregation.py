@@ -421,10 +421,11 @@ class Aggregation(BaseModel):
         return cls.model_validate_json(text)
 
     @classmethod
-    def from_yaml(cls, text: str) -> Aggregation:
-        import yaml
+    def from_yaml(cls, text: str | bytes, source: str | None = None) -> Aggregation:
+        """Operations from YAML, read by the bounded loader (no aliases or duplicate keys, size caps)."""
+        from mdqa_kernel.text.yamlsafe import load_yaml
 
-        return cls.model_validate(yaml.safe_load(text))
+        return cls.model_validate(load_yaml(text, source, what="an aggregation"))
 
     @classmethod
     def json_schema(cls) -> dict[str, Any]:

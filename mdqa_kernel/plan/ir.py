@@ -23,12 +23,20 @@ from pathlib import Path
 from typing import Any, Literal
 
 import polars as pl
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.plan.aggregation import Aggregation
 from mdqa_kernel.text.fieldtypes import FIELD_TYPES, FieldTypeName
+from mdqa_kernel.text.yamlsafe import YamlLoadError, clip, dump_yaml, load_json, load_yaml, read_document
 
 __all__ = [
     "FIELD_TYPES",
@@ -36,6 +44,7 @@ __all__ = [
     "FieldSpec",
     "MetadataFilter",
     "Plan",
+    "PlanLoadError",
     "PlanValidationError",
 ]
 
@@ -77,6 +86,15 @@ class PlanValidationError(MdqaError, ValueError):
         super().__init__(where + body)
 
 
+class PlanLoadError(PlanValidationError):
+    """A plan's text was refused before validation (text.yamlsafe): not UTF-8, too large or too deep,
+    an anchor/alias, a duplicate key, or bad YAML/JSON syntax. The message names the file and line."""
+
+    def __init__(self, error: YamlLoadError, source: str | None = None) -> None:
+        self.line = error.line
+        super().__init__([("", error.located)], source or error.source)
+
+
 def _key_path(loc: Iterable[int | str]) -> str:
     """('fields', 1, 'name') -> 'fields[1].name': the way people point at a key in YAML."""
     out = ""
@@ -99,8 +117,9 @@ def _from_pydantic(err: ValidationError, source: str | None = None) -> PlanValid
         elif e["type"] == "missing":
             msg = "required key is missing"
         elif e["type"] == "literal_error":
-            msg = f"{msg} (got {e.get('input')!r})"
-        errors.append((_key_path(e["loc"]), msg))
+            msg = f"{msg} (got {clip(e.get('input'))})"
+        # No message may carry a huge value (a 1 MB string, a list of a million items) in full.
+        errors.append((_key_path(e["loc"]), msg if len(msg) <= 300 else msg[:299] + "…"))
     return PlanValidationError(errors, source)
 
 
@@ -199,21 +218,35 @@ def _expand_filters(value: Any) -> Any:
     return value
 
 
-def _placeholders(template: str) -> list[str]:
-    """Names used as {name} in a template; raises ValueError on bad syntax or attribute access."""
-    names: list[str] = []
+def _template_parts(template: str) -> list[tuple[str, str | None]]:
+    """(literal text, placeholder name or None) pairs of a question template.
+
+    Only plain `{name}` placeholders are allowed, `{{`/`}}` being literal braces: a format spec
+    (`{company:>1500000000}` pads to 1.5 GB), a conversion (`{x!r}`) or attribute/index access
+    (`{a.b}`, `{a[0]}`, reaching into Python objects) raises ValueError."""
     try:
         parsed = list(string.Formatter().parse(template))
     except ValueError as e:
         raise ValueError(f"bad template syntax ({e}); write literal braces as {{{{ and }}}}") from None
-    for _lit, name, _spec, _conv in parsed:
-        if name is None:
-            continue
-        if not _IDENT.match(name):
-            # {a.b} and {a[0]} would reach into Python objects; placeholders are column names only.
-            raise ValueError(f"placeholder {{{name}}} must be a metadata column name")
-        names.append(name)
-    return names
+    parts: list[tuple[str, str | None]] = []
+    for literal, name, spec, conversion in parsed:
+        if name is not None:
+            shown = clip(
+                "{" + name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
+            )
+            if not _IDENT.match(name):
+                raise ValueError(f"placeholder {shown} must be a plain metadata column name like {{year}}")
+            if spec or conversion:
+                raise ValueError(
+                    f"placeholder {shown} has a format spec or conversion; write a plain {{{name}}}"
+                )
+        parts.append((literal, name))
+    return parts
+
+
+def _placeholders(template: str) -> list[str]:
+    """Names used as {name} in a template; raises ValueError on anything but plain placeholders."""
+    return [name for _lit, name in _template_parts(template) if name is not None]
 
 
 class FieldSpec(_Strict):
@@ -244,10 +277,14 @@ class FieldSpec(_Strict):
 
     @field_validator("question")
     @classmethod
-    def _template(cls, v: str) -> str:
+    def _template(cls, v: str, info: ValidationInfo) -> str:
         if not v.strip():
             raise ValueError("must be a non-empty question template")
-        _placeholders(v)
+        try:
+            _placeholders(v)
+        except ValueError as e:
+            name = info.data.get("name")  # validated before `question`, absent when it was invalid
+            raise ValueError(f"field {name!r}: {e}" if name else str(e)) from None
         return v
 
     @field_validator("scale", mode="before")
@@ -291,7 +328,11 @@ class FieldSpec(_Strict):
             raise PlanValidationError(
                 [(f"{self.name}.question", f"document metadata lacks {', '.join(missing)}")]
             )
-        return self.question.format_map(dict(metadata))
+        # Plain substitution of known names (str.format would honour specs and reach into objects).
+        return "".join(
+            lit + ("" if name is None else str(metadata[name]))
+            for lit, name in _template_parts(self.question)
+        )
 
 
 class Plan(_Strict):
@@ -334,32 +375,30 @@ class Plan(_Strict):
             raise _from_pydantic(e, source) from None
 
     @classmethod
-    def from_yaml(cls, text: str, source: str | None = None) -> Plan:
+    def from_yaml(cls, text: str | bytes, source: str | None = None) -> Plan:
+        """A plan from YAML, read by the bounded loader (no aliases, no duplicate keys, size/depth caps)."""
         try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as e:
-            mark = getattr(e, "problem_mark", None)
-            where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
-            raise PlanValidationError(
-                [("", f"{where}not valid YAML ({getattr(e, 'problem', e)})")], source
-            ) from None
+            data = load_yaml(text, source)
+        except YamlLoadError as e:
+            raise PlanLoadError(e, source) from None
         return cls.from_dict(data, source)
 
     @classmethod
-    def from_json(cls, text: str, source: str | None = None) -> Plan:
+    def from_json(cls, text: str | bytes, source: str | None = None) -> Plan:
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise PlanValidationError(
-                [("", f"line {e.lineno}, column {e.colno}: not valid JSON ({e.msg})")], source
-            ) from None
+            data = load_json(text, source)
+        except YamlLoadError as e:
+            raise PlanLoadError(e, source) from None
         return cls.from_dict(data, source)
 
     @classmethod
     def load(cls, path: str | Path) -> Plan:
-        """Read a .yaml/.yml or .json plan file."""
+        """Read a .yaml/.yml or .json plan file (refused unread when over the size limit)."""
         p = Path(path)
-        text = p.read_text(encoding="utf-8")
+        try:
+            text = read_document(p)
+        except YamlLoadError as e:
+            raise PlanLoadError(e) from None
         if p.suffix.lower() == ".json":
             return cls.from_json(text, source=str(p))
         return cls.from_yaml(text, source=str(p))
@@ -392,7 +431,7 @@ class Plan(_Strict):
         )
 
     def to_yaml(self) -> str:
-        return yaml.safe_dump(self.to_dict(), sort_keys=False, allow_unicode=True, width=110)
+        return dump_yaml(self.to_dict(), sort_keys=False, allow_unicode=True, width=110)
 
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)

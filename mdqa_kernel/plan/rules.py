@@ -16,12 +16,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.plan.formula import formula_in, match_field, weights_in  # noqa: F401 (re-exported)
 from mdqa_kernel.text.language import CJK, CJK_RANGES, detect_language
 from mdqa_kernel.text.numerals import COUNT_CHARS, cn_number
+from mdqa_kernel.text.yamlsafe import YamlLoadError, load_yaml, read_document
 
 HINTS_FILE = Path(__file__).with_name("hints.yaml")
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
@@ -86,8 +85,8 @@ def load_hints(path: str | None = None) -> Hints:
     """Parse the hints YAML (default: the one shipped beside this module)."""
     p = Path(path) if path else HINTS_FILE
     try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as e:
+        data = load_yaml(read_document(p), str(p), what="planner hints")
+    except (OSError, YamlLoadError) as e:
         raise HintsError(f"cannot read planner hints {p}: {e}") from None
     try:
         hints = [
