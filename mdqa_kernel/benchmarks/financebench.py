@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -102,20 +103,17 @@ def load_questions(path: str | Path | None = None) -> pl.DataFrame:
     evidence = pl.List(
         pl.Struct({"evidence_text": pl.String, "doc_name": pl.String, "evidence_page_num": pl.Int64})
     )
-    schema = {
-        **dict.fromkeys(
-            ("financebench_id", "company", "doc_name", "question_type", "question_reasoning", "question"),
-            pl.String,
-        ),
-        "answer": pl.String,
-        "justification": pl.String,
-        "evidence": evidence,
-    }
+    text_columns = (
+        "financebench_id", "company", "doc_name", "question_type", "question_reasoning", "question",
+        "answer", "justification",
+    )  # fmt: skip
+    schema = pl.Schema([*((c, pl.String()) for c in text_columns), ("evidence", evidence)])
     return pl.DataFrame(records, schema=schema)
 
 
 def load_documents(path: str | Path | None = None) -> pl.DataFrame:
-    """One row per filing: doc_name, company, sector (GICS), doc_type, year (the published
+    """One row per filing: doc_name, company, sector (GICS), doc_type (lower case: 10k, 10q, 8k,
+    earnings), year (the published
     doc_period, a fiscal year), doc_link, pdf (its path; the file may be absent in a partial copy)."""
     folder = data_path(path)
     file = folder / "documents.jsonl"
@@ -134,7 +132,7 @@ def load_documents(path: str | Path | None = None) -> pl.DataFrame:
                 "doc_name": r["doc_name"],
                 "company": r["company"],
                 "sector": r["gics_sector"],
-                "doc_type": r["doc_type"],
+                "doc_type": str(r["doc_type"]).lower(),  # published as "10k" and "Earnings"
                 "year": year,
                 "doc_link": r.get("doc_link"),
                 "pdf": str(folder / "pdfs" / f"{r['doc_name']}.pdf"),
@@ -189,18 +187,32 @@ def load_published(path: str | Path | None = None) -> pl.DataFrame:
     return pl.concat(frames)
 
 
-def collection_metadata(path: str | Path | None = None) -> pl.DataFrame:
+def collection_metadata(
+    path: str | Path | None = None, doc_names: Sequence[str] | None = None
+) -> pl.DataFrame:
     """The metadata table `mdqa collection build PDFS --metadata FILE` accepts: doc_id (matched to
-    `<doc_id>.pdf`), company, doc_type, year (fiscal year), sector."""
+    `<doc_id>.pdf`), company, doc_type, year (fiscal year), sector; only `doc_names` when given
+    (a collection of a few filings)."""
     docs = load_documents(path)
+    if doc_names is not None:
+        unknown = sorted(set(doc_names) - set(docs["doc_name"]))
+        if unknown:
+            raise FinanceBenchDataError(
+                f"{', '.join(unknown)} not in {data_path(path) / 'documents.jsonl'}; "
+                "pick doc_name values listed there"
+            )
+        docs = docs.filter(pl.col("doc_name").is_in(list(doc_names)))
     return docs.select(pl.col("doc_name").alias("doc_id"), "company", "doc_type", "year", "sector")
 
 
-def write_collection_metadata(out: str | Path, path: str | Path | None = None) -> Path:
-    """Write `collection_metadata(path)` as CSV to `out` (for `mdqa collection build --metadata`)."""
+def write_collection_metadata(
+    out: str | Path, path: str | Path | None = None, doc_names: Sequence[str] | None = None
+) -> Path:
+    """Write `collection_metadata(path, doc_names)` as CSV to `out`, for
+    `mdqa collection build <folder>/pdfs --metadata OUT`."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    collection_metadata(path).write_csv(out)
+    collection_metadata(path, doc_names).write_csv(out)
     return out
 
 
@@ -273,3 +285,34 @@ def agreement_summary(agreement: pl.DataFrame, by: str | list[str] = "kind") -> 
         .with_columns((pl.col("agree") / pl.col("n")).round(3).alias("agreement"))
         .sort(by)
     )
+
+
+def agreement_report(path: str | Path | None = None, examples: int = 10) -> str:
+    """Markdown: the judge's agreement with the human labels per kind, then disagreements."""
+    a = judge_agreement(path)
+    lines = [
+        f"FinanceBench numeric judge vs human labels ({data_path(path)}): "
+        f"{a.height} published answers whose reference is a number or a yes/no; "
+        f"{a['judged'].sum()} judged, {(~a['judged']).sum()} left to an LLM judge.",
+        "",
+        "| kind | n | agree | disagree | judge correct, human not | judge incorrect, human correct | agreement |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in agreement_summary(a).iter_rows(named=True):
+        lines.append(
+            f"| {r['kind']} | {r['n']} | {r['agree']} | {r['disagree']} | {r['judge_lenient']} | "
+            f"{r['judge_strict']} | {r['agreement']:.3f} |"
+        )
+    lines += ["", "Disagreements (first examples):", ""]
+    for r in a.filter(pl.col("judged") & ~pl.col("agree")).head(examples).iter_rows(named=True):
+        lines.append(
+            f"- {r['config']} {r['financebench_id']}: judge {r['verdict']}, human {r['label']}; "
+            f"reference {r['reference'][:40]!r}; {r['reason']}"
+        )
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    import sys
+
+    print(agreement_report(sys.argv[1] if len(sys.argv) > 1 else None, examples=30))
