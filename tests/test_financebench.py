@@ -221,6 +221,8 @@ CASES = [
     # years, periods and the question's numbers are not answers
     (MILLIONS, "$2020.00", "In FY2020 revenue rose.", "incorrect"),
     (MILLIONS, "$3.00", "See page 3 of the 10-K.", "incorrect"),
+    ("What is 3M's FY2018 capex (in USD millions)?", "$3.00", "3M spent little.", "incorrect"),
+    ("What is 3M's FY2018 capex (in USD millions)?", "$1577.00", "3M spent $1,577M on PP&E.", "correct"),
     # yes/no
     ("Did Acme grow in 2021?", "Yes, by 4%.", "Yes. Revenue grew.", "correct"),
     ("Did Acme grow in 2021?", "No, it shrank.", "Yes, it grew by 4%.", "incorrect"),

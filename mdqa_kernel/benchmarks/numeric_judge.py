@@ -13,7 +13,8 @@ Rules (the README's "numeric judge" section repeats them):
   "(12.3)" and "$(389)" (negatives; a parenthesis around a scaled figure, "($1.8 bn)", is an aside),
   "-$473 million", "24.26%", "1 percentage point", "2.7 times". Years (1900-2099
   written without separators or decimals), fiscal periods (FY2022, Q2), page/note numbers, days of
-  a month ("May 26") and numbers the question itself contains are not quantities.
+  a month ("May 26") and numbers the question itself contains (also names such as "3M") are not
+  quantities.
 - Scale: a number with no scale word takes the unit the question asks for ("in USD millions",
   "in USD billions", "in USD thousands"); both sides are then compared in plain units. A candidate
   number with no scale word may also be plain units ("$381,603,000" answering "in USD millions").
@@ -129,7 +130,7 @@ def asked_decimals(question: str) -> int | None:
     return _WORD_NUMBERS.get(word)
 
 
-def _is_excluded(text: str, m: re.Match[str], question_numbers: set[str]) -> bool:
+def _is_excluded(text: str, m: re.Match[str], question: str, question_numbers: set[str]) -> bool:
     """Years, fiscal periods, page numbers, days of a month and the question's own numbers."""
     num, before, after = m.group("num"), text[: m.start("num")], text[m.end("num") :]
     bare = not (m.group("pct") or m.group("attached") or m.group("word") or "$" in m.group(0))
@@ -139,6 +140,8 @@ def _is_excluded(text: str, m: re.Match[str], question_numbers: set[str]) -> boo
         return True
     if bare and _MONTH_BEFORE.search(before) and re.fullmatch(r"\d{1,2}", num):
         return True
+    if m.group("attached") and re.search(rf"(?<!\w){re.escape(num + m.group('attached'))}(?!\w)", question):
+        return True  # a name the question uses, such as the company "3M"
     return bare and num.replace(",", "") in question_numbers
 
 
@@ -149,7 +152,7 @@ def quantities(text: str, question: str = "") -> list[Quantity]:
     default_scale = asked_scale(question)
     found: list[Quantity] = []
     for m in _QUANTITY.finditer(text):
-        if _is_excluded(text, m, question_numbers):
+        if _is_excluded(text, m, question, question_numbers):
             continue
         num = m.group("num").replace(",", "")
         scale_word = (m.group("attached") or m.group("word") or "").lower()
