@@ -12,6 +12,7 @@ from mdqa_kernel.benchmarks.measures import (
     MEBENCH_CATEGORIES,
     MeasureInputError,
     UnknownFamilyError,
+    _format,
     accuracy_per_category,
     cell_triples,
     complete_at_k,
@@ -19,6 +20,7 @@ from mdqa_kernel.benchmarks.measures import (
     financebench_evidence,
     financebench_retrieval,
     gold_triples,
+    main,
     mebench_category,
     mebench_table,
     recall_at_k,
@@ -275,3 +277,9 @@ def test_financebench_retrieval_on_a_small_filing(tmp_path: Path):
     assert pages["complete@1"] == 0.5
     assert pages["complete@2"] == 1.0
     assert got["chunks/document"]["complete@2"] == 1.0
+    multi = got["pages/question, 2+ pages"]
+    assert (multi["units"], multi["recall@1"], multi["complete@1"]) == (1, 0.5, 0.0)
+    assert "| pages/question |" in _format(got, (1, 2))
+    assert main(["--financebench", str(folder), "--workspace", str(tmp_path / "ws"), "--k", "1", "--jobs", "1",
+                 "--json", str(tmp_path / "out.json")]) == 0  # fmt: skip
+    assert json.loads((tmp_path / "out.json").read_text())["questions"] == 2

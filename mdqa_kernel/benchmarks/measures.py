@@ -368,7 +368,8 @@ def financebench_retrieval(
 
     Each question's text is the query; its filing's chunks are ranked (readers/retrieval.py) and mapped
     to their pages. Two retrieved units: 'chunks' (the pages of the top K chunks, what a reader with
-    k=K reads) and 'pages' (the top K distinct pages). `limit`: the first N questions only."""
+    k=K reads) and 'pages' (the top K distinct pages); each at both levels, and for the questions whose
+    evidence spans two or more pages. `limit`: the first N questions only."""
     from mdqa_kernel.collection import Collection
 
     questions = financebench_questions(folder)[:limit]
@@ -399,8 +400,15 @@ def financebench_retrieval(
         retrieved = pl.DataFrame(rows, schema=list(RETRIEVED_COLUMNS), orient="row")
         for level in ("document", "question"):
             out[f"{unit}/{level}"] = summarize_recall(retrieval_recall(retrieved, gold, ks, level), ks)
+        # the multi-hop ones: where recall and complete recall part ways
+        per = retrieval_recall(retrieved, gold, ks, "question").filter(pl.col("evidence_n") > 1)
+        out[f"{unit}/question, 2+ pages"] = summarize_recall(per, ks)
     out["seconds"] = round(time.perf_counter() - t0, 1)
     return out
+
+
+def _figure(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}"
 
 
 def _format(result: dict[str, Any], ks: Sequence[int]) -> str:
@@ -415,7 +423,7 @@ def _format(result: dict[str, Any], ks: Sequence[int]) -> str:
             cells = [
                 key,
                 str(value["units"]),
-                *(f"{value[f'{m}@{k}']:.3f}" for k in ks for m in ("recall", "complete", "hit")),
+                *(_figure(value[f"{m}@{k}"]) for k in ks for m in ("recall", "complete", "hit")),
             ]
             lines.append("| " + " | ".join(cells) + " |")
     facts = {k: v for k, v in result.items() if not isinstance(v, dict)}
