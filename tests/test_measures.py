@@ -15,6 +15,7 @@ from mdqa_kernel.benchmarks.measures import (
     _format,
     accuracy_per_category,
     cell_triples,
+    cells_ea_f1,
     complete_at_k,
     ea_f1,
     financebench_evidence,
@@ -127,6 +128,11 @@ def test_ea_f1_from_cells_and_gold_frames():
                          "gold": ["1577.0", '"KPMG"', "6"], "page": [1, 2, None]})  # fmt: skip
     got = ea_f1(cell_triples(cells), gold_triples(gold))
     assert (got["tp"], got["predicted"], got["gold"]) == (1, 2, 3)
+    # a system's own field name is aligned to the gold field it agrees with
+    renamed = cells.with_columns(field=pl.col("field").replace({"revenue": "sales"}))
+    assert ea_f1(cell_triples(renamed), gold_triples(gold))["tp"] == 0
+    assert cells_ea_f1(renamed, gold)["tp"] == 1
+    assert cells_ea_f1(renamed, gold, align=False)["tp"] == 0
 
 
 def test_ea_f1_says_what_is_wrong_with_its_input():

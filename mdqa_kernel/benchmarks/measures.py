@@ -17,6 +17,7 @@ Here a triple is one cell: (doc_id, field, value). Matching rule:
   positive;
 - a null value is no triple: a gold null asks for nothing to be extracted, and a predicted null (a
   cell not found) claims nothing.
+`cells_ea_f1` scores an extraction's cells directly, its field names first aligned to the gold's.
 
 **Categories**: MEBench groups questions as comparison / statistics / relationship. MuDABench
 questions carry an operation family (`classify_family`; the planner's FAMILY_TABLE plus "other");
@@ -46,7 +47,7 @@ from typing import Any
 
 import polars as pl
 
-from mdqa_kernel.benchmarks.metrics import values_agree
+from mdqa_kernel.benchmarks.metrics import align_fields, values_agree
 from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.plan.families import FAMILY_TABLE
 from mdqa_kernel.text.normalize import comparison_key
@@ -161,6 +162,18 @@ def gold_triples(gold: pl.DataFrame) -> pl.DataFrame:
     """The triples of a gold frame (metrics.GOLD_SCHEMA: doc_id, field, gold JSON) as doc_id, field, value."""
     _require(gold, ("doc_id", "field", "gold"), "the gold frame")
     return gold.select("doc_id", "field", pl.col("gold").alias("value"))
+
+
+def cells_ea_f1(cells: pl.DataFrame, gold: pl.DataFrame, *, align: bool = True) -> dict[str, Any]:
+    """EA-F1 of an extraction's cells (doc_id, field, status, value_json) against a gold frame (doc_id,
+    field, gold). A system names its fields its own way: with `align`, each gold field is first given
+    the system field agreeing with it on most documents (`metrics.align_fields`, as the process
+    metrics do); fields left unaligned keep their names and score as false positives."""
+    if align:
+        _require(cells, ("doc_id", "field", "status", "value_json"), "the cells frame")
+        inverse = {f: g for g, f in align_fields(cells, gold).items()}
+        cells = cells.with_columns(field=pl.col("field").replace(inverse))
+    return ea_f1(cell_triples(cells), gold_triples(gold))
 
 
 # -- MEBench: question categories ---------------------------------------------------------------------
