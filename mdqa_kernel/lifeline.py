@@ -54,7 +54,7 @@ def hold(
     """Pool initializer: die (SIGKILL to self) as soon as process `owner_pid` has ended."""
     if parent_is_owner_process and os.getppid() == owner_pid:
         _set_parent_death_signal()
-    if not _alive(owner_pid):  # the owner died before the initializer ran
+    if not alive(owner_pid):  # the owner died before the initializer ran
         _die()
     watchdog = threading.Thread(target=_watch, args=(owner_pid,), name="mdqa-lifeline", daemon=True)
     watchdog.start()
@@ -88,7 +88,7 @@ def _wait_for_exit(pid: int) -> None:
         finally:
             os.close(fd)
     parent = os.getppid()
-    while _alive(pid) and os.getppid() == parent:
+    while alive(pid) and os.getppid() == parent:
         time.sleep(_POLL_SECONDS)
 
 
@@ -102,7 +102,7 @@ def _pidfd(pid: int) -> int | None:
         return None
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
     """Whether `pid` is a live process (a zombie counts as dead)."""
     try:
         os.kill(pid, 0)

@@ -24,7 +24,7 @@ from typing import Any
 import polars as pl
 
 from mdqa_kernel.errors import MdqaError
-from mdqa_kernel.lifeline import process_start_time, process_state
+from mdqa_kernel.lifeline import alive, process_start_time
 
 DEFAULT_WORKSPACE = "mdqa-workspace"
 DB_NAME = "mdqa.sqlite"
@@ -354,13 +354,7 @@ def _process_running(pid: int, since: float) -> bool:
     """Whether `pid` is still the live process that started a run at `since` (epoch seconds)."""
     if pid == os.getpid():
         return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # alive, owned by another user
-        pass
-    if process_state(pid) == "Z":  # killed, not yet reaped by its parent
+    if not alive(pid):  # gone, or a zombie: killed, not yet reaped by its parent
         return False
     started = process_start_time(pid)
     # A process that started after the run did is another one that reuses the pid (1 s: clock ticks).

@@ -18,7 +18,7 @@ import html
 import json
 import re
 import string
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -377,16 +377,19 @@ class Plan(_Strict):
     @classmethod
     def from_yaml(cls, text: str | bytes, source: str | None = None) -> Plan:
         """A plan from YAML, read by the bounded loader (no aliases, no duplicate keys, size/depth caps)."""
-        try:
-            data = load_yaml(text, source)
-        except YamlLoadError as e:
-            raise PlanLoadError(e, source) from None
-        return cls.from_dict(data, source)
+        return cls._from_text(load_yaml, text, source)
 
     @classmethod
     def from_json(cls, text: str | bytes, source: str | None = None) -> Plan:
+        """A plan from JSON, with the same bounds as YAML (duplicate keys, size and depth)."""
+        return cls._from_text(load_json, text, source)
+
+    @classmethod
+    def _from_text(
+        cls, loader: Callable[[str | bytes, str | None], Any], text: str | bytes, source: str | None
+    ) -> Plan:
         try:
-            data = load_json(text, source)
+            data = loader(text, source)
         except YamlLoadError as e:
             raise PlanLoadError(e, source) from None
         return cls.from_dict(data, source)
