@@ -365,3 +365,11 @@ def test_the_review_model_needs_typed_fields_and_writes_only_its_cells(workspace
     with pytest.raises(CorrectionError, match="does not read 'auditor' from document 'd2'"):
         model.ledger.edit("d2", "auditor", "KPMG")  # the model's cells: d2 has no auditor cell
     assert model.edit("d1", "revenue", "1,000") == 1000.0
+
+
+def test_a_plan_field_missing_from_the_rows_is_named_as_such() -> None:
+    rows = pl.DataFrame({"doc_id": ["d1"], "revenue": [1.0]})
+    with pytest.raises(CorrectionError, match="plan field but these rows have no column"):
+        apply_corrections(
+            rows, {("d1", "employees"): 5}, fields={"revenue": "number", "employees": "integer"}
+        )

@@ -39,7 +39,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-LLM_READER_VERSION = "llm-2"
+LLM_READER_VERSION = "llm-3"  # 3: answers typed by text.fieldtypes.coerce ("1 234", "+5", "1e6" are numbers)
 # A "yes, disclosed" must quote words of the topic: at least this share of its character pairs.
 TOPIC_COVER = 0.5
 STAGE = "extract"

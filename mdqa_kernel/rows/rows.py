@@ -118,9 +118,14 @@ def _check_cell(
 ) -> None:
     where = f"{doc_id}/{field_name}: "
     known = sorted(types) if types is not None else [c for c in rows.columns if c != "doc_id"]
-    if field_name not in known or field_name not in rows.columns:
+    if field_name not in known:
         raise CorrectionError(
             f"{where}correction for unknown field {field_name!r}; the fields are {', '.join(known)}"
+        )
+    if field_name not in rows.columns:
+        raise CorrectionError(
+            f"{where}{field_name!r} is a plan field but these rows have no column for it; extract it "
+            "first, or correct the rows of the extraction that has it"
         )
     if doc_id not in docs:
         raise CorrectionError(
