@@ -35,6 +35,7 @@ from mdqa_kernel.collection.metadata import (
     plan_documents,
     read_metadata,
 )
+from mdqa_kernel.errors import UnknownNameError
 from mdqa_kernel.parsing import cache as parse_cache
 from mdqa_kernel.parsing.pdf import PARSER_VERSION
 from mdqa_kernel.parsing.tables import Table, extract_tables
@@ -67,11 +68,9 @@ class CollectionNotFoundError(CollectionError):
     """No collection of that name in the workspace."""
 
 
-class DocumentNotFoundError(CollectionError, KeyError):
-    """No document with that id in the collection, or it has no parsed pages."""
-
-    def __str__(self) -> str:  # KeyError would quote the message
-        return str(self.args[0])
+class DocumentNotFoundError(CollectionError, UnknownNameError):
+    """No document with that id in the collection, or it has no parsed pages (a KeyError too, whose
+    message UnknownNameError keeps unquoted)."""
 
 
 @dataclass
