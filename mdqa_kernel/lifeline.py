@@ -119,6 +119,15 @@ def process_state(pid: int) -> str | None:
     return fields[0] if fields else None
 
 
+def process_group(pid: int) -> int | None:
+    """The process group id of `pid`, from /proc/<pid>/stat; None where /proc cannot say."""
+    fields = _stat_fields(pid)
+    try:
+        return int(fields[2]) if fields else None  # state, ppid, pgrp
+    except (ValueError, IndexError):
+        return None
+
+
 def process_start_time(pid: int) -> float | None:
     """When process `pid` started (seconds since the epoch), from /proc; None where /proc cannot say."""
     fields = _stat_fields(pid)
