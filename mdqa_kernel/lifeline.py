@@ -151,6 +151,16 @@ def _stat_fields(pid: int) -> list[str] | None:
     return stat.rsplit(")", 1)[-1].split()
 
 
+def boot_id() -> str | None:
+    """This kernel's boot identity (/proc/sys/kernel/random/boot_id, new at each boot); None where
+    the system has none. Two containers that share a hostname but not a kernel differ here."""
+    try:
+        with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as f:
+            return f.read().strip() or None
+    except OSError:
+        return None
+
+
 def _boot_time() -> float:
     with open("/proc/stat", encoding="ascii") as f:
         for line in f:
