@@ -149,11 +149,11 @@ def test_interrupted_build_keeps_finished_parses(
     pdf_dir, meta = example
     real, calls = parse_cache.parse_pdf, []
 
-    def dies_on_third(path: str):  # type: ignore[no-untyped-def]
+    def dies_on_third(path: str, sha256: str | None = None):  # type: ignore[no-untyped-def]
         calls.append(path)
         if len(calls) == 3:
             raise KeyboardInterrupt
-        return real(path)
+        return real(path, sha256=sha256)
 
     monkeypatch.setattr(parse_cache, "parse_pdf", dies_on_third)
     with pytest.raises(KeyboardInterrupt):
