@@ -119,6 +119,15 @@ def process_state(pid: int) -> str | None:
     return fields[0] if fields else None
 
 
+def process_group(pid: int) -> int | None:
+    """The process group id of `pid`, from /proc/<pid>/stat; None where /proc cannot say."""
+    fields = _stat_fields(pid)
+    try:
+        return int(fields[2]) if fields else None  # state, ppid, pgrp
+    except (ValueError, IndexError):
+        return None
+
+
 def process_start_time(pid: int) -> float | None:
     """When process `pid` started (seconds since the epoch), from /proc; None where /proc cannot say."""
     fields = _stat_fields(pid)
@@ -140,6 +149,16 @@ def _stat_fields(pid: int) -> list[str] | None:
     except OSError:
         return None
     return stat.rsplit(")", 1)[-1].split()
+
+
+def boot_id() -> str | None:
+    """This kernel's boot identity (/proc/sys/kernel/random/boot_id, new at each boot); None where
+    the system has none. Two containers that share a hostname but not a kernel differ here."""
+    try:
+        with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as f:
+            return f.read().strip() or None
+    except OSError:
+        return None
 
 
 def _boot_time() -> float:

@@ -24,7 +24,7 @@ from typing import Any
 import polars as pl
 
 from mdqa_kernel.errors import MdqaError
-from mdqa_kernel.lifeline import alive, process_start_time
+from mdqa_kernel.lifeline import alive, boot_id, process_start_time
 
 DEFAULT_WORKSPACE = "mdqa-workspace"
 DB_NAME = "mdqa.sqlite"
@@ -302,7 +302,7 @@ class Workspace:
                     "running",
                     time.time(),
                     os.getpid(),
-                    socket.gethostname(),
+                    host_key(),
                 ),
             )
         return run_id
@@ -326,10 +326,13 @@ class Workspace:
     def mark_interrupted_runs(self) -> list[str]:
         """Mark 'interrupted' every run still 'running' whose process, on this host, has ended (a
         killed command never finishes its run); return their ids. Runs of other hosts are left alone:
-        their processes cannot be seen from here."""
+        their processes cannot be seen from here. A host is its `host_key` (hostname and boot id);
+        rows written before the boot id was recorded (a bare hostname) are judged by hostname."""
+        here = host_key()
         rows = self.query(
-            "SELECT run_id, pid, started FROM runs WHERE status='running' AND pid IS NOT NULL AND host=?",
-            (socket.gethostname(),),
+            "SELECT run_id, pid, started FROM runs "
+            "WHERE status='running' AND pid IS NOT NULL AND host IN (?, ?)",
+            (here, socket.gethostname()),
         )
         dead = [r["run_id"] for r in rows if not _process_running(int(r["pid"]), float(r["started"]))]
         if dead:
@@ -350,10 +353,18 @@ class Workspace:
             )
 
 
+def host_key() -> str:
+    """Which machine's processes a run's pid names: `hostname/boot_id` where the kernel has a boot id,
+    else the hostname. The boot id tells apart two containers that share a hostname but not a kernel
+    (their pids are unrelated); the cost is that runs left 'running' by a killed command before a
+    reboot stay 'running' (another kernel's runs, never judged from here)."""
+    boot = boot_id()
+    return f"{socket.gethostname()}/{boot}" if boot else socket.gethostname()
+
+
 def _process_running(pid: int, since: float) -> bool:
-    """Whether `pid` is still the live process that started a run at `since` (epoch seconds)."""
-    if pid == os.getpid():
-        return True
+    """Whether `pid` is still the live process that started a run at `since` (epoch seconds). This
+    process too is checked by start time: a run older than it is a dead run whose pid it reuses."""
     if not alive(pid):  # gone, or a zombie: killed, not yet reaped by its parent
         return False
     started = process_start_time(pid)

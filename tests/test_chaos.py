@@ -5,12 +5,22 @@ the cells of one run. The large version is `mdqa reproduce chaos` (notebooks/ben
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 import polars as pl
 import pytest
 
-from mdqa_kernel.benchmarks.chaos import chaos, compare, concurrent_extracts
+from mdqa_kernel.benchmarks.chaos import (
+    ChaosError,
+    chaos,
+    compare,
+    concurrent_extracts,
+    group_members,
+    start,
+    wait_all,
+    wait_group_gone,
+)
 
 pytestmark = [
     pytest.mark.slow,
@@ -60,3 +70,17 @@ def test_compare_counts_lost_duplicated_changed_and_extra_cells() -> None:
         "duplicated": 1,
         "changed": 1,
     }
+
+
+def test_a_wait_that_times_out_kills_every_group_it_waited_on(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    # Each command leaves a helper in its group (`sleep &`), as the parser pool does.
+    procs = [start(["sh", "-c", "sleep 60 & sleep 60"], log) for _ in range(2)]
+    deadline = time.monotonic() + 10
+    while any(len(group_members(p.pid)) < 3 for p in procs) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(len(group_members(p.pid)) == 3 for p in procs)  # sh and its two sleeps
+    with pytest.raises(ChaosError, match="ran longer than"):
+        wait_all(procs, 0.5, "two sleeps", log)
+    assert [p.poll() for p in procs] == [-9, -9]
+    assert [wait_group_gone(p.pid, 5)[0] for p in procs] == [[], []]

@@ -18,6 +18,7 @@ from mdqa_kernel.collection.collection import (
     DocumentNotFoundError,
 )
 from mdqa_kernel.collection.metadata import MetadataError
+from mdqa_kernel.errors import UnknownNameError
 from mdqa_kernel.examples import make_example_pdfs
 from mdqa_kernel.parsing import cache as parse_cache
 from tests._pdfs import bad_corpus, text_pdf
@@ -97,8 +98,11 @@ def test_accessors(bad_collection: Collection) -> None:
     assert bad_collection.tables("good", 1) == []
     with pytest.raises(DocumentNotFoundError, match="password-protected"):
         bad_collection.pages("encrypted")
-    with pytest.raises(DocumentNotFoundError, match="no document 'nope'"):
+    with pytest.raises(DocumentNotFoundError, match="no document 'nope'") as caught:
         bad_collection.chunks("nope")
+    # One error family for unknown names: caught as UnknownNameError and KeyError, message unquoted.
+    assert isinstance(caught.value, UnknownNameError) and isinstance(caught.value, KeyError)
+    assert str(caught.value).startswith("no document 'nope'")
 
 
 def test_wrong_metadata_columns_raise(tmp_path: Path) -> None:
@@ -145,11 +149,11 @@ def test_interrupted_build_keeps_finished_parses(
     pdf_dir, meta = example
     real, calls = parse_cache.parse_pdf, []
 
-    def dies_on_third(path: str):  # type: ignore[no-untyped-def]
+    def dies_on_third(path: str, sha256: str | None = None):  # type: ignore[no-untyped-def]
         calls.append(path)
         if len(calls) == 3:
             raise KeyboardInterrupt
-        return real(path)
+        return real(path, sha256=sha256)
 
     monkeypatch.setattr(parse_cache, "parse_pdf", dies_on_third)
     with pytest.raises(KeyboardInterrupt):

@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import csv
 import os
+import shutil
 import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from mdqa_kernel.collection.collection import Collection
+from mdqa_kernel.collection.metadata import DocEntry, plan_documents
+from mdqa_kernel.parsing import cache as parse_cache
 from mdqa_kernel.parsing.pdf import parse_pdf
+from mdqa_kernel.store import open_workspace, sha256_file
 from tests._pdfs import text_pdf
 
 SECRET = "TOPSECRET-do-not-echo"
@@ -148,3 +153,71 @@ def test_parse_pdf_never_opens_a_fifo_nor_echoes_bytes(tmp_path: Path) -> None:
     not_pdf.write_text(f"{SECRET}:x:0:0\n")
     result = parse_pdf(not_pdf)
     assert result.error_kind == "not_pdf" and "text" in result.message and SECRET[:8] not in result.message
+
+
+def _swap_for_link(path: Path, to: Path) -> None:
+    """Replace a checked file by a symlink, as a hostile writer racing the build would."""
+    path.unlink()
+    os.symlink(to, path)
+
+
+def _planned(tmp_path: Path) -> tuple[Path, Path, list[DocEntry], pl.DataFrame]:
+    (tmp_path / "private").mkdir()
+    secret = text_pdf(tmp_path / "private" / "secret.pdf", [[f"Revenue {SECRET} 1 2"]])
+    pdfs = tmp_path / "pdfs"
+    pdfs.mkdir()
+    text_pdf(pdfs / "good.pdf", [["Revenue 1,234 1,100"]])
+    entries, meta = plan_documents(pdfs, None)
+    assert [(e.doc_id, e.error_kind) for e in entries] == [("good", None)]
+    return pdfs, secret, entries, meta
+
+
+def test_a_file_swapped_for_an_outside_link_after_its_check_is_refused_unread(tmp_path: Path) -> None:
+    pdfs, secret, entries, meta = _planned(tmp_path)
+    _swap_for_link(pdfs / "good.pdf", secret)  # between the folder check and the hashing
+    ws = open_workspace(tmp_path / "ws")
+    spec = {"pdf_dir": str(pdfs.resolve()), "metadata": None}
+    coll = Collection._build(ws, "default", entries, meta, spec, jobs=1, progress=False)
+    row = coll.documents.row(0, named=True)
+    assert (row["status"], row["error_kind"]) == ("error", "outside_folder")
+    assert row["sha256"] is None and row["path"] is None  # not hashed, nothing to parse
+    assert SECRET not in coll.report() and str(secret) not in row["message"]
+    assert ws.query("SELECT count(*) FROM parses")[0][0] == 0
+
+
+def test_the_parser_refuses_a_file_swapped_after_it_was_hashed(tmp_path: Path) -> None:
+    pdfs, secret, entries, _ = _planned(tmp_path)
+    target = entries[0].path
+    assert target == (pdfs / "good.pdf").resolve()  # the checked real file, not the listed name
+    sha = sha256_file(target)
+    _swap_for_link(target, secret)  # between the hashing and the parse
+    result = parse_pdf(target, sha256=sha)
+    assert (result.status, result.error_kind) == ("error", "changed")
+    assert SECRET not in result.message and result.n_pages == 0
+    # Swapped for another file (not a link): the bytes differ from the hashed ones, not parsed either.
+    target.unlink()
+    shutil.copy(secret, target)
+    result = parse_pdf(target, sha256=sha)
+    assert (result.status, result.error_kind, result.n_pages) == ("error", "changed", 0)
+    assert SECRET not in result.message
+    # A refusal of a swap is not cached against the hash: the genuine file parses next time.
+    assert "changed" in parse_cache._TRANSIENT
+
+
+def test_a_folder_swapped_for_an_outside_link_after_the_check_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "private" / "sub").mkdir(parents=True)
+    secret = text_pdf(tmp_path / "private" / "sub" / "inner.pdf", [[f"Revenue {SECRET} 1 2"]])
+    pdfs = tmp_path / "pdfs"
+    (pdfs / "sub").mkdir(parents=True)
+    text_pdf(pdfs / "sub" / "inner.pdf", [["Revenue 5 6"]])
+    os.symlink("sub/inner.pdf", pdfs / "inner.pdf")  # a link that stays inside: accepted
+    entries, meta = plan_documents(pdfs, None)
+    assert entries[0].error_kind is None
+    shutil.rmtree(pdfs / "sub")
+    os.symlink(secret.parent, pdfs / "sub")  # the folder on the path now leads out
+    ws = open_workspace(tmp_path / "ws")
+    spec = {"pdf_dir": str(pdfs.resolve()), "metadata": None}
+    coll = Collection._build(ws, "default", entries, meta, spec, jobs=1, progress=False)
+    row = coll.documents.row(0, named=True)
+    assert (row["status"], row["error_kind"]) == ("error", "outside_folder")
+    assert SECRET not in coll.report()

@@ -30,7 +30,7 @@ from mdqa_kernel.benchmarks.chaos import (
     write_plan,
 )
 from mdqa_kernel.lifeline import pool_initializer, process_start_time, tied
-from mdqa_kernel.store import DB_NAME, Workspace
+from mdqa_kernel.store import DB_NAME, Workspace, host_key
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="reads /proc; PDEATHSIG is Linux"
@@ -65,7 +65,7 @@ def assert_usable_and_interrupted(workspace: Path, kind: str) -> None:
     ws = Workspace(workspace, create=False)
     rows = ws.query("SELECT status, pid, host, summary FROM runs WHERE kind=?", (kind,))
     assert [r["status"] for r in rows] == ["interrupted"]
-    assert rows[0]["host"] == socket.gethostname() and rows[0]["pid"] > 0
+    assert rows[0]["host"] == host_key() and rows[0]["pid"] > 0
     assert "killed" in json.loads(rows[0]["summary"])["interrupted"]
     with ws.transaction() as c:
         c.execute("INSERT INTO collections(name, spec, created, updated) VALUES ('probe', '{}', 0, 0)")
@@ -186,13 +186,16 @@ def test_runs_of_dead_processes_are_marked_interrupted_on_open(tmp_path: Path) -
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
     sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-    here, now = socket.gethostname(), time.time()
+    here, now = host_key(), time.time()
     rows = [
         ("dead", dead.pid, here, now - 5),  # its process has ended
-        ("alive", os.getpid(), here, now - 5),  # this process: still running
+        ("alive", os.getpid(), here, now),  # this process: still running
         ("alive-child", sleeper.pid, here, now + 5),  # a live process that started before the run
         ("elsewhere", dead.pid, "another-host", now - 5),  # cannot be checked from here
         ("reused", sleeper.pid, here, now - 3600),  # the run is older than the process: pid reused
+        ("reused-by-me", os.getpid(), here, now - 3600),  # a dead run's pid that this process reuses
+        ("bare-host", dead.pid, socket.gethostname(), now - 5),  # written before the boot id was kept
+        ("other-kernel", dead.pid, f"{socket.gethostname()}/another-boot", now - 5),  # same name
         ("old", None, None, now - 5),  # written before runs recorded their process
     ]
     with ws.transaction() as conn:
@@ -213,6 +216,9 @@ def test_runs_of_dead_processes_are_marked_interrupted_on_open(tmp_path: Path) -
         "alive-child": "running",
         "elsewhere": "running",
         "reused": "interrupted",
+        "reused-by-me": "interrupted",
+        "bare-host": "interrupted",
+        "other-kernel": "running",
         "old": "running",
     }
     finished = reopened.query("SELECT finished FROM runs WHERE run_id='dead'")[0][0]
@@ -229,6 +235,14 @@ def test_run_context_records_done_failed_and_interrupted(workspace: Workspace) -
     rows = workspace.query("SELECT status, summary, pid FROM runs ORDER BY rowid")
     assert [r["status"] for r in rows] == ["done", "failed", "interrupted"]
     assert json.loads(rows[0]["summary"])["pages"] == 3 and rows[0]["pid"] == os.getpid()
+
+
+def test_the_host_key_names_the_kernel_boot() -> None:
+    boot = Path("/proc/sys/kernel/random/boot_id")
+    if boot.exists():  # Linux: hostname/boot_id
+        assert host_key() == f"{socket.gethostname()}/{boot.read_text().strip()}"
+    else:
+        assert host_key() == socket.gethostname()
 
 
 def test_process_start_time_is_read_from_proc() -> None:

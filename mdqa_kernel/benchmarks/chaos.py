@@ -32,6 +32,7 @@ import polars as pl
 
 from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.examples import EXAMPLES, write_filing
+from mdqa_kernel.lifeline import process_group, process_state
 from mdqa_kernel.store import DB_NAME
 
 PLAN_YAML = """\
@@ -127,13 +128,9 @@ def group_members(pgid: int) -> list[int]:
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
-        try:
-            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as f:
-                fields = f.read().rsplit(")", 1)[-1].split()
-        except OSError:
-            continue
-        if fields[0] not in ("Z", "X") and int(fields[2]) == pgid:  # state, ppid, pgrp
-            found.append(int(entry))
+        pid = int(entry)
+        if process_state(pid) not in (None, "Z", "X") and process_group(pid) == pgid:
+            found.append(pid)
     return found
 
 
@@ -193,15 +190,26 @@ def _label(cmd: list[str]) -> str:
 
 
 def run(cmd: list[str], log: Path, timeout: float = 600) -> None:
-    proc = start(cmd, log)
-    try:
-        code = proc.wait(timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
-        raise ChaosError(f"{' '.join(cmd)} ran longer than {timeout:.0f} s; see {log}") from None
+    code = wait_all([start(cmd, log)], timeout, f"{' '.join(cmd)}", log)[0]
     if code != 0:
         raise ChaosError(f"{' '.join(cmd)} failed (exit {code}); see {log}")
+
+
+def wait_all(procs: list[subprocess.Popen[bytes]], timeout: float, what: str, log: Path) -> list[int]:
+    """The exit codes of `procs` (each started by `start`), waiting `timeout` seconds in all. On a
+    timeout, or anything else that stops the wait, the process groups of those still running are
+    killed: no command outlives the experiment."""
+    deadline = time.monotonic() + timeout
+    try:
+        return [p.wait(max(0.0, deadline - time.monotonic())) for p in procs]
+    except subprocess.TimeoutExpired:
+        raise ChaosError(f"{what} ran longer than {timeout:.0f} s; see {log}") from None
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
 
 
 def with_kills(
@@ -349,7 +357,7 @@ def concurrent_extracts(folder: str | Path, *, docs: int = 60, jobs: int = 1) ->
     log = out / "concurrent.log"
     run(build_cmd(pdfs, meta, ws, jobs), log)
     both = [start(extract_cmd(ws, plan, jobs), log) for _ in range(2)]
-    codes = [p.wait(600) for p in both]
+    codes = wait_all(both, 600, "two concurrent extracts", log)
     if any(codes):
         raise ChaosError(f"a concurrent extract failed (exit codes {codes}); see {log}")
     return {"runs": run_statuses(ws), **compare(expected, cells(ws))}

@@ -26,6 +26,7 @@ from typing import Any
 
 import polars as pl
 
+from mdqa_kernel.collection.files import inspect
 from mdqa_kernel.collection.metadata import (
     CollectionError,
     DocEntry,
@@ -35,6 +36,7 @@ from mdqa_kernel.collection.metadata import (
     plan_documents,
     read_metadata,
 )
+from mdqa_kernel.errors import UnknownNameError
 from mdqa_kernel.parsing import cache as parse_cache
 from mdqa_kernel.parsing.pdf import PARSER_VERSION
 from mdqa_kernel.parsing.tables import Table, extract_tables
@@ -67,11 +69,9 @@ class CollectionNotFoundError(CollectionError):
     """No collection of that name in the workspace."""
 
 
-class DocumentNotFoundError(CollectionError, KeyError):
-    """No document with that id in the collection, or it has no parsed pages."""
-
-    def __str__(self) -> str:  # KeyError would quote the message
-        return str(self.args[0])
+class DocumentNotFoundError(CollectionError, UnknownNameError):
+    """No document with that id in the collection, or it has no parsed pages (a KeyError too, whose
+    message UnknownNameError keeps unquoted)."""
 
 
 @dataclass
@@ -162,7 +162,7 @@ class Collection:
         progress: bool,
     ) -> Collection:
         t0 = time.perf_counter()
-        shas = _hash_files(entries)
+        shas = _hash_files(entries, Path(spec["pdf_dir"]))
         hits = parse_cache.cached(ws, shas.values())
         spec["metadata_file"] = ws.write_parquet(meta, f"parquet/collections/{_slug(name)}/metadata.parquet")
         rows = [_document_row(name, e, shas.get(e.doc_id), hits) for e in entries]
@@ -355,14 +355,17 @@ class Collection:
 # -- helpers -----------------------------------------------------------------------------------
 
 
-def _hash_files(entries: list[DocEntry]) -> dict[str, str]:
-    """doc_id -> sha256 for every document that has a readable file (others get an error)."""
+def _hash_files(entries: list[DocEntry], root: Path) -> dict[str, str]:
+    """doc_id -> sha256 for every document that has a readable file (others get an error). `root`
+    is the PDF folder, to explain a file that was swapped after its check."""
     shas: dict[str, str] = {}
     for e in entries:
         if e.error_kind is not None or e.path is None:
             continue
         try:
-            shas[e.doc_id] = _sha256_regular(e.path)
+            shas[e.doc_id] = _sha256_checked(e.path, e.ident)
+        except FileSwappedError:
+            _refuse_swapped(e, root)
         except OSError as err:
             e.error_kind, e.message = (
                 "unreadable",
@@ -371,17 +374,43 @@ def _hash_files(entries: list[DocEntry]) -> dict[str, str]:
     return shas
 
 
-def _sha256_regular(path: Path) -> str:
-    """sha256 of a regular file. Opened without blocking and checked by fstat: a PDF swapped for a
-    FIFO after the folder was listed fails here instead of hanging the build."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+class FileSwappedError(CollectionError, OSError):
+    """The file at a checked path is no longer the file that was checked (a link, another file)."""
+
+
+def _sha256_checked(path: Path, ident: tuple[int, int] | None) -> str:
+    """sha256 of the regular file checked at `path` (resolved, no link in it when checked). Opened
+    without following a link and without blocking, then checked by fstat: a PDF swapped for a link
+    out of the folder, for another file or for a FIFO after the folder was listed is refused here,
+    unread, instead of being hashed (and parsed) or hanging the build."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+    except OSError as e:
+        if e.errno == errno.ELOOP:  # the last part of the path became a link
+            raise FileSwappedError(errno.ELOOP, "replaced by a symlink", str(path)) from e
+        raise
     with os.fdopen(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or (ident is not None and (st.st_dev, st.st_ino) != ident):
+            raise FileSwappedError(errno.EINVAL, "not the file that was checked", str(path))
         h = hashlib.sha256()
         while block := f.read(1 << 20):
             h.update(block)
     return h.hexdigest()
+
+
+def _refuse_swapped(e: DocEntry, root: Path) -> None:
+    """Refuse a document whose file changed after its check, with what its name leads to now (a
+    link out of the folder is 'outside_folder', like one found by the check)."""
+    again = inspect(e.listed or e.path or root, root)
+    if again.ok:
+        e.error_kind, e.message = (
+            "changed",
+            f"{e.listed or e.path} was replaced while the build read it; not read. Rebuild",
+        )
+    else:
+        e.error_kind, e.message = again.error_kind, again.message
+    e.path = None  # nothing later opens it
 
 
 def _document_row(

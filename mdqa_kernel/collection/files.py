@@ -6,7 +6,9 @@ names the path only, never its bytes. Entries that cannot be read as files get a
 of vanishing: dangling links, link loops, folders named `x.pdf`, FIFOs, sockets and devices (a FIFO
 is never opened: opening one blocks until someone writes to it).
 
-Only stat calls are made here; no file is opened.
+Only stat calls are made here; no file is opened. A file may be swapped (for a link out) after its
+check: whoever opens it later opens the resolved `target` without following links and compares the
+opened file's `ident` with the checked one (collection.collection._sha256_checked).
 """
 
 from __future__ import annotations
@@ -29,12 +31,14 @@ MISSING = "missing"
 
 @dataclass(frozen=True)
 class FolderEntry:
-    """One name: `path` as listed or named, `target` the real file when it may be read."""
+    """One name: `path` as listed or named, `target` the real file when it may be read, and `ident`
+    that file's (st_dev, st_ino) when checked, so a later open can tell it is still the same file."""
 
     path: Path
     target: Path | None
     error_kind: str | None = None
     message: str = ""
+    ident: tuple[int, int] | None = None
 
     @property
     def ok(self) -> bool:
@@ -95,7 +99,7 @@ def inspect(path: Path, root: Path) -> FolderEntry:
         return FolderEntry(
             path, None, UNREADABLE, f"{path} cannot be read (permission denied); check permissions"
         )
-    return FolderEntry(path, target)
+    return FolderEntry(path, target, ident=(st.st_dev, st.st_ino))
 
 
 def scan_folder(pdf_dir: Path) -> list[FolderEntry]:

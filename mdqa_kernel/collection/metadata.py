@@ -55,6 +55,7 @@ class DocEntry:
     error_kind: str | None = None
     message: str = ""
     listed: Path | None = None  # the folder entry this document stands for (even when refused)
+    ident: tuple[int, int] | None = None  # (st_dev, st_ino) of `path` when it was checked
 
 
 def read_metadata(source: str | Path | pl.DataFrame | Sequence[dict[str, Any]]) -> tuple[pl.DataFrame, str]:
@@ -139,6 +140,12 @@ def free_columns(df: pl.DataFrame, file_col: str | None, id_col: str | None) -> 
     return free.rename({c: f"meta_{c}" for c in free.columns if c in RESERVED})
 
 
+def _accepted(doc_id: str, entry: FolderEntry) -> DocEntry:
+    """A document whose file passed the checks: its path is the resolved file that was checked (not
+    the listed name, which may be a link someone re-points later), with that file's identity."""
+    return DocEntry(doc_id, entry.target, listed=entry.path, ident=entry.ident)
+
+
 def _refused(doc_id: str, entry: FolderEntry, meta: dict[str, Any], where: str = "") -> DocEntry:
     """A document whose file is refused: no path is kept, so nothing later opens it."""
     return DocEntry(doc_id, None, meta, entry.error_kind, where + entry.message, listed=entry.path)
@@ -151,7 +158,7 @@ def plan_documents(
     and the typed metadata frame: doc_id plus the free columns, one row per document."""
     listed = list_entries(pdf_dir)
     if metadata is None:
-        plain = [DocEntry(e.path.stem, e.path) if e.ok else _refused(e.path.stem, e, {}) for e in listed]
+        plain = [_accepted(e.path.stem, e) if e.ok else _refused(e.path.stem, e, {}) for e in listed]
         return _dedupe(plain, {}, label), pl.DataFrame({"doc_id": [e.doc_id for e in plain]})
     file_col, id_col = _key_columns(metadata, label)
     free = free_columns(metadata, file_col, id_col)
@@ -232,7 +239,7 @@ def _match_row(
         )
     if not found.ok:
         return _refused(doc_id, found, {}, f"{label} row {line}: ")
-    return DocEntry(doc_id, found.path, listed=found.path)
+    return _accepted(doc_id, found)
 
 
 def _dedupe(entries: list[DocEntry], rows: dict[str, list[int]], label: str) -> list[DocEntry]:

@@ -27,7 +27,8 @@ from mdqa_kernel.store import Workspace
 
 FRAMES = ("pages", "words", "chunks")
 # Failures that depend on the machine, not on the file's bytes: never cached, retried next build.
-_TRANSIENT = {"missing_file", "unreadable", "not_a_file", "parser_error", "worker_crashed"}
+# 'changed': the file was swapped after it was hashed; the hash's genuine file may parse fine.
+_TRANSIENT = {"missing_file", "unreadable", "not_a_file", "parser_error", "worker_crashed", "changed"}
 
 
 def default_jobs() -> int:
@@ -63,7 +64,7 @@ def _parse_job(path: str, sha256: str, workspace_path: str) -> dict[str, Any]:
     ws = _WORKER_WS.get(workspace_path)
     if ws is None:
         ws = _WORKER_WS[workspace_path] = Workspace(workspace_path)
-    result = parse_pdf(path)
+    result = parse_pdf(path, sha256=sha256)  # refused if the file is no longer the one hashed
     return store_result(ws, sha256, result)
 
 
@@ -158,7 +159,7 @@ def parse_many(
     try:
         if jobs == 1 or len(todo) <= 1:
             for sha, path in todo:
-                on_done(store_result(workspace, sha, parse_pdf(path)))
+                on_done(store_result(workspace, sha, parse_pdf(path, sha256=sha)))
                 bar.update()
             return
         # The workers die with this process (kill -9 included), and the forkserver and resource

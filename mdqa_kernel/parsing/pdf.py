@@ -12,6 +12,8 @@ what to do.
 from __future__ import annotations
 
 import ctypes
+import errno
+import hashlib
 import os
 import re
 import stat
@@ -281,19 +283,34 @@ def _error(path: str, kind: str, message: str, t0: float, n_pages: int = 0) -> P
     return ParseResult(path, "error", kind, message, n_pages=n_pages, seconds=time.perf_counter() - t0)
 
 
-def _open(path: Path, t0: float) -> pdfium.PdfDocument | ParseResult:
-    """Open with pdfium, or return the ParseResult that explains why the file cannot be read."""
+def _open(path: Path, t0: float, sha256: str | None = None) -> pdfium.PdfDocument | ParseResult:
+    """Open with pdfium, or return the ParseResult that explains why the file cannot be read. The
+    file is opened once and pdfium reads the bytes read then. Given `sha256` (the hash taken when a
+    collection checked the file), the path is not followed if it became a link and the bytes must
+    have that hash: a file swapped after the check is refused unparsed ('changed')."""
     name = str(path)
-    if not path.exists():
-        return _error(name, "missing_file", f"{name} does not exist; check the path", t0)
     try:
-        head = _read_head(path)
+        data = _read_regular(path, follow=sha256 is None)
     except OSError as e:
+        if e.errno == errno.ENOENT:
+            return _error(name, "missing_file", f"{name} does not exist; check the path", t0)
+        if e.errno == errno.ELOOP and sha256 is not None:
+            return _error(
+                name,
+                "changed",
+                f"{name} was replaced by a symlink after it was checked; not read. Rebuild",
+                t0,
+            )
         return _error(name, "unreadable", f"{name} cannot be read ({e.strerror}); check its permissions", t0)
-    if head is None:
+    if data is None:
         return _error(
             name, "not_a_file", f"{name} is not a regular file (a FIFO, socket or device?); not read", t0
         )
+    if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
+        return _error(
+            name, "changed", f"{name} changed after it was checked (other bytes); not parsed. Rebuild", t0
+        )
+    head = data[:1024]
     if not head:
         return _error(name, "empty", f"{name} is an empty file (0 bytes); replace it with the real PDF", t0)
     if b"%PDF-" not in head:
@@ -306,21 +323,20 @@ def _open(path: Path, t0: float) -> pdfium.PdfDocument | ParseResult:
             t0,
         )
     try:
-        return pdfium.PdfDocument(str(path))
+        return pdfium.PdfDocument(data)
     except pdfium.PdfiumError as e:
-        return _explain_open_failure(path, e, t0)
+        return _explain_open_failure(name, data, e, t0)
 
 
-def _read_head(path: Path) -> bytes | None:
-    """The first KiB, or None when `path` is not a regular file. Opened without blocking, so a FIFO
-    (which would wait for a writer forever) is seen by fstat and never read."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+def _read_regular(path: Path, *, follow: bool) -> bytes | None:
+    """The file's bytes, or None when `path` is not a regular file. Opened without blocking, so a FIFO
+    (which would wait for a writer forever) is seen by fstat and never read; with follow=False a path
+    that is a symlink fails with ELOOP."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | (0 if follow else os.O_NOFOLLOW)
+    with os.fdopen(os.open(path, flags), "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
             return None
-        return os.read(fd, 1024)
-    finally:
-        os.close(fd)
+        return f.read()
 
 
 _SIGNATURES = (
@@ -344,11 +360,9 @@ def _looks_like(head: bytes) -> str:
     return "binary data" if controls else "text"
 
 
-def _explain_open_failure(path: Path, error: pdfium.PdfiumError, t0: float) -> ParseResult:
+def _explain_open_failure(name: str, data: bytes, error: pdfium.PdfiumError, t0: float) -> ParseResult:
     """Classify a failed open from the file's bytes: pdfium's error code is process-global and can
     be stale (a zero-page file fails with the code left by the previous encrypted one)."""
-    name = str(path)
-    data = path.read_bytes()
     if b"/Encrypt" in data:
         return _error(
             name,
@@ -366,12 +380,13 @@ def _explain_open_failure(path: Path, error: pdfium.PdfiumError, t0: float) -> P
     )
 
 
-def parse_pdf(path: str | Path) -> ParseResult:
-    """Parse one PDF: pages, words and chunks from pypdfium2. Never raises on bad input."""
+def parse_pdf(path: str | Path, *, sha256: str | None = None) -> ParseResult:
+    """Parse one PDF: pages, words and chunks from pypdfium2. Never raises on bad input. `sha256`:
+    the hash of the file as checked (a collection build passes it), so a swapped file is refused."""
     t0 = time.perf_counter()
     path = Path(path)
     try:
-        opened = _open(path, t0)
+        opened = _open(path, t0, sha256)
         if isinstance(opened, ParseResult):
             return opened
         try:
