@@ -4,14 +4,15 @@ The code gets `rows` (a polars DataFrame) and `pl`, and must set `result` (a Dat
 security boundary is bubblewrap (`bwrap`, Debian package `bubblewrap`), an audited tool, not
 Python: the child runs in new pid, network, IPC, UTS and mount namespaces as an unprivileged host
 user with no capabilities (started by root: no user namespace, `setpriv` makes it uid 65534 with
-an empty capability set; started by anyone else: a user namespace mapping it to the caller's uid,
-every capability dropped, no further user namespaces), with no network, no /proc, and a read-only
-view of only /usr, the system libraries, the Python installation and its input folder (the input
-parquet and the code). Its one writable folder is a size-capped scratch tmpfs (`/tmp`, also its
+an empty capability set, and without setpriv the sandbox refuses; started by anyone else: a user
+namespace mapping it to the caller's uid, every capability dropped, no further user namespaces),
+with no network, no /proc, and a read-only view of only /usr, the system libraries, the Python
+installation and its input folder (the input parquet and the code). Its one writable folder is a size-capped scratch tmpfs (`/tmp`, also its
 working folder); nothing of the host is writable. The result frame comes back through a pipe the
 parent reads with a cap. Limits: wall clock (the parent kills bwrap; the pid namespace takes every
 grandchild with it, `setsid` or not), and rlimits set by `prlimit` before bwrap starts (address
-space, CPU seconds, file size, processes, open files, no core dumps).
+space, CPU seconds, file size, processes (per sandbox, see `_nproc_cap`), open files, no core
+dumps).
 
 The parent decides the outcome from what it observes: the exit status and the result frame read
 back and checked; never from a line the child prints (the child may be fully hostile). Its stdout
@@ -194,8 +195,9 @@ def run_sandboxed(
 
     `require_isolation`: None (default) requires it unless $MDQA_SANDBOX_UNISOLATED is "1"; True
     requires it; required, the call refuses before running anything where it is unavailable. False
-    allows the unisolated fallback (trusted code only; said in the result). `python_guards=False` leaves out the friendly Python-level refusals (tests use it to
-    show that the OS boundary holds on its own).
+    allows the unisolated fallback (trusted code only; said in the result). `python_guards=False`
+    leaves out the friendly Python-level refusals (tests use it to show that the OS boundary holds
+    on its own).
     """
     limits = limits or SandboxLimits()
     started = time.monotonic()
