@@ -21,8 +21,11 @@ import pytest
 from mdqa_kernel.aggregate.run import AggregationError, aggregate
 from mdqa_kernel.aggregate.sandbox import (
     BWRAP_ENV,
+    SETPRIV_ENV,
+    UNISOLATED_ENV,
     SandboxError,
     SandboxLimits,
+    bwrap_path,
     isolation_available,
     run_polars_code,
     run_sandboxed,
@@ -33,8 +36,15 @@ from mdqa_kernel.plan.aggregation import Aggregation, CodeOp, FilterOp, Output
 REPO = Path(__file__).resolve().parents[1]
 ROWS = pl.DataFrame({"doc_id": ["d1", "d2", "d3"], "symbol": ["A", "B", "C"], "v": [1.0, 2.0, 3.0]})
 FAST = SandboxLimits(timeout_s=5, memory_mb=1024)
+# Isolation is required by default, so the tests that run code through the default skip (with this
+# reason) where bubblewrap cannot work; CI installs it (`make sysdeps`), so there they run.
+needs_bwrap = pytest.mark.skipif(
+    not isolation_available(),
+    reason="bubblewrap (bwrap) is not installed or cannot create namespaces here; `make sysdeps` installs it",
+)
 
 
+@needs_bwrap
 def test_polars_code_returns_a_frame() -> None:
     out = run_polars_code(
         "result = rows.filter(pl.col('v') > 1).with_columns(w=pl.col('v') * 2)", ROWS, limits=FAST
@@ -60,6 +70,7 @@ HOSTILE = {
 }
 
 
+@needs_bwrap
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_hostile_snippets_are_refused_clearly(name: str) -> None:
     res = run_sandboxed(HOSTILE[name], ROWS, limits=FAST)
@@ -70,27 +81,30 @@ def test_hostile_snippets_are_refused_clearly(name: str) -> None:
     assert not Path("/tmp/mdqa_pwned").exists()
 
 
+@needs_bwrap
 def test_polars_internal_io_cannot_reach_host_files_when_isolated() -> None:
     """Bypassing the Python-level guards reaches polars' Rust I/O: only OS isolation stops it."""
     code = (
         "from polars.io.csv.functions import read_csv\nresult = read_csv(%r, has_header=False, separator='|')"
     )
     res = run_sandboxed(code % str(REPO / "pyproject.toml"), ROWS, limits=FAST)
-    if res.isolation == "audit-hook":
-        pytest.skip("no namespaces here: the audit hook alone is documented as best effort")
+    assert res.isolation == "bubblewrap"
     assert not res.ok and "No such file" in res.error.message
 
 
+@needs_bwrap
 def test_infinite_loop_hits_the_time_limit() -> None:
     res = run_sandboxed("while True:\n    pass", ROWS, limits=SandboxLimits(timeout_s=2))
     assert not res.ok and res.error.kind == "timeout" and "time limit" in res.error.message
 
 
+@needs_bwrap
 def test_ten_gigabyte_allocation_hits_the_memory_limit() -> None:
     res = run_sandboxed("b = bytearray(10 * 1024**3)\nresult = rows", ROWS, limits=FAST)
     assert not res.ok and res.error.kind == "memory" and "memory limit" in res.error.message
 
 
+@needs_bwrap
 def test_errors_come_back_as_messages() -> None:
     with pytest.raises(SandboxError, match="line 2"):
         run_polars_code("x = 1\nresult = rows.select(pl.col('nope'))", ROWS, limits=FAST)
@@ -98,6 +112,7 @@ def test_errors_come_back_as_messages() -> None:
         run_polars_code("x = 1", ROWS, limits=FAST)
 
 
+@needs_bwrap
 def test_retries_are_bounded_and_see_the_last_error() -> None:
     seen: list[str | None] = []
 
@@ -111,6 +126,7 @@ def test_retries_are_bounded_and_see_the_last_error() -> None:
     assert not always_bad.ok and len(always_bad.attempts) == 1
 
 
+@needs_bwrap
 def test_code_step_in_an_aggregation_keeps_lineage() -> None:
     agg = Aggregation(steps=[FilterOp(field="v", cmp="gt", value=1),
                              CodeOp(code="result = rows.select(pl.col('v').sum())", reads=["v"])],
@@ -133,10 +149,6 @@ SWITCH_HOOK_OFF = (
     "for _name in ('REFUSED_PREFIXES', 'PATH_EVENTS', 'REFUSED_IMPORTS'):\n"
     "    setattr(__main__, _name, ())\n"
 )
-needs_bwrap = pytest.mark.skipif(
-    not isolation_available(),
-    reason="bubblewrap (bwrap) is not installed or cannot create namespaces here; `make sysdeps` installs it",
-)
 
 
 def _leaks(res: object, secret: str) -> bool:
@@ -147,13 +159,14 @@ def _leaks(res: object, secret: str) -> bool:
 
 
 def test_bubblewrap_is_used_wherever_it_is_installed() -> None:
-    if shutil.which("bwrap") is None:
+    if bwrap_path() is None:
         pytest.skip("bubblewrap (bwrap) is not installed here; `make sysdeps` installs it")
     assert isolation_available()
     res = run_sandboxed("result = rows", ROWS, limits=FAST)
     assert res.ok and res.isolation == "bubblewrap" and res.note == ""
 
 
+@needs_bwrap
 def test_overwriting_the_hook_module_globals_does_not_switch_it_off() -> None:
     res = run_sandboxed(
         SWITCH_HOOK_OFF + "import os\nresult = pl.DataFrame({'f': os.listdir('/')})", ROWS, limits=FAST
@@ -280,10 +293,44 @@ def test_require_isolation_refuses_before_running(
 
 def test_without_bubblewrap_the_result_says_it_ran_unisolated(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(BWRAP_ENV, "")
-    for require in (None, False):  # the default requires isolation only where it is available
+    monkeypatch.delenv(UNISOLATED_ENV, raising=False)
+    for require, opt_out in ((False, None), (None, "1")):  # the two spellings of the one opt-out
+        if opt_out is not None:
+            monkeypatch.setenv(UNISOLATED_ENV, opt_out)
         with pytest.warns(RuntimeWarning, match="WITHOUT OS isolation"):
             res = run_sandboxed("result = rows.head(1)", ROWS, limits=FAST, require_isolation=require)
         assert res.ok and res.isolation == "none" and "WITHOUT OS isolation" in res.note
+        assert "setsid" in res.note  # the fallback cannot kill a detached grandchild, and says so
+
+
+def test_isolation_is_required_by_default_for_every_caller(monkeypatch: pytest.MonkeyPatch) -> None:
+    """LLM-written code (paper_workflow's run_with_retries, a notebook cell's run_polars_code) takes
+    the default: without bubblewrap it is refused, and the message says how to fix or opt out."""
+    monkeypatch.setenv(BWRAP_ENV, "")
+    monkeypatch.delenv(UNISOLATED_ENV, raising=False)
+    res = run_sandboxed("result = rows", ROWS, limits=FAST)
+    assert not res.ok and res.error.kind == "isolation", res
+    for needed in ("apt-get install bubblewrap", "make sysdeps", f"{UNISOLATED_ENV}=1"):
+        assert needed in res.error.message
+    retried = run_with_retries(lambda _p: "result = rows", ROWS, max_attempts=1, limits=FAST)
+    assert not retried.ok and retried.error.kind == "isolation"
+    with pytest.raises(SandboxError, match="isolation"):
+        run_polars_code("result = rows", ROWS, limits=FAST)
+    monkeypatch.setenv(UNISOLATED_ENV, "1")  # the one opt-out, honoured the same way by each
+    with pytest.warns(RuntimeWarning, match="WITHOUT OS isolation"):
+        assert run_with_retries(lambda _p: "result = rows", ROWS, max_attempts=1, limits=FAST).ok
+    with pytest.warns(RuntimeWarning, match="WITHOUT OS isolation"):
+        assert run_polars_code("result = rows", ROWS, limits=FAST).height == 3
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the setpriv path is the one taken as root")
+def test_root_without_setpriv_refuses_instead_of_mapping_to_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The user-namespace path would map the sandbox's uid to host root: as root, no fallback."""
+    monkeypatch.setenv(SETPRIV_ENV, "/nonexistent/setpriv")
+    monkeypatch.delenv(UNISOLATED_ENV, raising=False)
+    assert not isolation_available()
+    res = run_sandboxed("result = rows", ROWS, limits=FAST)
+    assert not res.ok and res.error.kind == "isolation" and "setpriv" in res.error.message, res
 
 
 def test_the_code_step_of_a_plan_requires_isolation(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -344,6 +391,7 @@ os._exit(%d)
 """
 
 
+@needs_bwrap
 @pytest.mark.parametrize("exit_code", [0, 3])
 def test_the_parent_trusts_no_status_line_from_the_child(exit_code: int) -> None:
     """Frames reach the child's main() and its writers; a forged success line changes nothing."""
@@ -392,6 +440,7 @@ def _rss_mb() -> float:
     return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
+@needs_bwrap
 def test_a_gigabyte_on_stdout_does_not_bloat_the_parent() -> None:
     base, peak, stop = _rss_mb(), [0.0], threading.Event()
 
@@ -412,6 +461,7 @@ def test_a_gigabyte_on_stdout_does_not_bloat_the_parent() -> None:
     assert peak[0] - base < 100, f"parent RSS grew by {peak[0] - base:.0f} MB"
 
 
+@needs_bwrap
 def test_filling_the_temp_folder_hits_the_size_cap() -> None:
     code = (
         "chunk = b'x' * (50 << 20)\n"
@@ -483,3 +533,52 @@ def test_the_code_runs_as_an_unprivileged_host_user_without_capabilities() -> No
     assert seen, "the sandboxed process was never seen"
     host_uids = {int(u) for u in seen[0]["Uid"].split()}
     assert 0 not in host_uids and seen[0]["CapEff"] == "0000000000000000" == seen[0]["CapPrm"], seen[0]
+
+
+@needs_bwrap
+def test_the_process_group_is_killed_only_while_the_child_is_unreaped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """killpg(pid) after reaping could hit another group whose leader reused the pid."""
+    from mdqa_kernel.aggregate import sandbox
+
+    unreaped: list[bool] = []
+    real_killpg = os.killpg
+
+    def killpg(pgid: int, sig: int) -> None:
+        unreaped.append(Path(f"/proc/{pgid}").exists())  # a zombie still has its /proc entry
+        real_killpg(pgid, sig)
+
+    monkeypatch.setattr(sandbox.os, "killpg", killpg)
+    for code, limits in (("result = rows", FAST), ("while True:\n    pass", SandboxLimits(timeout_s=2))):
+        run_sandboxed(code, ROWS, limits=limits)
+    assert unreaped and all(unreaped), unreaped
+
+
+def test_the_process_limit_counts_the_callers_own_tasks() -> None:
+    """RLIMIT_NPROC counts every task of the real uid host-wide: a non-root caller's cap is what the
+    uid already runs plus the sandbox's share; root's sandbox (uid 65534) keeps a fixed cap."""
+    from mdqa_kernel.aggregate.sandbox import _nproc_cap, _tasks_of
+
+    limits = SandboxLimits(max_processes=256)
+    assert _nproc_cap(limits, 0) == 256
+    uid = os.getuid()
+    if uid == 0:
+        uid = 4000 + os.getpid() % 1000  # as root: start tasks of an otherwise unused uid
+        if shutil.which("setpriv") is None:
+            pytest.skip("setpriv (util-linux) is needed to start processes as another uid")
+        argv = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "sleep", "30"]
+        procs = [subprocess.Popen(argv) for _ in range(3)]
+        try:
+            deadline = time.monotonic() + 10
+            while _tasks_of(uid) < 3 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert _tasks_of(uid) == 3
+            assert _nproc_cap(limits, uid) == 3 + 256
+        finally:
+            for proc in procs:
+                proc.kill()
+                proc.wait()
+    else:
+        assert _tasks_of(uid) >= threading.active_count()
+        assert _nproc_cap(limits, uid) >= threading.active_count() + 256

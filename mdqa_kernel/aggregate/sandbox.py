@@ -4,14 +4,15 @@ The code gets `rows` (a polars DataFrame) and `pl`, and must set `result` (a Dat
 security boundary is bubblewrap (`bwrap`, Debian package `bubblewrap`), an audited tool, not
 Python: the child runs in new pid, network, IPC, UTS and mount namespaces as an unprivileged host
 user with no capabilities (started by root: no user namespace, `setpriv` makes it uid 65534 with
-an empty capability set; started by anyone else: a user namespace mapping it to the caller's uid,
-every capability dropped, no further user namespaces), with no network, no /proc, and a read-only
-view of only /usr, the system libraries, the Python installation and its input folder (the input
-parquet and the code). Its one writable folder is a size-capped scratch tmpfs (`/tmp`, also its
+an empty capability set, and without setpriv the sandbox refuses; started by anyone else: a user
+namespace mapping it to the caller's uid, every capability dropped, no further user namespaces),
+with no network, no /proc, and a read-only view of only /usr, the system libraries, the Python
+installation and its input folder (the input parquet and the code). Its one writable folder is a size-capped scratch tmpfs (`/tmp`, also its
 working folder); nothing of the host is writable. The result frame comes back through a pipe the
 parent reads with a cap. Limits: wall clock (the parent kills bwrap; the pid namespace takes every
 grandchild with it, `setsid` or not), and rlimits set by `prlimit` before bwrap starts (address
-space, CPU seconds, file size, processes, open files, no core dumps).
+space, CPU seconds, file size, processes (per sandbox, see `_nproc_cap`), open files, no core
+dumps).
 
 The parent decides the outcome from what it observes: the exit status and the result frame read
 back and checked; never from a line the child prints (the child may be fully hostile). Its stdout
@@ -20,9 +21,11 @@ the parent no memory. Inside, a Python audit hook and guarded polars readers ref
 with clear messages for an LLM to retry on (`run_with_retries`); they are friendliness, not the
 boundary (tests turn them off with `python_guards=False` and the boundary still holds).
 
-`require_isolation` (default: on wherever bubblewrap works) refuses before running anything when
-the isolation is unavailable. With it off and no bubblewrap, the code runs with rlimits and the
-Python guards only, and the result says so: `isolation="none"` and a `note`.
+Isolation is required by default, for every caller: where it is unavailable, the call refuses
+before running anything. There is one opt-out, for trusted code only: `require_isolation=False`, or
+the environment variable MDQA_SANDBOX_UNISOLATED=1 (which the default honours). Opted out and
+without bubblewrap, the code runs with rlimits and the Python guards only, and the result says so:
+`isolation="none"` and a `note`.
 """
 
 from __future__ import annotations
@@ -51,10 +54,13 @@ from mdqa_kernel.errors import MdqaError
 MARKER = "__MDQA_SANDBOX_ERROR__"  # the child's failure report on stderr (describes, never decides)
 _CHILD_SOURCE = (Path(__file__).with_name("sandbox_child.py")).read_text(encoding="utf-8")
 BWRAP_ENV = "MDQA_BWRAP"  # path of the bwrap binary; empty: act as if bubblewrap were not installed
+SETPRIV_ENV = "MDQA_SETPRIV"  # path of setpriv (util-linux); empty: act as if it were not installed
+UNISOLATED_ENV = "MDQA_SANDBOX_UNISOLATED"  # "1": the operator's opt-out of isolation (trusted code)
 ISOLATION = "bubblewrap"
 NO_ISOLATION_NOTE = (
     "ran WITHOUT OS isolation (bubblewrap unavailable): only rlimits and Python-level guards, "
-    "which are not a security boundary; install bubblewrap (apt-get install bubblewrap)"
+    "which are not a security boundary, and a process the code detaches (setsid) is not killed; "
+    "install bubblewrap (apt-get install bubblewrap)"
 )
 STREAM_CAP = 1 << 20  # bytes of the child's stdout / stderr kept (the tail); the rest is discarded
 SANDBOX_UID = 65534  # nobody, inside the user namespace
@@ -77,7 +83,7 @@ class SandboxLimits:
     memory_mb: int = 2048  # address space per process; polars itself runs in well under 512 MB
     max_output_mb: int = 256  # largest file the child may write, and largest result frame
     scratch_mb: int = 64  # the scratch tmpfs (/tmp, the working folder): all files together
-    max_processes: int = 256  # RLIMIT_NPROC (threads count too)
+    max_processes: int = 256  # processes and threads the sandbox may add (see _nproc_cap)
 
 
 @dataclass
@@ -103,19 +109,50 @@ def bwrap_path() -> str | None:
     return shutil.which("bwrap")
 
 
+def setpriv_path() -> str | None:
+    """The setpriv binary to use: $MDQA_SETPRIV when set (empty: none), else the one on PATH."""
+    configured = os.environ.get(SETPRIV_ENV)
+    if configured is not None:
+        return configured or None
+    return shutil.which("setpriv")
+
+
 def isolation_available() -> bool:
     """Whether bubblewrap is installed and can create its namespaces here (tried once per binary)."""
+    return _isolation_problem() is None
+
+
+def _isolation_problem() -> str | None:
+    """Why the isolation is unavailable here, or None when it works."""
     path = bwrap_path()
-    return path is not None and _bwrap_works(path)
+    if path is None:
+        return "bubblewrap (bwrap) is not installed"
+    if os.geteuid() == 0 and _root_setpriv(path) is None:
+        # The user-namespace path would map the sandbox's uid to host root: never fall back to it.
+        return (
+            f"running as root, the sandbox needs setpriv (util-linux; {SETPRIV_ENV}="
+            f"{os.environ.get(SETPRIV_ENV, '<unset>')!r}) and bubblewrap >= 0.6 (--perms) to run the code "
+            "as an unprivileged uid, and one of them is missing"
+        )
+    if not _bwrap_works(path, _root_setpriv(path) if os.geteuid() == 0 else None):
+        return f"{path} cannot create its namespaces here"
+    return None
+
+
+def _root_setpriv(bwrap: str) -> str | None:
+    """As root: the setpriv binary of the safe path, or None when that path is unavailable."""
+    setpriv = setpriv_path()
+    usable = setpriv is not None and os.access(setpriv, os.X_OK)
+    return setpriv if usable and "--perms" in _bwrap_options(bwrap) else None
 
 
 @functools.lru_cache(maxsize=8)
-def _bwrap_works(path: str) -> bool:
+def _bwrap_works(path: str, setpriv: str | None) -> bool:
     if not os.access(path, os.X_OK):
         return False
     # The real requirement: this interpreter starts inside the sandbox as it will be set up.
     argv = [
-        *_bwrap_argv(path, Path("/nonexistent"), SandboxLimits(), probe=True),
+        *_bwrap_argv(path, Path("/nonexistent"), SandboxLimits(), setpriv=setpriv, probe=True),
         sys.executable,
         "-I",
         "-c",
@@ -156,18 +193,20 @@ def run_sandboxed(
 ) -> SandboxResult:
     """Like run_polars_code, but returns a SandboxResult (error included) instead of raising.
 
-    `require_isolation`: None (default) requires it wherever bubblewrap works here; True refuses
-    before running anything when it does not; False allows the unisolated fallback (said in the
-    result). `python_guards=False` leaves out the friendly Python-level refusals (tests use it to
-    show that the OS boundary holds on its own).
+    `require_isolation`: None (default) requires it unless $MDQA_SANDBOX_UNISOLATED is "1"; True
+    requires it; required, the call refuses before running anything where it is unavailable. False
+    allows the unisolated fallback (trusted code only; said in the result). `python_guards=False`
+    leaves out the friendly Python-level refusals (tests use it to show that the OS boundary holds
+    on its own).
     """
     limits = limits or SandboxLimits()
     started = time.monotonic()
-    isolated = isolation_available()
+    problem = _isolation_problem()
+    isolated = problem is None
     if require_isolation is None:
-        require_isolation = isolated
-    if require_isolation and not isolated:
-        return SandboxResult(None, _isolation_error(), isolation="none")
+        require_isolation = os.environ.get(UNISOLATED_ENV) != "1"
+    if require_isolation and problem is not None:
+        return SandboxResult(None, _isolation_error(problem), isolation="none")
     if not isolated:
         warnings.warn(f"sandbox: {NO_ISOLATION_NOTE}", RuntimeWarning, stacklevel=2)
     with tempfile.TemporaryDirectory(prefix="mdqa-sandbox-") as tmp:
@@ -177,7 +216,8 @@ def run_sandboxed(
         (root / "in" / "code.py").write_text(code, encoding="utf-8")
         bwrap = bwrap_path() if isolated else None
         if bwrap is not None:
-            prefix, in_dir, work = _bwrap_argv(bwrap, root / "in", limits), IN_DIR, WORK_DIR
+            setpriv = _root_setpriv(bwrap) if os.geteuid() == 0 else None
+            prefix, in_dir, work = _bwrap_argv(bwrap, root / "in", limits, setpriv=setpriv), IN_DIR, WORK_DIR
         else:
             (root / "work").mkdir()
             prefix, in_dir, work = [], str(root / "in"), str(root / "work")
@@ -194,18 +234,13 @@ def run_sandboxed(
     return result
 
 
-def _isolation_error() -> SandboxError:
-    where = bwrap_path()
-    why = (
-        "bubblewrap (bwrap) is not installed"
-        if where is None
-        else f"{where} cannot create its namespaces here"
-    )
+def _isolation_error(why: str) -> SandboxError:
     return SandboxError(
         "isolation",
-        f"{why}; refusing to run untrusted code without OS isolation. Install bubblewrap "
-        "(apt-get install bubblewrap) and allow unprivileged user namespaces, or pass "
-        "require_isolation=False to run it unisolated (trusted code only)",
+        f"{why}; refusing to run untrusted code without OS isolation. Install bubblewrap and setpriv "
+        "(apt-get install bubblewrap util-linux, or `make sysdeps`) and allow unprivileged user "
+        f"namespaces; or, for trusted code only, opt out with {UNISOLATED_ENV}=1 in the environment "
+        "(or require_isolation=False)",
     )
 
 
@@ -219,7 +254,9 @@ def _bwrap_options(bwrap: str) -> frozenset[str]:
     return frozenset(word for word in (shown.stdout + shown.stderr).split() if word.startswith("--"))
 
 
-def _bwrap_argv(bwrap: str, in_dir: Path, limits: SandboxLimits, *, probe: bool = False) -> list[str]:
+def _bwrap_argv(
+    bwrap: str, in_dir: Path, limits: SandboxLimits, *, setpriv: str | None, probe: bool = False
+) -> list[str]:
     """bubblewrap's command line: new namespaces, no capabilities, an unprivileged uid, read-only
     binds of what the interpreter needs and of the input folder, a size-capped scratch tmpfs, "/"
     read-only, no /proc (nothing needs it; it is where a uid-0 process could write sysctls).
@@ -228,11 +265,13 @@ def _bwrap_argv(bwrap: str, in_dir: Path, limits: SandboxLimits, *, probe: bool 
     new user namespace to root, so there it makes no user namespace and `setpriv` turns the child
     into host uid 65534 with an empty capability set before the code's interpreter starts. Started
     by anyone else, a user namespace maps the child's uid 65534 to the caller's own uid, every
-    capability dropped and no further user namespaces. An older bwrap without `--size` gets an
+    capability dropped and no further user namespaces. `setpriv` is given exactly when running as
+    root (the caller refuses root without it). An older bwrap without `--size` gets an
     uncapped scratch tmpfs (RLIMIT_FSIZE still caps each file)."""
     known = _bwrap_options(bwrap)
     perms = "--perms" in known  # bwrap >= 0.6: modes of the folders it creates
-    setpriv = shutil.which("setpriv") if os.geteuid() == 0 and perms else None
+    if os.geteuid() == 0 and setpriv is None:
+        raise SandboxError("isolation", "as root the sandbox runs only through setpriv (internal error)")
     argv = [bwrap, "--die-with-parent", "--new-session", "--clearenv"]
     if setpriv is not None:
         argv += ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"]
@@ -309,8 +348,33 @@ def _with_rlimits(argv: list[str], limits: SandboxLimits) -> list[str]:
         return argv
     memory = limits.memory_mb * 1024 * 1024
     cpu = max(1, int(limits.timeout_s))
+    nproc = _nproc_cap(limits, os.getuid())
     return [prlimit, f"--as={memory}", f"--cpu={cpu}:{cpu + 1}", f"--fsize={limits.max_output_mb * 1024 * 1024}",
-            f"--nproc={limits.max_processes}", "--nofile=256", "--core=0", "--", *argv]  # fmt: skip
+            f"--nproc={nproc}", "--nofile=256", "--core=0", "--", *argv]  # fmt: skip
+
+
+def _nproc_cap(limits: SandboxLimits, uid: int) -> int:
+    """RLIMIT_NPROC for the sandbox. The kernel counts every process and thread of the real uid on
+    the whole host against it, not those of the sandbox. Root is exempt, and its sandbox runs as
+    uid 65534 (setpriv), which nothing else uses: a fixed cap. Anyone else's sandbox runs as their
+    own uid (the user namespace maps it there), so the cap is what that uid already runs plus the
+    sandbox's share; a fixed 256 would refuse to start for an analyst who already has 256 tasks."""
+    if uid == 0:
+        return limits.max_processes
+    return _tasks_of(uid) + limits.max_processes
+
+
+def _tasks_of(uid: int) -> int:
+    """Processes and threads whose real uid is `uid`, counted from /proc (what RLIMIT_NPROC counts)."""
+    count = 0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError, ValueError, IndexError, KeyError):
+            fields = dict(line.split(":", 1) for line in Path(entry.path, "status").read_text().splitlines())
+            if int(fields["Uid"].split()[0]) == uid:
+                count += int(fields["Threads"])
+    return count
 
 
 @dataclass
@@ -348,14 +412,14 @@ def _run(argv: Callable[[int], list[str]], limits: SandboxLimits, *, cwd: Path) 
         if timed_out or result_r in reader.overflow:
             _kill(proc)
             reader.read_until(time.monotonic() + _KILL_GRACE_S)  # the pid namespace is gone: EOF
-        try:
-            rc = proc.wait(timeout=max(0.1, deadline - time.monotonic()) if not timed_out else _KILL_GRACE_S)
-        except subprocess.TimeoutExpired:
-            _kill(proc)
+        if not _exited(proc, max(0.1, deadline - time.monotonic()) if not timed_out else _KILL_GRACE_S):
             timed_out = True
-            rc = proc.wait(timeout=_KILL_GRACE_S)
+        # Stragglers in its process group (the fallback has no pid namespace), killed while the
+        # child is still unreaped: its pid, hence the group id, cannot belong to anyone else yet.
+        _kill(proc)
+        rc = proc.wait(timeout=_KILL_GRACE_S)
     finally:
-        _kill(proc)  # stragglers in its process group (the fallback has no pid namespace)
+        _kill(proc)  # only if an error came before the reaping above (a no-op once reaped)
         reader.close()
         os.close(result_r)
         proc.stdout.close()
@@ -413,8 +477,25 @@ class _CappedReader:
         self.selector.close()
 
 
+def _exited(proc: subprocess.Popen, timeout: float) -> bool:
+    """Wait up to `timeout` for the child to exit WITHOUT reaping it (waitid WNOWAIT)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                return True
+        except ChildProcessError:  # reaped already (cannot happen here: only _run reaps)
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.01)
+
+
 def _kill(proc: subprocess.Popen) -> None:
-    """SIGKILL bwrap's process group; bwrap dying takes its pid namespace, grandchildren included."""
+    """SIGKILL bwrap's process group; bwrap dying takes its pid namespace, grandchildren included.
+    Only while the child is unreaped (`returncode` is None): a reaped pid may be reused."""
+    if proc.returncode is not None:
+        return
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import polars as pl
 
 from mdqa_kernel.aggregate.ops._common import OPERATIONS, SRC, StepContext, src_cols
@@ -17,10 +15,9 @@ def op_code(df: pl.DataFrame, op: spec.CodeOp, ctx: StepContext) -> pl.DataFrame
     from mdqa_kernel.aggregate.sandbox import SandboxError, run_polars_code
 
     try:
-        # Untrusted code (an LLM wrote it): refused before running where OS isolation (bubblewrap) is
-        # unavailable, unless $MDQA_SANDBOX_UNISOLATED=1 says the plan's code is trusted.
-        required = os.environ.get("MDQA_SANDBOX_UNISOLATED") != "1"
-        result = run_polars_code(op.code, df.drop(src_cols(df)), require_isolation=required)
+        # Untrusted code (an LLM wrote it): the sandbox's default refuses before running where OS
+        # isolation (bubblewrap) is unavailable, unless $MDQA_SANDBOX_UNISOLATED=1 (trusted code).
+        result = run_polars_code(op.code, df.drop(src_cols(df)))
     except SandboxError as exc:
         raise ctx.fail(
             str(exc), hint="Fix the code (it gets `rows` and must set `result`) or use typed steps"
