@@ -25,6 +25,7 @@ ExprNormalizer = Callable[[pl.Expr], pl.Expr]
 class UnknownNormalizerError(UnknownNameError):
     """A `ChangeOp.normalizer` name that no `register_entity_normalizer` call registered."""
 
+
 # Whitespace, punctuation and symbols; same class in Python `re` (approximated) and polars' Rust regex.
 _PL_STRIP = r"[\s\p{P}\p{S}]+"
 # Legal-form suffixes removed by the default entity normaliser, longest first (text/data/words.json).
