@@ -20,6 +20,7 @@ The entry-point groups, and what an entry point must name:
 
 CLI choices and configuration checks read `names()`/`choices()`, so no list of names is typed twice.
 A built-in name wins over an entry point of the same name (a plug-in cannot silently replace one).
+An entry point that fails to load is skipped with a warning; only asking for its name raises.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import threading
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from importlib.metadata import entry_points
 from typing import Generic, TypeVar
@@ -64,6 +66,7 @@ class Registry(Generic[T]):
         self._hint = hint
         self._items: dict[str, T] = {}
         self._aliases: dict[str, str] = {}
+        self._broken: dict[str, str] = {}  # entry-point name -> why it could not be loaded
         self._loaded = False
         self._loading = False
         self._lock = threading.RLock()
@@ -99,6 +102,8 @@ class Registry(Generic[T]):
         """The object registered as `name` or one of its aliases."""
         self._load()
         key = self._aliases.get(name, name)
+        if key not in self._items and key in self._broken:
+            raise RegistryError(self._broken[key])
         if key not in self._items:
             raise self._error(self.unknown_message(name))
         return self._items[key]
@@ -157,16 +162,22 @@ class Registry(Generic[T]):
                 self._loading = False
 
     def _load_entry_points(self) -> None:
+        # One broken third-party package must not take the built-ins and the other plug-ins down with
+        # it: its failure is warned about and recorded, and only asking for its own name raises it.
         for ep in entry_points(group=self.group):
             if ep.name in self._items or ep.name in self._aliases:
                 continue
             try:
                 obj = ep.load()
             except Exception as e:  # the plug-in's own failure, named with where it came from
-                raise RegistryError(
+                why = (
                     f"cannot load {self.kind} {ep.name!r} from entry point {ep.value!r} "
-                    f"(group {self.group!r}): {type(e).__name__}: {e}"
-                ) from e
+                    f"(group {self.group!r}): {type(e).__name__}: {e}; fix or uninstall the package "
+                    "that declares it"
+                )
+                self._broken[ep.name] = why
+                warnings.warn(why, RuntimeWarning, stacklevel=2)
+                continue
             self.add(ep.name, obj)
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from mdqa_kernel.benchmarks.financebench import FinanceBenchDataError
 from mdqa_kernel.benchmarks.measures import (
     MEBENCH_CATEGORIES,
     MeasureInputError,
@@ -19,6 +20,7 @@ from mdqa_kernel.benchmarks.measures import (
     complete_at_k,
     ea_f1,
     financebench_evidence,
+    financebench_questions,
     financebench_retrieval,
     gold_triples,
     main,
@@ -29,7 +31,7 @@ from mdqa_kernel.benchmarks.measures import (
     summarize_recall,
 )
 from mdqa_kernel.benchmarks.mudabench import FAMILY_RULES
-from mdqa_kernel.errors import MdqaError
+from mdqa_kernel.errors import MdqaError, UnknownNameError
 from mdqa_kernel.plan.families import FAMILY_TABLE
 from tests._pdfs import text_pdf
 
@@ -156,8 +158,10 @@ def test_every_family_has_a_category():
     assert mebench_category("count") == "statistics"
     assert mebench_category("change") == "relationship"
     assert mebench_table()["family"].to_list()[-1] == "other"
-    with pytest.raises(UnknownFamilyError, match="MEBENCH_CATEGORIES"):
+    with pytest.raises(UnknownFamilyError, match="MEBENCH_CATEGORIES") as info:
         mebench_category("pivot")
+    assert isinstance(info.value, UnknownNameError)  # the shared unquoted-KeyError base
+    assert not str(info.value).startswith(("'", '"'))
 
 
 def test_accuracy_per_category():
@@ -268,8 +272,10 @@ def test_financebench_retrieval_on_a_small_filing(tmp_path: Path):
     )
     questions = [
         {"financebench_id": "fb1", "doc_name": "ACME_2020_10K", "question": "What was capital expenditure?",
+         "company": "ACME", "question_type": "metrics-generated", "answer": "120",
          "evidence": [{"doc_name": "ACME_2020_10K", "evidence_page_num": 1}]},
         {"financebench_id": "fb2", "doc_name": "ACME_2020_10K",
+         "company": "ACME", "question_type": "metrics-generated", "answer": "120; 1.20",
          "question": "Capital expenditure and dividends paid per share in fiscal 2020?",
          "evidence": [{"doc_name": "ACME_2020_10K", "evidence_page_num": 1},
                       {"doc_name": "ACME_2020_10K", "evidence_page_num": 3}]},
@@ -289,3 +295,19 @@ def test_financebench_retrieval_on_a_small_filing(tmp_path: Path):
     assert main(["--financebench", str(folder), "--workspace", str(tmp_path / "ws"), "--k", "1", "--jobs", "1",
                  "--json", str(tmp_path / "out.json")]) == 0  # fmt: skip
     assert json.loads((tmp_path / "out.json").read_text())["questions"] == 2
+
+
+def test_financebench_questions_are_read_with_the_loaders_checks(tmp_path: Path):
+    """A row that is not JSON, or lacks a field, is a FinanceBench data error naming file and line."""
+    folder = tmp_path / "fb"
+    folder.mkdir()
+    good = {"financebench_id": "fb1", "doc_name": "D", "question": "Q?", "company": "C",
+            "question_type": "metrics-generated", "answer": 1, "evidence": []}  # fmt: skip
+    (folder / "questions.jsonl").write_text(json.dumps(good) + "\n{not json\n", encoding="utf-8")
+    with pytest.raises(FinanceBenchDataError, match=r"questions\.jsonl line 2 is not valid JSON"):
+        financebench_questions(folder)
+    (folder / "questions.jsonl").write_text(json.dumps({**good, "answer": None}) + "\n", encoding="utf-8")
+    with pytest.raises(FinanceBenchDataError, match="line 1 lacks answer"):
+        financebench_questions(folder)
+    (folder / "questions.jsonl").write_text(json.dumps(good) + "\n", encoding="utf-8")
+    assert [(q["financebench_id"], q["answer"]) for q in financebench_questions(folder)] == [("fb1", "1")]

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import polars as pl
 import pytest
 from pydantic import ValidationError
 
+from mdqa_kernel.aggregate.run import AggregationError, aggregate
+from mdqa_kernel.errors import MdqaError, UnknownNameError
 from mdqa_kernel.plan.aggregation import (
     Aggregation,
+    ChangeOp,
     DeriveOp,
     FilterOp,
     Output,
@@ -14,6 +18,7 @@ from mdqa_kernel.plan.aggregation import (
     StatOp,
 )
 from mdqa_kernel.plan.expr import ExpressionError, fields_of, parse_expr
+from mdqa_kernel.text.normalize import UnknownNormalizerError, entity_normalizer
 
 YAML = """
 steps:
@@ -96,3 +101,18 @@ def test_models_build_from_python() -> None:
     agg = Aggregation(steps=[FilterOp(field="flag", cmp="is_true"), DeriveOp(name="r", expr="a / b")],
                       output=Output(form="count"))  # fmt: skip
     assert agg.steps[0].fields_read() == ["flag"]
+
+
+def test_an_unknown_entity_normaliser_is_a_named_error_without_quotes() -> None:
+    with pytest.raises(UnknownNormalizerError) as info:
+        entity_normalizer("nope")
+    assert isinstance(info.value, UnknownNameError) and isinstance(info.value, MdqaError)
+    assert str(info.value).startswith("unknown entity normaliser 'nope'; use one of default")
+    frame = pl.DataFrame(
+        {"doc_id": ["a", "b"], "symbol": ["A", "A"], "year": [2021, 2022], "auditor": ["X", "Y"]}
+    )
+    step = ChangeOp(field="auditor", from_year=2021, to_year=2022, normalize="entity", normalizer="nope")
+    with pytest.raises(AggregationError) as failed:
+        aggregate(frame, Aggregation(steps=[step], output=Output(form="entities")))
+    assert "unknown entity normaliser 'nope'; use one of" in str(failed.value)
+    assert '"unknown' not in str(failed.value)  # not a KeyError's quoted message

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
+from pydantic import ValidationError
 
 from mdqa_kernel.cli.main import main
 from mdqa_kernel.plan.aggregation import Aggregation
@@ -239,14 +240,39 @@ def test_plain_placeholders_and_literal_braces_render() -> None:
 
 def test_refusals_of_other_user_yaml() -> None:
     """Aggregations, field lists and magic bodies go through the same loader."""
-    with pytest.raises(YamlLoadError, match=r"aliases \(\*a0\) are not allowed in an aggregation"):
+    with pytest.raises(PlanLoadError, match=r"aliases \(\*a0\) are not allowed in an aggregation"):
         Aggregation.from_yaml(f"steps: {bomb()}\n")
-    with pytest.raises(YamlLoadError, match="duplicate key 'op'"):
+    with pytest.raises(PlanLoadError, match="duplicate key 'op'"):
         Aggregation.from_yaml("steps:\n  - {op: top_k, op: sum, field: a}\n")
     with pytest.raises(YamlLoadError, match=r"at\.yaml: line 2: anchors"):
         load_yaml("a: 1\nb: &x 2\n", "at.yaml")
     with pytest.raises(YamlLoadError, match="duplicate key 'a'"):
         load_json('{"a": 1, "a": 2}')
+
+
+def test_an_aggregation_from_json_is_bounded_and_its_errors_are_plan_errors() -> None:
+    """JSON aggregations go through the bounded loader, as Plan.from_json does."""
+    with pytest.raises(PlanLoadError, match=r"agg\.json: .*duplicate key 'op'"):
+        Aggregation.from_json('{"steps": [{"op": "top_k", "op": "sum", "field": "a"}]}', "agg.json")
+    with pytest.raises(PlanLoadError, match="nested more than"):
+        Aggregation.from_json("[" * (MAX_DEPTH + 5) + "]" * (MAX_DEPTH + 5))
+    with pytest.raises(PlanValidationError, match=r"steps\[0\]\.top_k\.k: Input should be greater") as info:
+        Aggregation.from_json(
+            '{"steps": [{"op": "top_k", "field": "a", "k": 0}], "output": {"form": "entities"}}'
+        )
+    assert not isinstance(info.value, ValidationError)
+    with pytest.raises(PlanValidationError, match="output: required key is missing"):
+        Aggregation.from_yaml("steps: []\n")
+
+
+def test_an_aggregation_is_written_by_the_bounded_writer() -> None:
+    expr = " + ".join(f"营业收入_{i} * 0.5" for i in range(8))  # long enough for a writer to fold it
+    agg = Aggregation.model_validate(
+        {"steps": [{"op": "derive", "name": "s", "expr": expr}], "output": {"form": "entities"}}
+    )
+    text = agg.to_yaml()
+    assert text == dump_yaml(agg.to_dict(), sort_keys=False, allow_unicode=True, width=110)
+    assert "营业收入_0" in text and Aggregation.from_yaml(text) == agg
 
 
 def test_magic_bodies_use_the_bounded_loader() -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.plan.ir import FieldSpec
 from mdqa_kernel.readers import oracle
 from mdqa_kernel.readers.base import DocumentView, Status
@@ -70,3 +71,23 @@ def test_mudabench_registers_itself_and_in_pyproject() -> None:
     declared = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["project"]["entry-points"]
     module, _, attr = declared["mdqa.gold_sources"]["mudabench"].partition(":")
     assert getattr(importlib.import_module(module), attr) is mudabench.gold_values
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            '{"doc": "d1", "field": "revenue"}\n{"doc": "d2", "field"\n',
+            r"gold\.jsonl line 2 is not valid JSON",
+        ),
+        ('\n{"doc": "d1", "value_base_units": 1}\n', r"gold\.jsonl line 2 lacks 'field'; every fact"),
+        ("[1, 2]\n", r"line 1 lacks 'doc' and 'field'"),
+    ],
+)
+def test_a_broken_gold_file_names_the_file_line_and_fix(tmp_path: Path, text: str, message: str) -> None:
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(text, "utf-8")
+    for read in (oracle.gold_records, lambda p: oracle.load_gold(str(p))):
+        with pytest.raises(oracle.GoldFileError, match=message) as info:
+            read(gold)
+        assert isinstance(info.value, MdqaError) and isinstance(info.value, oracle.OracleSourceError)

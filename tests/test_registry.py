@@ -166,15 +166,25 @@ def test_an_entry_point_of_an_installed_distribution_is_loaded(plugin_root: Path
     assert reg.get("widget") is Widget  # a plug-in cannot replace a built-in of the same name
 
 
-def test_a_broken_entry_point_names_where_it_came_from(plugin_root: Path) -> None:
+def test_a_broken_entry_point_is_skipped_with_a_warning_and_raises_only_for_its_name(
+    plugin_root: Path,
+) -> None:
     reg = _registry()
+    reg.add("widget", Widget)
+    module = f"plug_{uuid.uuid4().hex[:8]}"
+    _write(plugin_root, {f"{module}.py": "class Sprocket:\n    pass\n"})
     _dist(
         plugin_root,
         f"mdqa_test_broken_{uuid.uuid4().hex[:8]}",
         reg.group,
-        {"bad": "no_such_module_xyz:Thing"},
+        {"bad": "no_such_module_xyz:Thing", "sprocket": f"{module}:Sprocket"},
     )
+    with pytest.warns(RuntimeWarning, match=r"cannot load widget 'bad' .*no_such_module_xyz:Thing") as warned:
+        assert reg.get("widget") is Widget  # the built-in does not depend on an unrelated package
+    assert reg.group in str(warned[0].message) and "ModuleNotFoundError" in str(warned[0].message)
+    assert reg.get("sprocket").__name__ == "Sprocket"  # nor does a working plug-in
+    assert reg.names() == ("sprocket", "widget") and "bad" not in reg
     with pytest.raises(
-        RegistryError, match=r"cannot load widget 'bad' from entry point 'no_such_module_xyz:Thing'"
+        RegistryError, match=r"'bad' from entry point 'no_such_module_xyz:Thing'.*ModuleNotFound"
     ):
-        reg.names()
+        reg.get("bad")

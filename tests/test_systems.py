@@ -30,6 +30,7 @@ from mdqa_kernel.benchmarks.systems import (
 )
 from mdqa_kernel.benchmarks.systems.base import UnknownSystemError, approx_tokens, fit_blocks
 from mdqa_kernel.benchmarks.table2 import grid_root
+from mdqa_kernel.errors import UnknownNameError
 from mdqa_kernel.llm import LLMClient, LLMConfig
 from mdqa_kernel.llm.backends import Backend, Generation
 
@@ -203,8 +204,9 @@ def test_workflow_on_gold_rows_runs_code_and_answer_only(tmp_path) -> None:
 
 
 def test_registry_and_grid_configs() -> None:
-    with pytest.raises(UnknownSystemError):
+    with pytest.raises(UnknownSystemError, match=r"^unknown system 'nope'") as info:
         get_system("nope")
+    assert isinstance(info.value, UnknownNameError) and isinstance(info.value, KeyError)
     configs = table2_configs()
     labels = [c.label for c in configs]
     assert "flat-rag k=2.5·|D| +metadata" in labels and "noise paper-workflow k=5" in labels

@@ -82,7 +82,11 @@ def test_cjk_class_covers_the_three_ranges(ch: str, cjk: bool) -> None:
     ("text", "value"),
     [("零", 0), ("〇", 0), ("一", 1), ("两", 2), ("九", 9), ("十", 10), ("十五", 15), ("二十", 20),
      ("三十五", 35), ("六十", 60), ("百", 100), ("12", 12), ("12.5", 12.5),
-     ("", None), ("第三", None), ("三百", None), ("千", None), ("abc", None)],
+     ("一百二十", 120), ("一百", 100), ("两百", 200), ("三百", 300), ("一百零五", 105), ("九十九", 99),
+     ("一百一十", 110), ("二十三", 23),
+     ("", None), ("第三", None), ("千", None), ("abc", None), ("二三十", None), ("一百五", None),
+     ("十百", None), ("一百十", None), ("零五", None), ("一百零", None), ("一百零十", None),
+     ("一零", None), ("十十", None), ("二十三十", None)],
 )  # fmt: skip
 def test_cn_number(text: str, value: float | None) -> None:
     assert cn_number(text) == value

@@ -47,8 +47,9 @@ from typing import Any
 
 import polars as pl
 
+from mdqa_kernel.benchmarks.financebench import load_questions
 from mdqa_kernel.benchmarks.metrics import align_fields, values_agree
-from mdqa_kernel.errors import MdqaError
+from mdqa_kernel.errors import MdqaError, UnknownNameError
 from mdqa_kernel.plan.families import FAMILY_TABLE
 from mdqa_kernel.text.normalize import comparison_key
 
@@ -57,11 +58,8 @@ class MeasureInputError(MdqaError, ValueError):
     """A frame given to a measure lacks a column it needs, or a value it holds cannot be read."""
 
 
-class UnknownFamilyError(MdqaError, KeyError):
+class UnknownFamilyError(UnknownNameError):
     """A family that the MEBench category table does not list."""
-
-    def __str__(self) -> str:  # KeyError would quote the message
-        return str(self.args[0]) if self.args else ""
 
 
 def _require(frame: pl.DataFrame, columns: Sequence[str], what: str) -> None:
@@ -301,11 +299,12 @@ def retrieval_recall(
                 continue
             row: dict[str, Any] = {"query_id": q, "doc_id": d, "evidence_n": len(evidence)}
             for k in ks:
-                top = {(doc, e) for doc in part for e in ranking.get((q, doc), [])[:k]}
-                found = len(evidence & top)
-                row[f"recall_{k}"] = found / len(evidence)
-                row[f"hit_{k}"] = found > 0
-                row[f"complete_{k}"] = found == len(evidence)
+                # the pooled top k of each document searched (one document at level 'document')
+                pooled = [(doc, e) for doc in part for e in ranking.get((q, doc), [])[:k]]
+                recall = recall_at_k(pooled, evidence, len(pooled))
+                row[f"recall_{k}"] = recall
+                row[f"hit_{k}"] = recall > 0
+                row[f"complete_{k}"] = complete_at_k(pooled, evidence, len(pooled))
             rows.append(row)
     schema: dict[str, Any] = {"query_id": pl.String, "doc_id": pl.String, "evidence_n": pl.Int64}
     for k in ks:
@@ -331,10 +330,9 @@ def summarize_recall(per_unit: pl.DataFrame, ks: Sequence[int] = (5, 10)) -> dic
 
 
 def financebench_questions(folder: str | Path) -> list[dict[str, Any]]:
-    path = Path(folder) / "questions.jsonl"
-    if not path.is_file():
-        raise MeasureInputError(f"{path} not found; pass the FinanceBench folder (questions.jsonl, pdfs/)")
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    """The questions as `financebench.load_questions` reads and checks them (FinanceBenchDataError
+    names the file and line of a row that is not JSON or lacks a field), one dict per question."""
+    return load_questions(folder).to_dicts()
 
 
 def financebench_evidence(questions: list[dict[str, Any]]) -> pl.DataFrame:

@@ -19,10 +19,12 @@ typed column per plan field) or the frame the previous step produced.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from enum import StrEnum
+from functools import partial
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from mdqa_kernel.plan.expr import ExpressionError, fields_of, parse_expr
 
@@ -412,20 +414,42 @@ class Aggregation(BaseModel):
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
 
     def to_yaml(self) -> str:
-        import yaml  # pyyaml is a project dependency; imported lazily to keep this module light
+        from mdqa_kernel.text.yamlsafe import dump_yaml  # the writer Plan uses (no anchors/aliases)
 
-        return yaml.safe_dump(self.to_dict(), allow_unicode=True, sort_keys=False)
+        return dump_yaml(self.to_dict(), sort_keys=False, allow_unicode=True, width=110)
 
     @classmethod
-    def from_json(cls, text: str) -> Aggregation:
-        return cls.model_validate_json(text)
+    def from_json(cls, text: str | bytes, source: str | None = None) -> Aggregation:
+        """Operations from JSON, with the bounds of YAML (duplicate keys, size and depth caps)."""
+        from mdqa_kernel.text.yamlsafe import load_json
+
+        return cls._from_text(load_json, text, source)
 
     @classmethod
     def from_yaml(cls, text: str | bytes, source: str | None = None) -> Aggregation:
         """Operations from YAML, read by the bounded loader (no aliases or duplicate keys, size caps)."""
         from mdqa_kernel.text.yamlsafe import load_yaml
 
-        return cls.model_validate(load_yaml(text, source, what="an aggregation"))
+        return cls._from_text(partial(load_yaml, what="an aggregation"), text, source)
+
+    @classmethod
+    def _from_text(
+        cls, loader: Callable[[str | bytes, str | None], Any], text: str | bytes, source: str | None
+    ) -> Aggregation:
+        """Load and validate, raising what `Plan.from_yaml`/`from_json` raise: PlanLoadError for text
+        refused before validation, PlanValidationError (with key paths) for a malformed aggregation."""
+        # ir imports this module, so its errors are imported when first needed, not at import time
+        from mdqa_kernel.plan.ir import PlanLoadError, _from_pydantic
+        from mdqa_kernel.text.yamlsafe import YamlLoadError
+
+        try:
+            data = loader(text, source)
+        except YamlLoadError as e:
+            raise PlanLoadError(e, source) from None
+        try:
+            return cls.model_validate(data)
+        except ValidationError as e:
+            raise _from_pydantic(e, source) from None
 
     @classmethod
     def json_schema(cls) -> dict[str, Any]:

@@ -55,9 +55,39 @@ def load_gold(source: str) -> GoldValues:
     return {(rec["doc"], rec["field"]): base_value(rec) for rec in gold_records(path)}
 
 
+class GoldFileError(OracleSourceError):
+    """A line of a gold.jsonl is not a JSON object naming its `doc` and `field`."""
+
+
+GOLD_KEYS = ("doc", "field")
+"""What every fact of a gold.jsonl names (its value is optional: a null says the fact is absent)."""
+
+
 def gold_records(path: str | Path) -> list[dict[str, Any]]:
-    """The facts of a realdocs-format gold.jsonl (one JSON object per non-empty line)."""
-    return [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+    """The facts of a realdocs-format gold.jsonl (one JSON object per non-empty line), each checked
+    to be an object with `doc` and `field`; GoldFileError names the file and line otherwise."""
+    records: list[dict[str, Any]] = []
+    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip():
+            records.append(_gold_record(line, path, n))
+    return records
+
+
+def _gold_record(line: str, path: str | Path, n: int) -> dict[str, Any]:
+    try:
+        rec = json.loads(line)
+    except json.JSONDecodeError as e:
+        raise GoldFileError(
+            f"{path} line {n} is not valid JSON ({e.msg}, column {e.colno}); write one JSON object per line"
+        ) from None
+    missing = [k for k in GOLD_KEYS if not isinstance(rec, dict) or not isinstance(rec.get(k), str)]
+    if missing:
+        raise GoldFileError(
+            f"{path} line {n} lacks {' and '.join(repr(k) for k in missing)}; every fact is an object "
+            f'naming its document and field, e.g. {{"doc": "600000_2022", "field": "revenue", '
+            '"value_base_units": 1.5e9}'
+        )
+    return rec
 
 
 def base_value(rec: dict[str, Any]) -> Any:

@@ -16,9 +16,15 @@ from collections.abc import Callable
 
 import polars as pl
 
+from mdqa_kernel.errors import UnknownNameError
 from mdqa_kernel.text.datafiles import string_list
 
 ExprNormalizer = Callable[[pl.Expr], pl.Expr]
+
+
+class UnknownNormalizerError(UnknownNameError):
+    """A `ChangeOp.normalizer` name that no `register_entity_normalizer` call registered."""
+
 
 # Whitespace, punctuation and symbols; same class in Python `re` (approximated) and polars' Rust regex.
 _PL_STRIP = r"[\s\p{P}\p{S}]+"
@@ -116,11 +122,15 @@ def register_entity_normalizer(
 
 
 def entity_normalizer(name: str) -> ExprNormalizer:
+    """The entity normaliser registered as `name`; UnknownNormalizerError names the registered ones."""
     try:
         return _ENTITY_NORMALIZERS[name]
     except KeyError:
         known = ", ".join(sorted(_ENTITY_NORMALIZERS))
-        raise KeyError(f"unknown entity normaliser {name!r}; registered: {known}") from None
+        raise UnknownNormalizerError(
+            f"unknown entity normaliser {name!r}; use one of {known}, or register it with "
+            "mdqa_kernel.text.normalize.register_entity_normalizer"
+        ) from None
 
 
 def normalizer_expr(mode: str, name: str = "default") -> ExprNormalizer:

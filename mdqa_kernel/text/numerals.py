@@ -23,15 +23,42 @@ NUMERAL_CHARS = "".join(CN_DIGITS) + "十百"
 _ARABIC = re.compile(r"\d+(?:\.\d+)?")
 
 
+_UNITS: dict[str, int] = {"十": 10, "百": 100}
+
+
 def cn_number(text: str) -> float | None:
-    """'六十' -> 60, '三十五' -> 35, '十' -> 10, '八' -> 8, '12.5' -> 12.5; None for anything else."""
+    """'六十' -> 60, '三十五' -> 35, '十' -> 10, '八' -> 8, '一百二十' -> 120, '一百零五' -> 105,
+    '12.5' -> 12.5; None for anything it cannot read ('二三十', '一百五', '千')."""
     if _ARABIC.fullmatch(text):
         return float(text)
-    if not text or any(ch not in CN_DIGITS and ch not in "十百" for ch in text):
+    if not text or any(ch not in CN_DIGITS and ch not in _UNITS for ch in text):
         return None
-    if text == "百":
-        return 100.0
-    if "十" in text:
-        tens, _, ones = text.partition("十")
-        return float((CN_DIGITS.get(tens, 1) if tens else 1) * 10 + (CN_DIGITS.get(ones, 0) if ones else 0))
-    return float(CN_DIGITS[text]) if len(text) == 1 else None
+    if len(text) == 1:
+        return float(CN_DIGITS.get(text, _UNITS.get(text, 0)))
+    value = _cn_units(text)
+    return None if value is None else float(value)
+
+
+def _cn_units(text: str) -> int | None:
+    """A numeral of several characters: digits each followed by a smaller unit than the one before,
+    a leading 十 standing for 一十, a 零 only where a unit is skipped (一百零五), and a last bare digit
+    only after 十 or 零. Anything else (two digits in a row, 一百五, 十百) is not read (None)."""
+    total, digit, last_unit, zero = 0, None, 1000, False
+    for i, ch in enumerate(text):
+        if ch in _UNITS:
+            unit = _UNITS[ch]
+            if unit >= last_unit or zero or (digit is None and not (i == 0 and ch == "十")):
+                return None
+            total += (1 if digit is None else digit) * unit
+            digit, last_unit = None, unit
+        elif digit is not None or (CN_DIGITS[ch] == 0 and (i == 0 or zero)):
+            return None  # two digits in a row, or a 零 that skips nothing
+        elif CN_DIGITS[ch] == 0:
+            zero = True
+        else:
+            digit = CN_DIGITS[ch]
+    if digit is None:
+        return None if zero else total  # a trailing 零 ('一百零') is not a numeral
+    if not (zero or last_unit == 10):
+        return None  # '一百五' is shorthand for 150 in speech; too ambiguous to read
+    return total + digit

@@ -8,7 +8,7 @@ import polars as pl
 from mdqa_kernel.aggregate.ops._common import OPERATIONS, StepContext
 from mdqa_kernel.aggregate.ops.pivot_years import ensure_pivoted
 from mdqa_kernel.plan import aggregation as spec
-from mdqa_kernel.text.normalize import normalizer_expr, same_place
+from mdqa_kernel.text.normalize import UnknownNormalizerError, normalizer_expr, same_place
 
 
 @OPERATIONS.register("change")
@@ -37,7 +37,7 @@ def _changed_by_normal_form(df: pl.DataFrame, op: spec.ChangeOp, a: str, b: str,
     """The two years' values differ once each is normalised (exact, text or a registered entity form)."""
     try:
         norm = normalizer_expr(op.normalize, op.normalizer)
-    except KeyError as exc:
+    except UnknownNormalizerError as exc:
         raise ctx.fail(
             str(exc), field=op.field, hint="Register it with normalize.register_entity_normalizer"
         ) from exc

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 import polars as pl
 
-from mdqa_kernel.errors import MdqaError
+from mdqa_kernel.errors import MdqaError, UnknownNameError
 from mdqa_kernel.text.language import CJK_RANGES
 
 DOC_COLUMNS = ("doc_id", "symbol", "year", "doctype")  # the document metadata every system sees
@@ -148,11 +148,8 @@ class SystemUnavailableError(StageError):
     """A stage the system needs does not exist (yet) in this checkout; the result is not final."""
 
 
-class UnknownSystemError(SystemError_, KeyError):
-    """No system of that name."""
-
-    def __str__(self) -> str:
-        return str(self.args[0])
+class UnknownSystemError(SystemError_, UnknownNameError):
+    """No system of that name (a KeyError, printed unquoted, as every UnknownNameError)."""
 
 
 class LLM(Protocol):
