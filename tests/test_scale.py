@@ -129,3 +129,14 @@ def test_one_tiny_size_end_to_end(sources: list[Source], tmp_path: Path) -> None
     md = Path(paths["md"]).read_text()
     assert md.count("\n") == 3 and "| local | 6 | 6 |" in md  # header, rule, the one measured size
     assert pl.read_csv(paths["csv"]).height == 1
+
+
+def test_reproduce_knows_scale_and_passes_its_out_dir_and_budget(tmp_path: Path) -> None:
+    from mdqa_kernel.benchmarks.reproduce import listing
+    from mdqa_kernel.benchmarks.reproduce_cli import _plain_parameters
+
+    scale_nb = next(item for item in listing() if item["name"] == "scale")
+    assert scale_nb["exists"] and scale_nb["notebook"].endswith("scale.ipynb")
+    params = _plain_parameters("scale", str(tmp_path), 30.0)
+    assert params == {"out_dir": str((tmp_path / "scale").resolve()), "max_minutes": 30.0}
+    assert _plain_parameters("chaos", str(tmp_path), 30.0) is None
