@@ -36,6 +36,7 @@ NOTEBOOKS: dict[str, str] = {
     "extraction": "extraction.ipynb",
     "aggregate": "aggregate.ipynb",
     "chaos": "chaos.ipynb",
+    "scale": "scale.ipynb",
     "mudabench-table2": "mudabench.ipynb",
 }
 MIME_PREFIX = "application/vnd.mdqa."

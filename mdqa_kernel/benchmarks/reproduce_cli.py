@@ -2,6 +2,7 @@
 
     mdqa reproduce --list
     mdqa reproduce parse|llm|extraction|aggregate|chaos
+    mdqa reproduce scale [--max-minutes M]
     mdqa reproduce mudabench-table2 [--llm local] [--sample N] [--jobs J] [--systems a,b]
                                     [--max-minutes M] [--no-noise] [--background] [--estimate-cost]
 
@@ -35,6 +36,17 @@ def _background(argv: list[str], log: Path) -> None:
             stdin=subprocess.DEVNULL, start_new_session=True,
         )  # fmt: skip
     click.echo(f"started in the background: pid {proc.pid}; log {log}")
+
+
+def _plain_parameters(name: str, out: str, max_minutes: float | None) -> dict[str, Any] | None:
+    """Papermill parameters of a plain notebook: the scale benchmark writes its table under --out and
+    starts no size predicted to end after --max-minutes."""
+    if name != "scale":
+        return None
+    params: dict[str, Any] = {"out_dir": str((Path(out) / name).resolve())}
+    if max_minutes:
+        params["max_minutes"] = max_minutes
+    return params
 
 
 def _is_total(column: str) -> bool:
@@ -169,7 +181,9 @@ def reproduce_cmd(name: str | None, list_: bool, llm: str, sample: str, seed: in
         return
     try:
         if name != "mudabench-table2":
-            outcome = reproduce_notebook(name, out, force=force)
+            outcome = reproduce_notebook(
+                name, out, force=force, parameters=_plain_parameters(name, out, max_minutes)
+            )
         else:
             opts = GridOptions(llm=llm, sample=sample, seed=seed, jobs=jobs, noise=not no_noise,
                                systems=[s.strip() for s in systems.split(",")] if systems else None,
