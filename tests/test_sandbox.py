@@ -18,10 +18,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from mdqa_kernel.aggregate.isolation import BWRAP_ENV, SETPRIV_ENV
 from mdqa_kernel.aggregate.run import AggregationError, aggregate
 from mdqa_kernel.aggregate.sandbox import (
-    BWRAP_ENV,
-    SETPRIV_ENV,
     UNISOLATED_ENV,
     SandboxError,
     SandboxLimits,
@@ -558,7 +557,7 @@ def test_the_process_group_is_killed_only_while_the_child_is_unreaped(
 def test_the_process_limit_counts_the_callers_own_tasks() -> None:
     """RLIMIT_NPROC counts every task of the real uid host-wide: a non-root caller's cap is what the
     uid already runs plus the sandbox's share; root's sandbox (uid 65534) keeps a fixed cap."""
-    from mdqa_kernel.aggregate.sandbox import _nproc_cap, _tasks_of
+    from mdqa_kernel.aggregate.isolation import _nproc_cap, _tasks_of
 
     limits = SandboxLimits(max_processes=256)
     assert _nproc_cap(limits, 0) == 256
