@@ -128,6 +128,15 @@ def process_group(pid: int) -> int | None:
         return None
 
 
+def parent_pid(pid: int) -> int | None:
+    """The parent of `pid` (from /proc/<pid>/stat), None when it is gone."""
+    fields = _stat_fields(pid)
+    try:
+        return int(fields[1]) if fields else None
+    except (ValueError, IndexError):
+        return None
+
+
 def process_start_time(pid: int) -> float | None:
     """When process `pid` started (seconds since the epoch), from /proc; None where /proc cannot say."""
     fields = _stat_fields(pid)

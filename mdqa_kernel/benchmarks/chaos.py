@@ -110,7 +110,8 @@ def mdqa(*args: str) -> list[str]:
     return [sys.executable, "-m", "mdqa_kernel.cli", *args]
 
 
-def _env() -> dict[str, str]:
+def mdqa_env() -> dict[str, str]:
+    """This environment, with the source tree that holds this mdqa first on PYTHONPATH, for `mdqa(...)`."""
     root = str(Path(__file__).resolve().parents[2])
     path = os.environ.get("PYTHONPATH", "")
     return {**os.environ, "PYTHONPATH": f"{root}{os.pathsep}{path}" if path else root}
@@ -119,7 +120,9 @@ def _env() -> dict[str, str]:
 def start(cmd: list[str], log: Path) -> subprocess.Popen[bytes]:
     """Start a command in its own session (so its process group holds it and every helper it starts)."""
     with open(log, "ab") as out:
-        return subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=_env(), start_new_session=True)
+        return subprocess.Popen(
+            cmd, stdout=out, stderr=subprocess.STDOUT, env=mdqa_env(), start_new_session=True
+        )
 
 
 def group_members(pgid: int) -> list[int]:

@@ -17,6 +17,9 @@ kind, workspace size on disk. `ray_cluster()` starts a local two-node Ray cluste
 and a second `ray start --address`, one CPU each) for the same extraction with `--executor ray`.
 
 Used by tests/test_scale.py (tiny sizes) and notebooks/benchmarks/scale.ipynb (`mdqa reproduce scale`).
+
+The process sampling lives in `benchmarks/processes.py`, the local Ray cluster in
+`benchmarks/ray_cluster.py`.
 """
 
 from __future__ import annotations
@@ -24,16 +27,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import secrets
 import shutil
-import signal
-import socket
-import subprocess
-import sys
-import tempfile
 import time
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +38,8 @@ import polars as pl
 
 from mdqa_kernel.benchmarks.chaos import cells, mdqa
 from mdqa_kernel.benchmarks.financebench import data_path, load_documents
-from mdqa_kernel.errors import MdqaError
+from mdqa_kernel.benchmarks.processes import ScaleError, Usage, measure
+from mdqa_kernel.benchmarks.ray_cluster import RayCluster, ray_cluster
 from mdqa_kernel.store import DB_NAME
 
 PLAN_YAML = """\
@@ -66,10 +64,6 @@ fields:
 
 GOAL_PAGES = 80_000
 GOAL_SECONDS = 600.0  # 80,000 pages parsed and read in under 10 minutes on 2 cores
-
-
-class ScaleError(MdqaError):
-    """The scale benchmark could not run: no source filings, or a command failed."""
 
 
 @dataclass(frozen=True)
@@ -214,147 +208,6 @@ def write_plan(path: str | Path) -> Path:
 # -- processes and their memory ----------------------------------------------------------------
 
 
-def _status_kb(pid: int) -> tuple[int, int] | None:
-    """(VmRSS, VmHWM) in kB of a live process, None when it is gone or a zombie."""
-    rss = hwm = -1
-    try:
-        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    rss = int(line.split()[1])
-                elif line.startswith("VmHWM:"):
-                    hwm = int(line.split()[1])
-    except (OSError, ValueError):
-        return None
-    return (rss, hwm) if rss >= 0 and hwm >= 0 else None
-
-
-def _ppids() -> dict[int, int]:
-    """pid -> parent pid of every process, from /proc."""
-    out = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as f:
-                    out[int(entry)] = int(f.read().rsplit(")", 1)[-1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-    return out
-
-
-def descendants(roots: Sequence[int], parents: dict[int, int] | None = None) -> set[int]:
-    """The roots and every process below them (`parents`: a pid -> parent pid snapshot)."""
-    children: dict[int, list[int]] = {}
-    for pid, ppid in (parents if parents is not None else _ppids()).items():
-        children.setdefault(ppid, []).append(pid)
-    found, todo = set(), list(roots)
-    while todo:
-        pid = todo.pop()
-        if pid not in found:
-            found.add(pid)
-            todo.extend(children.get(pid, []))
-    return found
-
-
-def role(pid: int, root: int, parent: int | None = None) -> str:
-    """What a process is: the command itself, a pool worker, the forkserver, the resource tracker, Ray.
-    Workers forked by a forkserver carry its command line, so they are told apart by their parent."""
-    if pid == root:
-        return "parent"
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            cmd = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
-    except OSError:
-        return "other"
-    if "resource_tracker" in cmd:
-        return "resource_tracker"
-    if "forkserver" in cmd:
-        return "forkserver" if parent == root else "worker"
-    if "ray::" in cmd or "default_worker.py" in cmd:
-        return "ray_worker"
-    if any(p in cmd for p in ("raylet", "gcs_server", "ray/dashboard", "log_monitor", "monitor.py")):
-        return "ray_system"
-    if "multiprocessing" in cmd or "spawn_main" in cmd:
-        return "worker"
-    return "other"
-
-
-@dataclass
-class Usage:
-    """What one command used: wall seconds, its exit code, and memory per process."""
-
-    seconds: float
-    returncode: int
-    peak_kb: dict[int, int] = field(default_factory=dict)  # pid -> VmHWM
-    roles: dict[int, str] = field(default_factory=dict)
-    peak_total_kb: int = 0  # the largest sum of VmRSS over the processes at one sample
-
-    def by_role(self) -> dict[str, int]:
-        """The largest peak (kB) of any process of each role."""
-        out: dict[str, int] = {}
-        for pid, kb in self.peak_kb.items():
-            r = self.roles.get(pid, "other")
-            out[r] = max(out.get(r, 0), kb)
-        return out
-
-    def count(self, which: str) -> int:
-        return sum(1 for r in self.roles.values() if r == which)
-
-
-def _env() -> dict[str, str]:
-    root = str(Path(__file__).resolve().parents[2])
-    path = os.environ.get("PYTHONPATH", "")
-    return {**os.environ, "PYTHONPATH": f"{root}{os.pathsep}{path}" if path else root}
-
-
-def measure(
-    cmd: list[str], log: Path, *, extra_roots: Sequence[int] = (), env: dict[str, str] | None = None,
-    interval: float = 0.2, timeout: float = 7200,
-) -> Usage:  # fmt: skip
-    """Run `cmd` to its end, sampling the memory of its process tree (and of `extra_roots`' trees,
-    e.g. a Ray cluster's processes) every `interval` seconds. `env`: variables added to the command's."""
-    log.parent.mkdir(parents=True, exist_ok=True)
-    t0 = time.perf_counter()
-    with open(log, "ab") as out:
-        proc = subprocess.Popen(
-            cmd, stdout=out, stderr=subprocess.STDOUT, env={**_env(), **(env or {})}, start_new_session=True
-        )
-    usage = Usage(0.0, 0)
-    try:
-        while proc.poll() is None:
-            _sample(usage, proc.pid, extra_roots)
-            if time.perf_counter() - t0 > timeout:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-                raise ScaleError(f"{' '.join(cmd)} ran longer than {timeout:.0f} s; see {log}")
-            time.sleep(interval)
-    finally:
-        if proc.poll() is None:  # interrupted (KeyboardInterrupt): leave nothing behind
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-    usage.seconds = time.perf_counter() - t0
-    usage.returncode = proc.returncode
-    if proc.returncode != 0:
-        raise ScaleError(f"{' '.join(cmd)} failed (exit {proc.returncode}); see {log}")
-    return usage
-
-
-def _sample(usage: Usage, root: int, extra_roots: Sequence[int]) -> None:
-    total = 0
-    parents = _ppids()
-    for pid in descendants([root, *extra_roots], parents):
-        kb = _status_kb(pid)
-        if kb is None:
-            continue
-        rss, hwm = kb
-        total += rss
-        usage.peak_kb[pid] = max(usage.peak_kb.get(pid, 0), hwm)
-        kind = role(pid, root, parents.get(pid))
-        if kind != "other" or pid not in usage.roles:  # a child seen between fork and exec is told later
-            usage.roles[pid] = kind
-    usage.peak_total_kb = max(usage.peak_total_kb, total)
-
-
 def disk_bytes(folder: Path) -> int:
     """Bytes a folder takes on disk (allocated blocks, like du)."""
     total = 0
@@ -383,116 +236,6 @@ def extract_cmd(
 
 
 # -- a local two-node Ray cluster --------------------------------------------------------------
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _ray_bin() -> str:
-    found = Path(sys.executable).with_name("ray")
-    if not found.is_file():
-        raise ScaleError(
-            f"no `ray` command beside {sys.executable}; install the extra: pip install 'mdqa[ray]'"
-        )
-    return str(found)
-
-
-@dataclass
-class RayCluster:
-    """A running local cluster: the GCS address, the `ray start` processes, and the environment a
-    driver needs to join it (its authentication token)."""
-
-    address: str
-    pids: list[int]
-    env: dict[str, str]
-
-
-@contextlib.contextmanager
-def ray_cluster(
-    log: Path, nodes: int = 2, cpus_per_node: int = 1, timeout: float = 180
-) -> Iterator[RayCluster]:
-    """A head and `nodes - 1` more nodes on this machine, each `ray start --block` (so each owns its
-    node's processes and stopping it stops them). Ray's token authentication stays on, with a fresh
-    token for this cluster passed to every node and driver by environment (nothing written to ~/.ray).
-    Only the processes started here are stopped afterwards (never `ray stop`, which stops every Ray
-    instance of the user)."""
-    port = _free_port()
-    address = f"127.0.0.1:{port}"
-    temp = Path(tempfile.mkdtemp(prefix="mdqa-ray-"))
-    env = {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(32)}
-    common = ["--block", "--disable-usage-stats", f"--num-cpus={cpus_per_node}", "--num-gpus=0",
-              "--node-ip-address=127.0.0.1"]  # fmt: skip
-    procs: list[subprocess.Popen[bytes]] = []
-    log.parent.mkdir(parents=True, exist_ok=True)
-
-    def start(args: list[str]) -> None:
-        with open(log, "ab") as out:
-            procs.append(subprocess.Popen([_ray_bin(), "start", *args, *common], stdout=out,
-                                          stderr=subprocess.STDOUT, env={**_env(), **env},
-                                          start_new_session=True))  # fmt: skip
-
-    try:
-        start(["--head", f"--port={port}", "--include-dashboard=false", f"--temp-dir={temp}"])
-        _wait_nodes(address, env, 1, timeout, procs, log)
-        for _ in range(nodes - 1):
-            start([f"--address={address}"])
-        _wait_nodes(address, env, nodes, timeout, procs, log)
-        yield RayCluster(address, [p.pid for p in procs], env)
-    finally:
-        for p in reversed(procs):
-            _stop(p)
-        shutil.rmtree(temp, ignore_errors=True)
-
-
-def _stop(proc: subprocess.Popen[bytes], grace: float = 30) -> None:
-    """SIGTERM a `ray start --block` (it stops its node's processes), then SIGKILL what is left of its tree."""
-    members = descendants([proc.pid])
-    with contextlib.suppress(ProcessLookupError):
-        proc.send_signal(signal.SIGTERM)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        proc.wait(grace)
-    for pid in members - {proc.pid}:  # only the processes this cluster started
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
-    if proc.poll() is None:
-        proc.kill()
-        proc.wait(5)
-
-
-def _alive_nodes(address: str, env: dict[str, str]) -> int:
-    """Nodes alive in the cluster at `address`, asked by a short-lived driver (so this process never
-    joins the cluster)."""
-    code = (
-        f"import ray; ray.init(address={address!r}, logging_level='ERROR', log_to_driver=False); "
-        "print(sum(1 for n in ray.nodes() if n['Alive']))"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env={**_env(), **env}, timeout=60
-    )
-    lines = done.stdout.strip().splitlines()
-    return int(lines[-1]) if done.returncode == 0 and lines and lines[-1].isdigit() else 0
-
-
-def _wait_nodes(
-    address: str,
-    env: dict[str, str],
-    want: int,
-    timeout: float,
-    procs: list[subprocess.Popen[bytes]],
-    log: Path,
-) -> None:
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < timeout:
-        if any(p.poll() is not None for p in procs):
-            raise ScaleError(f"a `ray start` exited early; see {log}")
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            if _alive_nodes(address, env) >= want:
-                return
-        time.sleep(1)
-    raise ScaleError(f"the Ray cluster at {address} did not reach {want} nodes in {timeout:.0f} s; see {log}")
 
 
 # -- the measurement ---------------------------------------------------------------------------

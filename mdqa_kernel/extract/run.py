@@ -130,7 +130,7 @@ def load_view(job: Job) -> DocumentView:
     from mdqa_kernel.parsing.pdf import parse_pdf
     from mdqa_kernel.readers import view_from_parse
 
-    parsed = parse_pdf(doc["path"])
+    parsed = parse_pdf(doc["path"], sha256=doc.get("sha256") or None)  # the file as the build checked it
     if parsed.status == "error":
         raise DocumentUnreadableError(parsed.message)
     return view_from_parse(parsed, doc["doc_id"], meta, doc.get("sha256") or "")
