@@ -303,3 +303,35 @@ def test_evidence_carries_the_crop_box(workspace: Workspace, tmp_path: Path) -> 
     ev = model.evidence("d3", "revenue")
     assert ev["image"].startswith("data:image/png") and ev["image_box"][1:4:2] == [212, 250]
     assert ev["image_scale"] == 3.0
+
+
+def test_review_cell_passes_other_readings(workspace: Workspace) -> None:
+    """mq.review(result, readings=...): another extraction's cells raise the cells they disagree on."""
+    from dataclasses import dataclass
+
+    from mdqa_kernel.notebook.cells import review
+    from mdqa_kernel.plan.ir import FieldSpec, Plan
+
+    @dataclass
+    class Extraction:  # what review() reads of an ExtractionResult
+        plan: Plan
+        docs: dict[str, dict[str, object]]
+        cells: pl.DataFrame
+        workspace: Workspace
+
+    cells, docs = _model_frames()
+    plan = Plan(
+        question="q",
+        fields=[
+            FieldSpec(name=f["name"], type=f["type"], description=f["name"], question=f["name"])
+            for f in FIELDS
+        ],
+    )
+    result = Extraction(plan, {r["doc_id"]: r for r in docs.iter_rows(named=True)}, cells, workspace)
+    llm = _cells([("d1", "revenue", 11.0, "found", 0.9, None)])
+    w = review(result, readings=llm)
+    flagged = [
+        (i["doc_id"], i["field"], i["risk"]) for i in w.queue_items if i["reasons"] == "readers disagree"
+    ]
+    assert flagged == [("d1", "revenue", 0.8)] and w.queue_total == 4
+    assert review(result).queue_total == 3
