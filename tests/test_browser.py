@@ -90,3 +90,95 @@ def test_review_edit_survives_restart(tmp_path: Path) -> None:
         assert "corrected" in survived.inner_text()
         page.locator(".mdqa-review").screenshot(path=str(ARTIFACTS / "04-after-restart.png"))
     shutil.rmtree(root, ignore_errors=True)
+
+
+_QUEUE_CELL = """
+import polars as pl
+from reportlab.pdfgen import canvas
+from mdqa_kernel.notebook.review import ReviewModel
+from mdqa_kernel.notebook.widget import RowsReview
+from mdqa_kernel.rows.corrections import Ledger
+
+pdf = "statement.pdf"
+c = canvas.Canvas(pdf)
+c.setFont("Helvetica", 9)
+c.drawString(72, 842 - 400, "Total revenue")
+c.drawString(300, 842 - 400, "1,234.5")
+c.save()
+docs = pl.DataFrame({"doc_id": ["d1", "d2", "d3"], "entity": ["Alpha Corp", "Beta Corp", "Gamma Corp"],
+                     "year": [2022, 2022, 2023], "doctype": ["10-K"] * 3, "path": [pdf] * 3})
+cells = pl.DataFrame({
+    "doc_id": ["d1", "d2", "d3"], "field": ["revenue"] * 3, "value": [1234.5, 20.0, None],
+    "status": ["found", "found", "not_found"], "confidence": [0.95, 0.3, 0.0], "reader": ["table"] * 3,
+    "page": [1, 1, None], "bbox": [[300.0, 392.0, 332.0, 402.0]] * 3, "snippet": ["Total revenue 1,234.5"] * 3,
+}, schema_overrides={"value": pl.Object})
+model = ReviewModel(cells, docs, [{"name": "revenue", "type": "number"}], Ledger("ws"))
+RowsReview(model)
+"""
+
+
+def test_needs_review_queue(tmp_path: Path) -> None:
+    """The "Needs review (N)" tab: riskiest cell first, shown by its document's label (id on hover),
+    a readable crop with the value's box, and a correction takes the cell out of the queue."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail("chromium is not installed: run `make sysdeps` (make test does it)")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    root = tmp_path / "lab"
+    root.mkdir()
+    nb = {
+        "cells": [
+            {
+                "cell_type": "code",
+                "metadata": {},
+                "source": _QUEUE_CELL,
+                "outputs": [],
+                "execution_count": None,
+            }
+        ],
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    (root / "queue.ipynb").write_text(json.dumps(nb), "utf-8")
+    with jupyterlab(root, tmp_path) as server, browser_page() as page:
+        open_notebook(page, server, "queue.ipynb")
+        run_all(page, timeout_ms=120_000, artifacts=ARTIFACTS)
+        tab = page.locator("button.mdqa-tab-queue")
+        tab.wait_for(timeout=60_000)
+        assert tab.inner_text() == "Needs review (2)"
+        doc = page.locator("td.mdqa-doc[data-doc-id='d1']")
+        assert doc.inner_text() == "Alpha Corp · 2022 · 10-K" and doc.get_attribute("title") == "d1"
+        tab.click()
+        page.wait_for_selector("tr.mdqa-qitem")
+        items = page.locator("tr.mdqa-qitem")
+        assert [items.nth(i).get_attribute("data-doc") for i in range(items.count())] == ["d2", "d3"]
+        assert "low confidence 30%" in items.nth(0).inner_text()
+        assert "Beta Corp · 2022 · 10-K" in items.nth(0).inner_text()
+        items.nth(0).click()
+        crop = page.locator(".mdqa-evidence img.mdqa-crop")
+        crop.wait_for(timeout=30_000)
+        page.wait_for_function(
+            "() => document.querySelector('.mdqa-evidence img.mdqa-crop').naturalWidth > 0"
+        )
+        # shown at 1.25 pixels per point (rendered at 3): the row label and the value fit side by side
+        size = "img => [img.clientWidth, img.naturalWidth, img.parentElement.scrollLeft]"
+        shown, natural, scrolled = crop.evaluate(size)
+        assert abs(shown - natural * 1.25 / 3) <= 1 and scrolled == 0, (shown, natural, scrolled)
+        crop.click()  # doubled for small print, scrolled to the value
+        shown, natural, scrolled = crop.evaluate(size)
+        assert abs(shown - natural * 2.5 / 3) <= 1 and scrolled > 0, (shown, natural, scrolled)
+        crop.click()
+        page.locator(".mdqa-side").screenshot(path=str(ARTIFACTS / "05-queue-evidence.png"))
+        items.nth(0).locator("td.mdqa-qvalue").dblclick()
+        page.locator("input.mdqa-edit").fill("25")
+        page.locator("input.mdqa-edit").press("Enter")
+        page.wait_for_function(
+            "() => document.querySelector('button.mdqa-tab-queue').textContent === 'Needs review (1)'",
+            timeout=10_000,
+        )
+        assert [items.nth(i).get_attribute("data-doc") for i in range(items.count())] == ["d3"]
+        page.wait_for_function("() => document.querySelector('.mdqa-message').textContent === ''")
+        assert "corrected" in page.locator(".mdqa-ev-head").inner_text()
+        page.locator(".mdqa-review").screenshot(path=str(ARTIFACTS / "06-queue-after-edit.png"))
+    live = Ledger(Workspace(root / "ws")).current()
+    assert live[("d2", "revenue")]["value"] == 25.0

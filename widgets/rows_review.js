@@ -1,5 +1,5 @@
 // Rows review widget (anywidget front end). Plain ES module, no build step.
-// Only one page of rows lives here; every change asks Python for the next view.
+// Only one page of rows (or of the needs-review queue) lives here; every change asks Python for the next view.
 
 const NUM = /^\s*[-+(]?[\d,，]*\.?\d+\)?\s*%?\s*$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -46,8 +46,10 @@ function highlight(snippet, value) {
 function render({ model, el: root }) {
   root.classList.add("mdqa-review");
   let cursor = { r: 0, c: 0 };
+  let qcursor = 0;  // the selected item of the needs-review queue
   let editing = null;
 
+  const tabs = el("div", { class: "mdqa-tabs", role: "tablist" });
   const toolbar = el("div", { class: "mdqa-toolbar" });
   const grid = el("div", { class: "mdqa-grid", tabindex: "0" });
   const side = el("div", { class: "mdqa-side" });
@@ -55,12 +57,23 @@ function render({ model, el: root }) {
   const answer = el("div", { class: "mdqa-answer" });
   const message = el("div", { class: "mdqa-message", role: "alert" });
   side.append(el("h4", {}, "Evidence"), evidence, el("h4", {}, "Answer"), answer);
-  root.append(toolbar, message, el("div", { class: "mdqa-body" }, grid, side));
+  root.append(tabs, toolbar, message, el("div", { class: "mdqa-body" }, grid, side));
 
   const fields = () => model.get("fields");
   const metas = () => model.get("meta_columns");
 
   function setAndSave(k, v) { model.set(k, v); model.save_changes(); }
+  const inQueue = () => model.get("tab") === "queue";
+  // A document by its metadata label; its id stays one hover away.
+  const docCell = (label, docId) => el("td", { class: "mdqa-doc", title: docId, "data-doc-id": docId }, label || docId);
+
+  function buildTabs() {
+    const tab = (name, text) => el("button", {
+      class: `mdqa-tab mdqa-tab-${name}${model.get("tab") === name ? " mdqa-tab-active" : ""}`, role: "tab",
+      onclick: () => { editing = null; setAndSave("tab", name); },
+    }, text);
+    tabs.replaceChildren(tab("rows", `Rows (${model.get("total")})`), tab("queue", `Needs review (${model.get("queue_total")})`));
+  }
 
   function buildToolbar() {
     toolbar.replaceChildren();
@@ -80,6 +93,15 @@ function render({ model, el: root }) {
     sort.value = model.get("sort_by");
     const desc = el("label", {}, el("input", { type: "checkbox", class: "mdqa-desc", onchange: (e) => setAndSave("descending", e.target.checked) }), " desc");
     desc.firstChild.checked = model.get("descending");
+    if (inQueue()) {
+      const qpages = Math.max(1, Math.ceil(model.get("queue_total") / model.get("page_size")));
+      const qnav = el("span", { class: "mdqa-nav" },
+        el("button", { class: "mdqa-qprev", onclick: () => setAndSave("queue_page", Math.max(0, model.get("queue_page") - 1)) }, "‹"),
+        ` page ${model.get("queue_page") + 1} / ${qpages} · ${model.get("queue_total")} cells to review, riskiest first `,
+        el("button", { class: "mdqa-qnext", onclick: () => setAndSave("queue_page", Math.min(qpages - 1, model.get("queue_page") + 1)) }, "›"));
+      toolbar.replaceChildren(field, qnav, el("span", { class: "mdqa-help" }, "  ↑↓ move · Enter edit · v verify"));
+      return;
+    }
     const pages = Math.max(1, Math.ceil(model.get("total") / model.get("page_size")));
     const nav = el("span", { class: "mdqa-nav" },
       el("button", { class: "mdqa-prev", onclick: () => setAndSave("page", Math.max(0, model.get("page") - 1)) }, "‹"),
@@ -89,25 +111,37 @@ function render({ model, el: root }) {
       el("span", { class: "mdqa-help" }, "  ↑↓←→ move · Enter edit · v verify · u undo · PgUp/PgDn page"));
   }
 
-  function send(type, r, c, extra = {}) {
+  // The (document, field) a grid position or a queue position names.
+  function target(r, c) {
+    if (inQueue()) {
+      const item = model.get("queue_items")[r];
+      return item ? { doc_id: item.doc_id, field: item.field, value: item.value } : null;
+    }
     const row = model.get("rows")[r];
     const f = fields()[c];
-    if (!row || !f) return;
-    model.send({ type, doc_id: row.doc_id, field: f.name, ...extra });
+    if (!row || !f) return null;
+    return { doc_id: row.doc_id, field: f.name, value: (row.cells[f.name] || {}).value };
+  }
+
+  function send(type, r, c, extra = {}) {
+    const t = target(r, c);
+    if (!t) return;
+    model.send({ type, doc_id: t.doc_id, field: t.field, ...extra });
   }
 
   function startEdit(td, r, c) {
-    const f = fields()[c];
-    const cell = model.get("rows")[r].cells[f.name] || {};
+    const t = target(r, c);
+    if (!t) return;
+    const f = fields().find((x) => x.name === t.field) || { name: t.field, type: "text" };
     const input = el("input", { class: "mdqa-edit", type: "text", "data-type": f.type });
-    input.value = cell.value === null || cell.value === undefined ? "" : (Array.isArray(cell.value) ? cell.value.join("; ") : String(cell.value));
+    input.value = t.value === null || t.value === undefined ? "" : (Array.isArray(t.value) ? t.value.join("; ") : String(t.value));
     editing = { r, c };
     td.replaceChildren(input);
     input.focus();
     input.select();
     input.addEventListener("keydown", (e) => {
       e.stopPropagation();
-      if (e.key === "Escape") { editing = null; drawGrid(); grid.focus(); }
+      if (e.key === "Escape") { editing = null; draw(); grid.focus(); }
       if (e.key === "Enter") {
         const problem = validate(f.type, input.value);
         if (problem) { input.classList.add("mdqa-invalid"); message.textContent = `${f.name}: ${problem}`; return; }
@@ -119,15 +153,51 @@ function render({ model, el: root }) {
     });
   }
 
+  function drawQueue() {
+    const items = model.get("queue_items");
+    const table = el("table", { class: "mdqa-table mdqa-queue" });
+    table.append(el("thead", {}, el("tr", {}, ...["risk", "document", "field", "value", "status", "why"].map((h) => el("th", {}, h)))));
+    const body = el("tbody");
+    items.forEach((item, r) => {
+      const value = el("td", { class: `mdqa-cell mdqa-qvalue status-${item.status}`, "data-row": r, "data-col": 0, "data-field": item.field }, el("span", { class: "mdqa-value" }, show(item.value)));
+      const tr = el("tr", { class: `mdqa-qitem${qcursor === r ? " mdqa-cursor" : ""}`, "data-doc": item.doc_id, "data-field": item.field, "data-row": r },
+        el("td", { class: "mdqa-risk" }, el("span", { class: "mdqa-riskbar", style: `width:${Math.round(item.risk * 40)}px` }), ` ${Math.round(item.risk * 100)}`),
+        docCell(item.label, item.doc_id),
+        el("td", {}, item.field),
+        value,
+        el("td", {}, el("span", { class: `mdqa-badge badge-${item.status}` }, item.status.replace("_", " "))),
+        el("td", { class: "mdqa-reasons" }, item.reasons));
+      tr.addEventListener("click", () => { moveQueue(r); send("select", r, 0); });
+      tr.addEventListener("dblclick", () => { qcursor = r; startEdit(value, r, 0); });
+      body.append(tr);
+    });
+    if (!items.length) body.append(el("tr", {}, el("td", { colspan: "6", class: "mdqa-muted" }, "Nothing left to review.")));
+    table.append(body);
+    grid.replaceChildren(table);
+    if (editing) {
+      const td = grid.querySelector(`td.mdqa-qvalue[data-row="${editing.r}"]`);
+      if (td) startEdit(td, editing.r, 0);
+    }
+  }
+
+  function moveQueue(r) {
+    qcursor = r;
+    grid.querySelectorAll(".mdqa-cursor").forEach((n) => n.classList.remove("mdqa-cursor"));
+    const tr = grid.querySelector(`tr.mdqa-qitem[data-row="${r}"]`);
+    if (tr) { tr.classList.add("mdqa-cursor"); tr.scrollIntoView({ block: "nearest" }); }
+  }
+
+  function draw() { if (inQueue()) drawQueue(); else drawGrid(); }
+
   function drawGrid() {
     const rows = model.get("rows");
     const table = el("table", { class: "mdqa-table" });
-    const head = el("tr", {}, el("th", {}, "doc_id"), ...metas().map((m) => el("th", {}, m)), ...fields().map((f) => el("th", { title: f.type }, f.name)));
+    const head = el("tr", {}, el("th", { title: "entity · year · document type (hover for the document id)" }, "document"), ...metas().map((m) => el("th", {}, m)), ...fields().map((f) => el("th", { title: f.type }, f.name)));
     table.append(el("thead", {}, head));
     const body = el("tbody");
     rows.forEach((row, r) => {
       const tr = el("tr", { "data-doc": row.doc_id });
-      tr.append(el("td", { class: "mdqa-doc" }, row.doc_id), ...metas().map((m) => el("td", {}, show(row.meta[m]))));
+      tr.append(docCell(row.label, row.doc_id), ...metas().map((m) => el("td", {}, show(row.meta[m]))));
       fields().forEach((f, c) => {
         const cell = row.cells[f.name] || { status: "not_found", value: null };
         const td = el("td", { class: `mdqa-cell status-${cell.status}`, "data-field": f.name, "data-row": r, "data-col": c });
@@ -160,17 +230,50 @@ function render({ model, el: root }) {
     const ev = model.get("evidence");
     if (!ev || !ev.doc_id) { evidence.replaceChildren(el("p", { class: "mdqa-muted" }, "Click a cell to see where its value came from.")); return; }
     const items = [
-      el("div", { class: "mdqa-ev-head" }, el("b", {}, ev.field), ` · ${ev.doc_id} · page ${ev.page ?? "—"} · ${ev.reader ?? ""} · `, el("span", { class: `mdqa-badge badge-${ev.status}` }, ev.status)),
+      el("div", { class: "mdqa-ev-head" }, el("b", {}, ev.field), " · ", el("span", { class: "mdqa-ev-doc", title: ev.doc_id }, ev.label || ev.doc_id), ` · page ${ev.page ?? "—"} · ${ev.reader ?? ""} · `, el("span", { class: `mdqa-badge badge-${ev.status}` }, ev.status)),
       el("div", { class: "mdqa-ev-value" }, "value: ", el("b", {}, show(ev.value)), ev.status === "corrected" ? ` (extracted: ${show(ev.extracted_value)})` : ""),
       highlight(ev.snippet, ev.extracted_value),
     ];
+    if (ev.reasons) items.push(el("div", { class: "mdqa-ev-reasons" }, `needs review: ${ev.reasons}`));
     if (ev.message) items.push(el("div", { class: "mdqa-muted" }, ev.message));
-    if (ev.image) items.push(el("img", { class: "mdqa-crop", src: ev.image, alt: `page ${ev.page} of ${ev.doc_id}` }));
+    if (ev.image) {
+      // The crop is rendered at 3 px per point; shown at 1.25 px per point (print-size text) and
+      // scrolled so the value's box is in view with as much as fits left of it (its row label). A
+      // click doubles it for small print, another click goes back.
+      const k = { normal: 1.25 / 3, zoom: 2.5 / 3 };
+      const img = el("img", { class: "mdqa-crop", src: ev.image, alt: `page ${ev.page} of ${ev.label || ev.doc_id}`, title: "click to zoom" });
+      const frame = el("div", { class: "mdqa-crop-frame" }, img);
+      const fit = () => {
+        const f = frame.classList.contains("mdqa-crop-zoom") ? k.zoom : k.normal;
+        img.style.width = `${Math.round(img.naturalWidth * f)}px`;
+        const box = ev.image_box;
+        if (!box) return;
+        frame.scrollLeft = Math.max(0, Math.min(box[0] * f - 20, box[2] * f + 40 - frame.clientWidth));
+        frame.scrollTop = Math.max(0, ((box[1] + box[3]) / 2) * f - frame.clientHeight / 2);
+      };
+      img.addEventListener("load", fit);
+      img.addEventListener("click", () => { frame.classList.toggle("mdqa-crop-zoom"); fit(); });
+      items.push(frame);
+    }
     evidence.replaceChildren(...items);
+  }
+
+  function onQueueKey(e) {
+    const n = model.get("queue_items").length;
+    let handled = true;
+    if (e.key === "ArrowDown") { moveQueue(Math.min(n - 1, qcursor + 1)); send("select", qcursor, 0); }
+    else if (e.key === "ArrowUp") { moveQueue(Math.max(0, qcursor - 1)); send("select", qcursor, 0); }
+    else if (e.key === "Enter") { const td = grid.querySelector(`td.mdqa-qvalue[data-row="${qcursor}"]`); if (td) startEdit(td, qcursor, 0); }
+    else if (e.key === "v") send("verify", qcursor, 0);
+    else if (e.key === "PageDown") setAndSave("queue_page", model.get("queue_page") + 1);
+    else if (e.key === "PageUp") setAndSave("queue_page", Math.max(0, model.get("queue_page") - 1));
+    else handled = false;
+    if (handled) e.preventDefault();
   }
 
   function onKey(e) {
     if (editing) return;
+    if (inQueue()) return onQueueKey(e);
     const rows = model.get("rows");
     const nf = fields().length;
     let handled = true;
@@ -191,9 +294,12 @@ function render({ model, el: root }) {
   }
   grid.addEventListener("keydown", onKey);
 
-  const redraw = () => { buildToolbar(); drawGrid(); };
-  model.on("change:rows", redraw);
-  model.on("change:total", buildToolbar);
+  const redraw = () => { buildTabs(); buildToolbar(); draw(); };
+  model.on("change:rows", () => { if (!inQueue()) redraw(); });
+  model.on("change:queue_items", () => { if (inQueue()) { qcursor = Math.min(qcursor, Math.max(0, model.get("queue_items").length - 1)); redraw(); } else buildTabs(); });
+  model.on("change:tab", redraw);
+  model.on("change:total", () => { buildTabs(); buildToolbar(); });
+  model.on("change:queue_total", () => { buildTabs(); if (inQueue()) buildToolbar(); });
   model.on("change:evidence", drawEvidence);
   model.on("change:answer_html", () => { answer.innerHTML = model.get("answer_html"); });
   model.on("change:message", () => { message.textContent = model.get("message"); });

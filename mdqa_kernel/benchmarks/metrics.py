@@ -384,3 +384,112 @@ def summarize_subsets(results: pl.DataFrame, by: list[str] | None = None) -> pl.
         summarize_questions(results.filter(~pl.col("known_defect")), by).with_columns(subset=pl.lit("clean")),
     ]
     return pl.concat(both, how="vertical_relaxed")
+
+
+# -- gold from the review grid, and the calibration curve ------------------------------------------
+
+
+def corrections_gold(
+    ledger: Any, cells: pl.DataFrame | None = None, *, include_verified: bool = True
+) -> pl.DataFrame:
+    """The live corrections of a workspace as a gold frame for `cell_accuracy` and
+    `calibration_curve`: doc_id, field, gold (JSON of the value), page, evidence.
+
+    ledger: a `Ledger`, a Workspace or a workspace path. An edited cell's gold is the analyst's value
+    (page unknown: null); a verified cell's gold is the value the person confirmed, taken from `cells`
+    (value_json) when given, with the cell's page as its true page. `cells` (the extracted cells of one
+    plan) also limits the gold to its (doc_id, field) cells, since a workspace may hold corrections of
+    other plans. `evidence` says "corrected" or "verified" for each row.
+    """
+    from mdqa_kernel.rows.corrections import Ledger
+
+    led = ledger if isinstance(ledger, Ledger) else Ledger(ledger)
+    known: dict[tuple[str, str], dict[str, Any]] | None = None
+    if cells is not None:
+        cols = [c for c in ("value_json", "page") if c in cells.columns]
+        known = {
+            (r["doc_id"], r["field"]): r for r in cells.select("doc_id", "field", *cols).iter_rows(named=True)
+        }
+    rows = []
+    for (doc_id, field), c in sorted(led.current().items()):
+        if known is not None and (doc_id, field) not in known:
+            continue
+        cell = known.get((doc_id, field), {}) if known is not None else {}
+        if c["status"] == "corrected":
+            rows.append((doc_id, field, _json(c["value"]), None, "corrected"))
+        elif include_verified:
+            value = json.loads(cell["value_json"]) if cell.get("value_json") is not None else c["value"]
+            rows.append((doc_id, field, _json(value), cell.get("page"), "verified"))
+    return pl.DataFrame(rows, schema={**GOLD_SCHEMA, "evidence": pl.String}, orient="row")
+
+
+def calibration_curve(
+    cells: pl.DataFrame, gold: pl.DataFrame, thresholds: list[float] | None = None
+) -> pl.DataFrame:
+    """Coverage, precision and accuracy of the extracted cells when only answers at or above each
+    confidence threshold are returned (the rest left blank, "not found").
+
+    cells: the readers' cells (doc_id, field, status, value_json, confidence), e.g.
+    ExtractionResult.cells, NOT the corrected ones. gold: doc_id, field, gold (JSON; null = the document
+    does not hold it), as from `corrections_gold`, `realdocs_gold` or `load_gold`. Only cells with a
+    gold row are scored; a gold row without a cell is never returned.
+
+    thresholds: default 0.0, every distinct confidence of the scored cells, and 1.0, ascending.
+
+    One row per threshold t:
+    - n: gold cells scored; returned: answers (status found or absent) with confidence ≥ t
+      (a null confidence counts as 0);
+    - coverage = returned / n;
+    - precision = returned answers that are correct (`cell_correct`) / returned (null when none);
+    - precision_low, precision_high: its 95% Wilson interval;
+    - accuracy = (correct returned answers + blanks whose gold is null) / n: the cell accuracy of the
+      system that blanks everything below t.
+    """
+    joined = gold.select("doc_id", "field", "gold").join(
+        cells.select("doc_id", "field", "status", "value_json", "confidence"),
+        on=["doc_id", "field"],
+        how="left",
+    )
+    correct = [cell_correct(s, v, g) for s, v, g in joined.select("status", "value_json", "gold").iter_rows()]
+    scored = joined.with_columns(
+        correct=pl.Series(correct, dtype=pl.Boolean),
+        answered=pl.col("status").is_in(["found", "absent"]).fill_null(False),
+        conf=pl.col("confidence").cast(pl.Float64).fill_null(0.0),
+        gold_null=pl.col("gold").is_null() | (pl.col("gold") == "null"),
+    )
+    if thresholds is None:
+        levels = {0.0, 1.0, *scored.filter(pl.col("answered"))["conf"].to_list()}
+        thresholds = sorted(levels)
+    rows = []
+    n = scored.height
+    for t in sorted(thresholds):
+        returned = scored.filter(pl.col("answered") & (pl.col("conf") >= t))
+        k = returned.height
+        ok = int(returned["correct"].sum()) if k else 0
+        blank_ok = scored.filter(~(pl.col("answered") & (pl.col("conf") >= t)) & pl.col("gold_null")).height
+        lo, hi = wilson(ok, k) if k else (None, None)
+        rows.append(
+            {
+                "threshold": float(t),
+                "n": n,
+                "returned": k,
+                "correct": ok,
+                "coverage": round(k / n, 4) if n else None,
+                "precision": round(ok / k, 4) if k else None,
+                "precision_low": None if lo is None else round(lo, 4),
+                "precision_high": None if hi is None else round(hi, 4),
+                "accuracy": round((ok + blank_ok) / n, 4) if n else None,
+            }
+        )
+    schema = {
+        "threshold": pl.Float64,
+        "n": pl.Int64,
+        "returned": pl.Int64,
+        "correct": pl.Int64,
+        "coverage": pl.Float64,
+        "precision": pl.Float64,
+        "precision_low": pl.Float64,
+        "precision_high": pl.Float64,
+        "accuracy": pl.Float64,
+    }
+    return pl.DataFrame(rows, schema=schema)

@@ -235,8 +235,17 @@ def answer_for(plan: Plan, source: Any) -> AggregateOutcome:
     return aggregate_cell(source, "", plan=plan)
 
 
-def review(result: Any, *, plan: Plan | None = None, page_size: int = 50, reviewer: str | None = None) -> Any:
-    """The rows review widget over an extraction; with an aggregation, the answer recomputes on each edit."""
+def review(
+    result: Any,
+    *,
+    plan: Plan | None = None,
+    page_size: int = 50,
+    reviewer: str | None = None,
+    readings: pl.DataFrame | None = None,
+) -> Any:
+    """The rows review widget over an extraction; with an aggregation, the answer recomputes on each edit.
+    `readings`: other readers' cells of the same documents (another extraction's `.cells`): where they
+    found a different value, the cell goes up the "Needs review" queue."""
     from mdqa_kernel.notebook.review import ReviewModel
     from mdqa_kernel.notebook.widget import RowsReview
     from mdqa_kernel.rows.corrections import Ledger
@@ -245,7 +254,7 @@ def review(result: Any, *, plan: Plan | None = None, page_size: int = 50, review
     docs = pl.DataFrame(list(result.docs.values()), infer_schema_length=None)
     fields = [{"name": f.name, "type": f.type} for f in plan.fields]
     ledger = Ledger(result.workspace, reviewer=reviewer)
-    model = ReviewModel(result.cells, docs, fields, ledger)
+    model = ReviewModel(result.cells, docs, fields, ledger, readings=readings)
 
     def recompute(_effective: pl.DataFrame) -> Any:
         # The ledger is the source of truth: re-read rows with every live correction applied.

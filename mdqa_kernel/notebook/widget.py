@@ -1,6 +1,7 @@
 """The rows review widget (anywidget): the notebook face of `ReviewModel`.
 
-Only the current page of rows is synced to the browser. The browser sends small messages (select,
+Two tabs: the rows (documents × fields) and "Needs review (N)", the cells ranked by risk, highest
+first (a corrected or verified cell leaves it). Only the current page of either is synced to the browser. The browser sends small messages (select,
 edit, verify, undo); each edit is written to the corrections ledger before the widget answers, and the
 answer panel is recomputed from the corrected cells. The front end is widgets/rows_review.js + .css,
 plain ES module and CSS with no build step, found through mdqa_kernel.resources.
@@ -33,6 +34,10 @@ class RowsReview(anywidget.AnyWidget):
     statuses = traitlets.List(list(STATUSES)).tag(sync=True)
     rows = traitlets.List().tag(sync=True)
     total = traitlets.Int(0).tag(sync=True)
+    tab = traitlets.Unicode("rows").tag(sync=True)  # "rows" or "queue"
+    queue_items = traitlets.List().tag(sync=True)
+    queue_total = traitlets.Int(0).tag(sync=True)
+    queue_page = traitlets.Int(0).tag(sync=True)
     page = traitlets.Int(0).tag(sync=True)
     page_size = traitlets.Int(50).tag(sync=True)
     filter_status = traitlets.Unicode("").tag(sync=True)
@@ -68,6 +73,8 @@ class RowsReview(anywidget.AnyWidget):
                 "max_confidence",
                 "sort_by",
                 "descending",
+                "tab",
+                "queue_page",
             ],
         )
         self.refresh()
@@ -109,6 +116,21 @@ class RowsReview(anywidget.AnyWidget):
             return
         self.total = page["total"]
         self.rows = page["rows"]
+        self.refresh_queue()
+
+    def refresh_queue(self) -> None:
+        """The queue's page (its field filter is the grid's); the tab shows its size in any case."""
+        try:
+            queue = self.model.queue(self.queue_page, self.page_size, field=self.filter_field or None)
+        except ReviewError as e:
+            self.message = str(e)
+            return
+        last_page = max(0, (queue["total"] - 1) // max(1, self.page_size))
+        if self.queue_page > last_page:
+            self.queue_page = last_page  # re-enters refresh through the observer
+            return
+        self.queue_total = queue["total"]
+        self.queue_items = queue["items"]
 
     def _on_view_change(self, _change: dict[str, Any]) -> None:
         self.refresh()
