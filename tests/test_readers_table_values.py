@@ -93,6 +93,7 @@ def test_scale_in_the_cell_and_points(tmp_path):
                 ("Total income", "1,234 crore", "1,100 crore"),
                 ("EBITDA margin", "18.5%", "17.3%"),
                 ("Change in EBITDA margin", "120 bps", "(40) bps"),
+                ("Net margin", "-%", "4.2%"),
             ]
         ],
     )
@@ -104,6 +105,8 @@ def test_scale_in_the_cell_and_points(tmp_path):
     assert margin.value == pytest.approx(18.5)
     change = reader.read(doc, fld("change", "Change in EBITDA margin", type="percent"), "")
     assert change.status != Status.FOUND  # 120 bps is a change in points, not a percentage
+    net = reader.read(doc, fld("net", "Net margin", type="percent"), "")
+    assert net.value != pytest.approx(4.2)  # "-%" is this year's dash: last year's value never stands in
 
 
 def test_footnote_marks(tmp_path):

@@ -400,14 +400,13 @@ def _value_columns(field_type: str, row: Row) -> list[Cell]:
     without it the next period's number would take its place). A change printed in points ("120 bps",
     "1.2 pp") is never a value."""
     cells = [c for c in row.cells if not c.points]
+    values = [c for c in cells if not c.absent]
     label_has_pct = "%" in row.label or "％" in row.label
     if field_type == "percent":
-        kind = [c for c in cells if c.percent] or (
-            [c for c in cells if not c.absent] if label_has_pct else []
-        )
+        kind = [c for c in values if c.percent] or (values if label_has_pct else [])
     else:
         # A ratio field printed as a percentage ("Gross margin 82.84%") reads as 0.8284.
-        kind = [c for c in cells if not c.percent and not c.absent] or [c for c in cells if c.percent]
+        kind = [c for c in values if not c.percent] or [c for c in values if c.percent]
     return sorted([*kind, *(c for c in cells if c.absent)], key=lambda c: c.x0) if kind else []
 
 
