@@ -27,6 +27,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from mdqa_kernel.text.language import CJK_RANGES, CJK_RE
+from mdqa_kernel.text.values import is_absent, is_number_shaped
 
 # Bump when the output of parse_pdf changes: cached parses are keyed by (sha256, PARSER_VERSION).
 PARSER_VERSION = "pdfium-1"
@@ -67,9 +68,9 @@ CHUNKS_SCHEMA = {
 # Text chunks aim at 600-800 characters and close early at a sentence end once past the minimum.
 CHUNK_MIN, CHUNK_MAX = 600, 800
 _SENTENCE_END = ("。", "！", "？", "；", ".", "!", "?", ";", ":", "：")
-# A numeric table cell: 1,234.5  (1,234)  -12%  $3.00  —  also a number cut by a cell wrap ("7,176,243,").
-_NUMERIC = re.compile(r"^[(\-−–]?[$¥€£]?\d[\d,]*(?:\.\d+)?(?:%\)?|\)%?)?,?$")
-_CELL_FILLERS = {"$", "¥", "€", "£", "%", "-", "—", "–", "−", "n/a", "N/A", "n/m", "NM", "nm", "*"}
+# A numeric table cell is what the number grammar calls number-shaped (text.values): 1,234.5  (1,234)
+# -12%  $3.00  85,12,14,381  `1,234 (a mangled ₹), also a number cut by a cell wrap ("7,176,243,").
+_CELL_FILLERS = {"$", "¥", "€", "£", "₹", "`", "%", "*"}
 _HAS_LETTER = re.compile(rf"[A-Za-z{CJK_RANGES}]")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]")
@@ -200,15 +201,15 @@ def is_table_row(line: str) -> bool:
     if sum(c.isdigit() for c in line) < 2:  # cheap exit for the many lines without two numbers
         return False
     tokens = line.split()
-    first_num = next((k for k, t in enumerate(tokens) if _NUMERIC.match(t)), None)
+    first_num = next((k for k, t in enumerate(tokens) if is_number_shaped(t)), None)
     if first_num is None or first_num == 0:
         return False
     if not any(_HAS_LETTER.search(t) for t in tokens[:first_num]):
         return False
     tail = tokens[first_num:]
-    numbers = sum(1 for t in tail if _NUMERIC.match(t))
+    numbers = sum(1 for t in tail if is_number_shaped(t))
     # After the label only cells: numbers, currency signs, dashes for nil ("Revenue grew 12% in 2023" is prose).
-    return numbers >= 2 and all(_NUMERIC.match(t) or t in _CELL_FILLERS for t in tail)
+    return numbers >= 2 and all(is_number_shaped(t) or is_absent(t) or t in _CELL_FILLERS for t in tail)
 
 
 def _union(boxes: list[tuple[float, float, float, float] | None]) -> tuple[float, float, float, float]:

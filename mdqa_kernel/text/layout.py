@@ -2,8 +2,10 @@
 
 Works on the word boxes of parsing (pypdfium2), so it needs no ruling lines and no pdfplumber pass:
 - a visual line is a cluster of words whose vertical centres agree;
-- a table row is a line with a label on the left and numeric cells on the right; a cell whose digits
-  are cut by a wrap ("7,176,243," then "743.45" below) is joined with the fragment under it;
+- a table row is a line with a label on the left and value cells on the right (`Line.split`): numbers
+  inside the label ("Scope 1", "CO2", "Note 12", "as on March 31, 2025", a footnote mark) stay in it, and
+  a dash cell is a column without a value; a cell whose digits are cut by a wrap ("7,176,243," then
+  "743.45" below) is joined with the fragment under it;
 - a header is a line above the row that names periods (2022, 2022年度, 本期/上期, Current year…);
   each cell is matched to the period whose header sits nearest above it horizontally.
 """
@@ -14,15 +16,56 @@ import re
 import statistics
 import unicodedata
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import pairwise
 
 import polars as pl
 
 from mdqa_kernel.text.language import has_cjk
-from mdqa_kernel.text.values import is_valid_grouping, parse_number
+from mdqa_kernel.text.values import (
+    ABSENT_TEXTS,
+    Number,
+    find_dates,
+    is_absent,
+    is_number_shaped,
+    is_valid_grouping,
+    read_number,
+)
 
-_NUMERIC_WORD = re.compile(r"^[(（\-−–]?[$¥￥]?[\d,，.]*\d[\d,，.]*%?[)）]?,?$|^[,.]\d[\d,.]*[)）]?%?$")
-_CURRENCY_ONLY = re.compile(r"^[$¥￥€£]$|^(?:rmb|usd|us\$)$", re.IGNORECASE)
+# A currency sign printed as its own word: dropped wherever it stands. "`" is how text extraction
+# renders the rupee sign; "Rs"/"INR"/"H" (a mangled ₹) count only right before an amount (see `_kinds`).
+_CURRENCY_ONLY = re.compile(r"^[$¥￥€£₹`]$|^(?:rmb|usd|us\$|hk\$)$", re.IGNORECASE)
+_CURRENCY_BEFORE_AMOUNT = re.compile(r"^(?:(?i:rs\.?|inr)|H)$")
+# A unit printed in the cell after its number: a scale ("1,234 crore"), percent or points ("120 bps"),
+# or the closing parenthesis of a negative set apart ("(207 )").
+_CELL_UNITS = frozenset({
+    "crore", "crores", "lakh", "lakhs", "lac", "lacs", "million", "millions", "billion",
+    "billions", "thousand", "thousands", "mn", "bn", "bps", "bp", "pp", "p.p.", "%", "百万元",
+    "千万元", "亿元", "万元", "千元", "百万", "亿", "万", ")", "）", ")%", "%)",
+})  # fmt: skip
+# Words right before a number that make it part of a label: a reference ("Note 12", "Scope 1",
+# "附注五、1"), a period ("fiscal 2023", "FY 2023"), a month ("March 31"), a chemical formula whose
+# subscript came out as its own word ("CO 2", "PM 2.5").
+_REFERENCE_WORDS = frozenset({
+    "note", "notes", "scope", "level", "tier", "schedule", "item", "part", "section", "sec",
+    "phase", "stage", "class", "category", "grade", "annexure", "annex", "appendix",
+    "exhibit", "figure", "fig", "table", "chapter", "rule", "regulation", "clause", "no",
+    "sl", "sr",
+})  # fmt: skip
+_REFERENCE_CJK = re.compile(r"(?:附注|注释|注)[一二三四五六七八九十\d]*[、.．]?$")
+_PERIOD_BEFORE = frozenset({
+    "fy", "fiscal", "year", "years", "ended", "ending", "in", "of", "for", "since", "as",
+    "at", "on", "from", "to", "till", "until", "during", "q1", "q2", "q3", "q4", "h1", "h2",
+})  # fmt: skip
+_MONTH_NAMES = frozenset({
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "sept", "oct", "nov",
+    "dec", "january", "february", "march", "april", "june", "july", "august", "september",
+    "october", "november", "december",
+})  # fmt: skip
+_FORMULA_HEAD = re.compile(r"^[(（]?t?(?:co|ch|no|so|pm|sf|nf|hfc|pfc)$", re.IGNORECASE)
+_JOINERS = frozenset({"and", "or", "&", "to", "-", "–", "/", "、", "及", "和", "与", "至", ","})
+_SUPERSCRIPTS = set("⁰¹²³⁴⁵⁶⁷⁸⁹")
+_FOOTNOTE = re.compile(r"^[(（]\d{1,2}[)）]$")
 _YEAR = re.compile(r"(?<!\d)(20\d\d|19\d\d)(?!\d)")
 
 # Period words in headers: current vs prior. Checked on the NFKC text of a header word.
@@ -77,9 +120,14 @@ class Word:
     def xc(self) -> float:
         return (self.x0 + self.x1) / 2
 
-    @property
+    @cached_property
     def numeric(self) -> bool:
-        return bool(_NUMERIC_WORD.match(unicodedata.normalize("NFKC", self.text)))
+        """A number or a piece of one a wrap cut (the grammar of `values`; the grouping is checked later)."""
+        return is_number_shaped(self.text)
+
+    @property
+    def char_width(self) -> float:
+        return (self.x1 - self.x0) / max(len(self.text), 1)
 
 
 @dataclass
@@ -100,20 +148,168 @@ class Line:
     def text(self) -> str:
         return " ".join(w.text for w in self.words)
 
-    def split(self) -> tuple[list[Word], list[Word]]:
-        """(label words, numeric cell words): the label is everything left of the first number."""
-        words = [w for w in self.words if not _CURRENCY_ONLY.match(w.text)]
-        first = next((i for i, w in enumerate(words) if w.numeric), len(words))
-        cells = [w for w in words[first:] if w.numeric]
-        return words[:first], cells
+    def split(self) -> tuple[list[Word], list[Word], dict[int, str]]:
+        """(label words, value cell words, unit printed after a cell word by its id), worked out once.
+
+        The value cells are the numbers and dashes right of the label. A number inside the label stays
+        in it (`_label_bound`): one the label's text goes on after ("Scope 1 emissions"), a reference
+        ("Note 12", "Scope 1"), a date or period ("as on March 31, 2025", "fiscal 2023"), a formula's
+        subscript ("CO 2"), a footnote mark ("(1)", "¹", a raised smaller digit). Numbers before the
+        label's first word are list numbers ("1.", "(2)"); a line without words is all cells (the tail
+        of a wrapped row)."""
+        return self._split
+
+    @cached_property
+    def _split(self) -> tuple[list[Word], list[Word], dict[int, str]]:
+        kinds = _kinds(self.words)
+        words = [w for w, k in zip(self.words, kinds, strict=True) if k != "currency"]
+        kinds = [k for k in kinds if k != "currency"]
+        first_text = next((i for i, k in enumerate(kinds) if k == "text"), None)
+        if first_text is None:
+            start = 0
+        else:
+            dated = _LazyDates(words)
+            bound: set[int] = set()
+            start = len(words)
+            for i in range(first_text + 1, len(words)):
+                if kinds[i] not in ("number", "absent"):
+                    continue
+                if _label_bound(words, kinds, i, bound, dated):
+                    bound.add(i)
+                    continue
+                start = i
+                break
+        cells = [w for w, k in zip(words[start:], kinds[start:], strict=True) if k in ("number", "absent")]
+        units = {
+            id(words[i - 1]): unicodedata.normalize("NFKC", words[i].text).lower().rstrip(",")
+            for i in range(max(start, 1), len(words))
+            if kinds[i] == "unit"
+        }
+        return words[:start], cells, units
+
+
+def _near(a: Word, b: Word) -> bool:
+    """Two words of one phrase: the gap between them is an ordinary space (about a quarter of the
+    font size), not a column gap (an em or more, in Chinese tables too)."""
+    return b.x0 - a.x1 <= 0.6 * max(a.bottom - a.top, b.bottom - b.top) + 0.5
+
+
+def _kinds(words: list[Word]) -> list[str]:
+    """Each word's part in a row: number, absent (a dash cell), unit (after a number), currency, text."""
+    kinds = []
+    for i, w in enumerate(words):
+        nxt = words[i + 1] if i + 1 < len(words) else None
+        norm = unicodedata.normalize("NFKC", w.text)
+        if _CURRENCY_ONLY.match(norm) or (
+            _CURRENCY_BEFORE_AMOUNT.match(norm)
+            and nxt is not None
+            and _near(w, nxt)
+            and (r := read_number(nxt.text)) is not None
+            and "," in nxt.text
+            and not r.percent
+        ):
+            kinds.append("currency")
+        elif w.numeric:
+            kinds.append("number")
+        elif norm.lower() in ABSENT_TEXTS:
+            kinds.append("absent")
+        elif (
+            kinds
+            and kinds[-1] == "number"
+            and norm.lower().rstrip(",") in _CELL_UNITS
+            and _near(words[i - 1], w)
+        ):
+            kinds.append("unit")
+        else:
+            kinds.append("text")
+    return kinds
+
+
+def _dated(words: list[Word]) -> set[int]:
+    """Indexes of the words inside a date ("March 31, 2025", "2023年12月31日") of a line."""
+    text, starts = "", []
+    for w in words:
+        starts.append(len(text) + (1 if text else 0))
+        norm = unicodedata.normalize("NFKC", w.text)
+        text = f"{text} {norm}" if text else norm
+    out: set[int] = set()
+    for _day, a, b in find_dates(text):
+        out |= {i for i, s in enumerate(starts) if a <= s < b}
+    return out
+
+
+class _LazyDates:
+    """The indexes of `_dated`, worked out only when a line has a number to check."""
+
+    def __init__(self, words: list[Word]) -> None:
+        self.words = words
+        self._found: set[int] | None = None
+
+    def __contains__(self, i: object) -> bool:
+        if self._found is None:
+            self._found = _dated(self.words)
+        return i in self._found
+
+
+def _label_bound(words: list[Word], kinds: list[str], i: int, bound: set[int], dated: _LazyDates) -> bool:
+    """Whether the number (or dash) at `i`, right of the label's first word, belongs to the label."""
+    w, prev = words[i], words[i - 1]
+    after = i + 1
+    while after < len(words) and kinds[after] == "unit":
+        after += 1
+    if after < len(words) and kinds[after] == "text" and _near(words[after - 1], words[after]):
+        return True  # the label goes on after it: "Scope 1 emissions", "(tCO 2 e)", "5 years"
+    if i in dated or any(ch in _SUPERSCRIPTS for ch in w.text):
+        return True
+    if not _near(prev, w):
+        return False
+    if kinds[i] == "absent" and (kinds[i - 1] == "text" or i - 1 in bound):
+        return True  # a dash within the label's phrase ("Revenue — Americas", a sentence's dash)
+    head = unicodedata.normalize("NFKC", prev.text).lower().strip("(（[").rstrip(".:：")
+    if kinds[i - 1] == "text" and (
+        head in _REFERENCE_WORDS
+        or _REFERENCE_CJK.search(head)
+        or _FORMULA_HEAD.match(head)
+        or ((head in _PERIOD_BEFORE or head.rstrip(",") in _MONTH_NAMES) and _is_year_word(w))
+        or (head in _MONTH_NAMES and _is_day_word(w))
+        or (_FOOTNOTE.match(unicodedata.normalize("NFKC", w.text)) and _more_cells(words, kinds, i))
+        or _raised(w, prev)
+    ):
+        return True
+    # "Scope 1, 2 and 3": a number joined to a number of the label.
+    if i - 1 in bound and prev.text.endswith((",", "/", "&")):
+        return True
+    return head in _JOINERS and i - 2 in bound and _near(words[i - 2], prev)
+
+
+def _is_year_word(w: Word) -> bool:
+    text = unicodedata.normalize("NFKC", w.text).strip("(),")
+    return text.isdigit() and len(text) == 4 and 1900 <= int(text) <= 2100
+
+
+def _is_day_word(w: Word) -> bool:
+    text = unicodedata.normalize("NFKC", w.text).rstrip(",")
+    return text.isdigit() and 1 <= int(text) <= 31
+
+
+def _more_cells(words: list[Word], kinds: list[str], i: int) -> bool:
+    return any(k == "number" for k in kinds[i + 1 :])
+
+
+def _raised(w: Word, prev: Word) -> bool:
+    """A footnote mark set smaller and higher than the label word before it."""
+    h, ph = w.bottom - w.top, prev.bottom - prev.top
+    return h < 0.8 * ph and w.bottom < prev.bottom - 0.15 * ph
 
 
 @dataclass
 class Cell:
-    """One numeric cell of a row, possibly joined from wrapped fragments."""
+    """One value cell of a row, possibly joined from wrapped fragments: a number, or a dash ("—",
+    "N/A", "不适用") that holds a column without a value."""
 
     text: str
     words: list[Word] = field(default_factory=list)
+    unit: str | None = None  # a unit word printed after the number: "crore", "bps", "%", "万元"
 
     @property
     def x0(self) -> float:
@@ -128,12 +324,42 @@ class Cell:
         return (self.x0 + self.x1) / 2
 
     @property
+    def printed(self) -> str:
+        """The cell as printed: its number and the unit word after it."""
+        return f"{self.text} {self.unit}" if self.unit else self.text
+
+    @property
+    def number(self) -> Number | None:
+        """The cell read by the number grammar with its unit word; None for a dash or a malformed number."""
+        return read_number(self.printed)
+
+    @property
     def value(self) -> float | None:
-        return parse_number(self.text)
+        number = self.number
+        return None if number is None else number.value
+
+    @property
+    def absent(self) -> bool:
+        return is_absent(self.text)
 
     @property
     def percent(self) -> bool:
-        return self.text.rstrip(")）").endswith(("%", "％"))
+        number = self.number
+        if number is not None:
+            return number.percent
+        return self.text.rstrip(")）").endswith(("%", "％")) or self.unit == "%"
+
+    @property
+    def points(self) -> str | None:
+        """'bps' or 'pp' for a change printed in points ("120 bps"): never a level, never a percent."""
+        number = self.number
+        return None if number is None else number.points
+
+    @property
+    def scale_word(self) -> str | None:
+        """A scale printed in the cell ("1,234 crore", "1,768万元"), which outranks the table's."""
+        number = self.number
+        return None if number is None else number.scale_word
 
     @property
     def bbox(self) -> tuple[float, float, float, float]:
@@ -197,12 +423,17 @@ def _incomplete(text: str) -> bool:
     return t.endswith(",") or not is_valid_grouping(t)
 
 
-def _join_wraps(cell_words: list[Word], below: list[Line]) -> tuple[list[Cell], set[int]]:
+def _join_wraps(
+    cell_words: list[Word], units: dict[int, str], below: list[Line]
+) -> tuple[list[Cell], set[int]]:
     """Cells of a row with their wrapped tails joined; also the ids of the words consumed below."""
     cells: list[Cell] = []
     used: set[int] = set()
     for w in cell_words:
-        cell = Cell(w.text, [w])
+        cell = Cell(w.text, [w], units.get(id(w)))
+        if cell.absent:
+            cells.append(cell)
+            continue
         for line in below[:2]:
             if not (_incomplete(cell.text) or _starts_continuation(line, cell)):
                 break
@@ -214,7 +445,7 @@ def _join_wraps(cell_words: list[Word], below: list[Line]) -> tuple[list[Cell], 
             joined = cell.text + tail.text
             if not is_valid_grouping(joined):
                 break
-            cell = Cell(joined, [*cell.words, tail])
+            cell = Cell(joined, [*cell.words, tail], cell.unit)
             used.add(id(tail))
         cells.append(cell)
     return cells, used
@@ -279,8 +510,12 @@ def _row_entries(lines: list[Line], gap_limit: float) -> list[_Entry]:
     entries: list[_Entry] = []
     consumed: set[int] = set()
     for i, line in enumerate(lines):
-        label_words, cell_words = line.split()
+        label_words, cell_words, units = line.split()
         fresh = [w for w in cell_words if id(w) not in consumed]
+        if _years_only(fresh):
+            continue  # a header of years ("2023 2022"), not a row of values
+        if not any(w.numeric for w in fresh) and (len(fresh) < len(cell_words) or not label_words):
+            fresh = []  # only dashes beside the wrapped tails of a row above, or without a label
         if not fresh:
             if cell_words:
                 entry = next((e for e in reversed(entries) if i in e.members), None)
@@ -288,7 +523,7 @@ def _row_entries(lines: list[Line], gap_limit: float) -> list[_Entry]:
                     entry.below.append((i, _join_label(label_words)))
             continue
         below = [ln for ln in lines[i + 1 : i + 3] if ln.top - line.bottom < 2 * gap_limit]
-        cells, used = _join_wraps(fresh, below)
+        cells, used = _join_wraps(fresh, units, below)
         consumed |= used
         entry = _Entry(i, cells, label_words if len(fresh) == len(cell_words) else [])
         entry.members = {
@@ -298,11 +533,21 @@ def _row_entries(lines: list[Line], gap_limit: float) -> list[_Entry]:
     return entries
 
 
+def _percent_only(cells: list[Cell]) -> bool:
+    values = [c for c in cells if not c.absent]
+    return bool(values) and all(c.percent for c in values)
+
+
+def _years_only(words: list[Word]) -> bool:
+    """Cells that are two or more years and nothing else: the header of a table, not a row of values."""
+    return len(words) >= 2 and all(_is_year_word(w) for w in words)
+
+
 def _merge_satellites(entries: list[_Entry], lines: list[Line], gap_limit: float) -> list[_Entry]:
     """Fold percent-only lines that sit between the columns of an adjacent row into that row."""
     out: list[_Entry] = []
     for k, e in enumerate(entries):
-        if all(c.percent for c in e.cells):
+        if _percent_only(e.cells):
             host = _satellite_host(e, entries, k, lines, gap_limit)
             if host is not None:
                 host.cells = sorted([*host.cells, *e.cells], key=lambda c: c.x0)
@@ -322,7 +567,7 @@ def _satellite_host(
     best: tuple[float, _Entry] | None = None
     top, bottom = e.band(lines)
     for other in entries[max(0, k - 2) : k + 3]:
-        if other is e or all(c.percent for c in other.cells):
+        if other is e or _percent_only(other.cells):
             continue
         if any(_overlaps(a, b) for a in e.cells for b in other.cells):
             continue
@@ -336,18 +581,17 @@ def _satellite_host(
 def _assign_label_fragments(entries: list[_Entry], lines: list[Line], gap_limit: float) -> None:
     """Give each label-only line to the nearest row band (within two line gaps)."""
     taken = {e.index for e in entries} | {j for e in entries for j in e.members}
+    geometry = [(e, e.first_x, *e.band(lines)) for e in entries]
     for j, line in enumerate(lines):
         if j in taken or not entries:
             continue
-        label_words, cells = line.split()
+        label_words, cells, _units = line.split()
         if cells or not label_words:
             continue
         best: tuple[float, _Entry] | None = None
-        for e in entries:
-            words = [w for w in label_words if w.x1 <= e.first_x + 1]
-            if not words:
+        for e, first_x, top, bottom in geometry:
+            if not any(w.x1 <= first_x + 1 for w in label_words):
                 continue
-            top, bottom = e.band(lines)
             dist = max(top - line.bottom, line.top - bottom, 0.0)
             if dist <= 2 * gap_limit and (best is None or dist < best[0]):
                 best = (dist, e)
@@ -447,13 +691,34 @@ def header_marks(
     return out
 
 
+_NOTE_HEADER = re.compile(r"^(?:notes?|note\s*no\.?|notes?\s*ref\.?|schedule|附注|注释)$", re.IGNORECASE)
+
+
+def note_columns(lines: list[Line], row_index: int, max_lines: int = 40) -> list[tuple[float, float]]:
+    """The x-extents of "Note" column headers above a row (statements print a column of note numbers
+    between the label and the periods: "Revenue   4   1,234   1,100"); the nearest header line only."""
+    for j in range(row_index - 1, max(row_index - max_lines, -1), -1):
+        found = [
+            (min(w.x0 for w in group), max(w.x1 for w in group))
+            for group in _word_groups(lines[j])
+            if _NOTE_HEADER.match(unicodedata.normalize("NFKC", " ".join(w.text for w in group)).strip())
+        ]
+        if found:
+            return found
+    return []
+
+
 def _is_data_row(line: Line) -> bool:
-    label, cells = line.split()
+    label, cells, _units = line.split()
     return bool(label) and len(cells) >= 2
 
 
 def _column_groups(line: Line) -> list[tuple[str, float]]:
     """Words of a header line grouped into column labels (a gap wider than ~1.5 characters splits)."""
+    return [(" ".join(w.text for w in g), (g[0].x0 + g[-1].x1) / 2) for g in _word_groups(line)]
+
+
+def _word_groups(line: Line) -> list[list[Word]]:
     groups: list[list[Word]] = []
     for w in line.words:
         if groups:
@@ -463,7 +728,7 @@ def _column_groups(line: Line) -> list[tuple[str, float]]:
                 groups[-1].append(w)
                 continue
         groups.append([w])
-    return [(" ".join(w.text for w in g), (g[0].x0 + g[-1].x1) / 2) for g in groups]
+    return groups
 
 
 def nearest_mark(cell: Cell, marks: list[HeaderMark]) -> HeaderMark | None:

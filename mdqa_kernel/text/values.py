@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
+from dataclasses import dataclass
 from typing import Any
 
 # -- scales ------------------------------------------------------------------------------------
@@ -29,6 +30,10 @@ SCALE_WORDS: tuple[tuple[str, float], ...] = (
     ("万", 1e4),
     ("千", 1e3),
     ("元", 1.0),
+    ("crores", 1e7),
+    ("crore", 1e7),
+    ("lakhs", 1e5),
+    ("lakh", 1e5),
     ("billions", 1e9),
     ("billion", 1e9),
     ("millions", 1e6),
@@ -41,17 +46,20 @@ SCALE_WORDS: tuple[tuple[str, float], ...] = (
     ("dollars", 1.0),
     ("u.s. dollars", 1.0),
     ("unit", 1.0),
+    ("lacs", 1e5),
+    ("lac", 1e5),
     ("1", 1.0),
 )
 _SCALE_BY_WORD = dict(SCALE_WORDS)
 
 # Unit declarations printed above or in a table: "单位：万元", "（单位：人民币千元）", "(in millions, except
-# per share amounts)", "In thousands of U.S. dollars", "$ in millions".
+# per share amounts)", "In thousands of U.S. dollars", "$ in millions", "(₹ in crore)", "(in Rs. lakhs)".
 _UNIT_DECL_ZH = re.compile(
     r"单位\s*[:：]?\s*(?:人民币|美元|港币|港元)?\s*(百万元|千万元|万亿元|亿元|万元|千元|元)"
 )
 _UNIT_DECL_EN = re.compile(
-    r"\(?\b(?:\$|usd|dollars)?\s*in\s+(thousands|millions|billions|dollars|u\.s\.\s+dollars|units)\b",
+    r"\(?\b(?:\$|usd|dollars)?\s*in\s+(?:₹|`|rs\.?|inr)?\s*"
+    r"(thousands|millions|billions|dollars|u\.s\.\s+dollars|units|crores?|lakhs?|lacs?)\b",
     re.IGNORECASE,
 )
 _UNIT_SUFFIX_ZH = re.compile(r"[（(]\s*(?:人民币)?\s*(百万元|千万元|亿元|万元|千元|元)\s*[)）]")
@@ -100,12 +108,102 @@ def last_declared_scale(text: str) -> tuple[float, str] | None:
 
 
 # -- numbers -----------------------------------------------------------------------------------
+#
+# One grammar for every printed number (checked on the NFKC text, so full-width digits, commas and
+# periods are ASCII already):
+#   [currency] [( or minus] [currency] DIGITS [%] [)] [%] [points | scale word]
+# DIGITS is grouped the Western way (1,234,567), the Indian way (1,23,45,678: groups of two before
+# the last three) or not at all; any other grouping ("5,634,27", "12,34") is not a number, which is
+# how a cell cut by a line wrap or two numbers run together are told from one number.
 
-_NUMBER = re.compile(
-    r"(?P<neg>[(（\-−–﹣－])?\s*[$¥￥€£]?\s*(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s*"
-    r"(?P<close>[)）])?\s*(?P<pct>%|％)?"
+_DIGITS = r"(?:\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})+,\d{3}|\d+)(?:\.\d+)?|\.\d+"
+# Currency signs, including how text extraction mangles the rupee sign: "`" or "H" right before a
+# grouped amount ("` 85,12,14,381", "H1,234.56"); a bare "H" before an ungrouped number is a half
+# year ("H1"), never a currency.
+_CURRENCY = (
+    r"(?:US\$|HK\$|A\$|C\$|S\$|[$¥€£₹`]|rs\.?|INR|RMB|USD|CNY|HKD|EUR|GBP"
+    r"|(?-i:H)(?=\s?\d{1,3}(?:,\d{2,3})+))"
 )
-_GROUPED = re.compile(r"^\d{1,3}(?:,\d{3})*(?:\.\d+)?$|^\d+(?:\.\d+)?$")
+_MINUS = r"\-−–‐﹣－"  # escaped: it goes inside character classes
+_POINTS = r"bps|bp|pp|p\.p\.|basis\s+points?|percentage\s+points?"
+_SCALES_IN_CELL = (
+    r"crores?|lakhs?|lacs?|billions?|millions?|thousands?|bn|mn|"
+    r"百万元|千万元|万亿元|亿元|万元|千元|百万|千万|亿|万"
+)
+_NUMBER = re.compile(
+    rf"(?<![A-Za-z0-9.,])(?P<cur0>{_CURRENCY})?\s*(?P<open>[(（])?\s*(?P<cur1>{_CURRENCY})?\s*"
+    rf"(?P<sign>[+{_MINUS}])?\s*(?P<cur2>{_CURRENCY})?\s*(?P<num>{_DIGITS})(?![.,]?\d)"
+    rf"(?P<pct1>\s*[%％])?(?(open)(?P<close>\s*[)）])?)(?P<pct2>\s*[%％])?"
+    rf"(?:\s*(?P<points>{_POINTS})(?![A-Za-z])|\s*(?P<scale>{_SCALES_IN_CELL})(?![A-Za-z]))?",
+    re.IGNORECASE,
+)
+# A token that is a number or a piece of one cut by a line wrap ("7,176,243," / "743.45", ",955.66"):
+# what the layout treats as a numeric cell before joining the pieces and checking the grouping.
+_NUMBER_SHAPE = re.compile(
+    rf"^(?:{_CURRENCY})?[(（]?(?:{_CURRENCY})?[+{_MINUS}]?(?:{_CURRENCY})?"
+    r"(?:\d[\d,]*(?:\.\d*)?|[,.]\d[\d,]*(?:\.\d+)?)[%％]?[)）]?[%％]?,?"
+    rf"(?:{_POINTS}|crores?|lakhs?|mn|bn)?$",
+    re.IGNORECASE,
+)
+ABSENT_TEXTS = frozenset(
+    {
+        "-",
+        "—",
+        "–",
+        "−",
+        "--",
+        "——",
+        "－",
+        "/",
+        "-%",
+        "—%",
+        "–%",
+        "n/a",
+        "na",
+        "n.a.",
+        "nil",
+        "n/m",
+        "nm",
+        "不适用",
+        "无",
+    }
+)
+"""What a table prints in a cell that has no value (a dash for nil, "N/A", "不适用"): not a number,
+but a column all the same."""
+
+
+@dataclass(frozen=True)
+class Number:
+    """One printed number read by the grammar: its value and what the print says about it."""
+
+    value: float  # negative for "(1,234)" and "-1,234"; 12.5 for "12.5%"
+    start: int  # span of the number (sign, currency, parentheses, % included; a unit word after it not)
+    end: int
+    percent: bool = False  # "12.5%": a level in percent points
+    points: str | None = None  # "bps" / "pp": a change in (basis) points, not a level
+    scale_word: str | None = None  # a scale printed in the cell ("1,234 crore", "1,768万元")
+    currency: str | None = None  # the sign as printed ("$", "₹", "`" for a mangled ₹)
+
+
+def _number_of(m: re.Match[str]) -> Number | None:
+    value = float(m.group("num").replace(",", ""))
+    if (m.group("sign") or "+") != "+" or (m.group("open") and m.group("close")):
+        value = -value
+    points = m.group("points")
+    points = None if points is None else ("bps" if points.lower().startswith(("bp", "basis")) else "pp")
+    end = m.end("close") if m.group("close") else m.end("num")
+    if m.group("pct1") or m.group("pct2"):
+        end = max(end, m.end("pct1") if m.group("pct1") else 0, m.end("pct2") if m.group("pct2") else 0)
+    currency = m.group("cur0") or m.group("cur1") or m.group("cur2")
+    return Number(
+        value,
+        m.start(),
+        end,
+        percent=bool(m.group("pct1") or m.group("pct2")),
+        points=points,
+        scale_word=(m.group("scale") or "").lower() or None,
+        currency=currency.strip() if currency else None,
+    )
 
 
 def clean_printed(text: str) -> str:
@@ -114,42 +212,62 @@ def clean_printed(text: str) -> str:
     return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip()
 
 
-def parse_number(text: str) -> float | None:
-    """The number a printed cell holds: '1,234.5' '(1,234)' '-12%' '$3.00' '７，１７６' → float.
+def is_absent(text: str) -> bool:
+    """A cell that prints "no value": a dash alone, "N/A", "nil", "不适用"."""
+    return clean_printed(text).lower() in ABSENT_TEXTS
 
-    Parentheses and a leading minus make it negative; a percent sign is kept as percent points
-    (12% → 12.0). Returns None for text that is not one number (dashes, words, two numbers).
-    """
+
+def read_number(text: str) -> Number | None:
+    """The one number a printed cell holds, with what the print says about it (percent, points, a
+    scale word, a currency sign); None for a dash, a word, two numbers or a malformed grouping."""
     s = clean_printed(text)
-    if not s or s in {"-", "—", "–", "--", "——", "/", "N/A", "n/a", "不适用"}:
+    if not s or is_absent(s):
         return None
     m = _NUMBER.fullmatch(s)
-    if not m:
+    return _number_of(m) if m else None
+
+
+def parse_number(text: str) -> float | None:
+    """The number a printed cell holds: '1,234.5' '(1,234)' '-12%' '$3.00' '７，１７６' '85,12,14,381'
+    '` 1,234' (a mangled ₹) → float.
+
+    Parentheses and a leading minus make it negative; a percent sign is kept as percent points
+    (12% → 12.0). Returns None for text that is not one plain number: dashes, words, two numbers, a
+    malformed grouping ('1,234,56'), and a number with a unit that changes what it means ('120 bps',
+    '1,234 crore': see `read_number`).
+    """
+    number = read_number(text)
+    if number is None or number.points or number.scale_word:
         return None
-    value = float(m.group("num").replace(",", ""))
-    negative = bool(m.group("neg")) and (m.group("neg") not in "(（" or bool(m.group("close")))
-    return -value if negative else value
+    return number.value
+
+
+def is_number_shaped(token: str) -> bool:
+    """A word that is a number or a piece of one a line wrap cut ('7,176,243,', ',955.66', '5,634,27'):
+    the layout's test for a numeric cell before the pieces are joined and the grouping is checked."""
+    return bool(_NUMBER_SHAPE.match(unicodedata.normalize("NFKC", token)))
 
 
 def is_valid_grouping(token: str) -> bool:
-    """True when the digits of a token are grouped correctly ('5,634,274,230.28' yes, '5,634,27' no)."""
-    core = clean_printed(token).strip("()（）$¥￥%-−–")
-    return bool(_GROUPED.match(core))
+    """True when the digits of a token are grouped correctly: Western ('5,634,274,230.28') or Indian
+    ('85,12,14,381'); not '5,634,27' (a cell cut by a wrap) or '7,176,243,'."""
+    return bool(_NUMBER.fullmatch(clean_printed(token)))
+
+
+def numbers_in(text: str) -> list[Number]:
+    """Every number of a text, left to right (see `Number`). A malformed grouping ('12,34') gives none."""
+    norm = unicodedata.normalize("NFKC", text)
+    out = []
+    for m in _NUMBER.finditer(norm):
+        number = _number_of(m)
+        if number is not None:
+            out.append(number)
+    return out
 
 
 def find_numbers(text: str) -> list[tuple[float, int, int, bool]]:
     """All numbers in a text as (value, start, end, is_percent), left to right."""
-    out = []
-    norm = unicodedata.normalize("NFKC", text)
-    for m in _NUMBER.finditer(norm):
-        num = m.group("num")
-        if not num:
-            continue
-        value = float(num.replace(",", ""))
-        if m.group("neg") and (m.group("neg") not in "(（" or m.group("close")):
-            value = -value
-        out.append((value, m.start(), m.end(), bool(m.group("pct"))))
-    return out
+    return [(n.value, n.start, n.end, n.percent) for n in numbers_in(text)]
 
 
 def to_field_scale(value: float, printed_scale: float, field_scale: float) -> float:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from mdqa_kernel.text.labels import LabelSet, label_score, normalize_label
 from mdqa_kernel.text.language import has_cjk
 from mdqa_kernel.text.layout import Line
-from mdqa_kernel.text.values import declared_scale, find_dates, find_numbers
+from mdqa_kernel.text.values import declared_scale, find_dates, is_absent, is_number_shaped, numbers_in
 from mdqa_kernel.text.words import FACT_VERBS
 
 _KV_SEP = re.compile(r"[:：]")
@@ -217,11 +217,32 @@ def value_at(text: str, want: str) -> tuple[str, tuple[float, str] | None, int, 
     if want == "date":
         dates = find_dates(text)
         return (dates[0][0].isoformat(), None, dates[0][1], dates[0][2]) if dates else None
-    numbers = [n for n in find_numbers(text) if not is_year(text, n) and not (want == "integer" and n[3])]
-    if not numbers:
+    # A day or year inside a date ("as on March 31, 2025") and a change in points ("120 bps") are
+    # never the value; neither is what follows a dash cell ("—  9,876": the next column's number).
+    dates = [(a, b) for _day, a, b in find_dates(text)]
+    numbers = [
+        n
+        for n in numbers_in(text)
+        if not n.points
+        and not any(a <= n.start < b for a, b in dates)
+        and not is_year(text, (n.value, n.start, n.end, n.percent))
+        and not (want == "integer" and n.percent)
+    ]
+    if not numbers or _after_dash_cell(text, numbers[0].start):
         return None
-    _value, start, end, _pct = numbers[0]
+    start, end = numbers[0].start, numbers[0].end
     return text[start:end], declared_scale_word(text[end : end + 10]), start, end
+
+
+def _after_dash_cell(text: str, start: int) -> bool:
+    """The number follows a dash in a run of table cells ("—  9,876"), not a dash in a sentence."""
+    before = text[:start].split()
+    after = text[start:].split()
+    return (
+        bool(before)
+        and is_absent(before[-1])
+        and all(is_absent(w) or is_number_shaped(w) or w in "$`₹" for w in after)
+    )
 
 
 def _first_value(text: str, want: str) -> tuple[str, tuple[float, str] | None] | None:

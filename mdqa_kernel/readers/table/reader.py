@@ -75,22 +75,27 @@ from mdqa_kernel.text.labels import (
 )
 from mdqa_kernel.text.layout import (
     CURRENT_WORDS,
+    Cell,
+    HeaderMark,
     Line,
     Row,
     header_marks,
     is_contents_page,
     nearest_mark,
+    note_columns,
     page_lines,
     table_rows,
 )
 from mdqa_kernel.text.values import (
     declared_scale,
     find_numbers,
+    is_absent,
     parse_number,
+    scale_factor,
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-14"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-15"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -104,6 +109,10 @@ TABLE_READER_VERSION = "table-14"  # 4: disclosure topics under their printed na
 # 13: a table of contents gives no values (its numbers are pages); a number after an English label and a
 # conjunction ("… comments and operated 14 data centers") belongs to the next clause; 14: an implausible
 # value for its kind (readers/plausibility.py: 999,999,999 employees) needs review instead of being confident
+# 15 (numbers): one number grammar (Indian grouping, a malformed grouping is no number, the mangled rupee
+# "`"/"H", points apart from percentages, a scale word in the cell); numbers inside a label are never its
+# value (Scope 1, CO2, Note 12, a date, a footnote mark); a dash cell holds its column as "no value"; a
+# cell under a "Note" column is a reference; of two cells under the current period, the nearer one
 _DATE_LIST = re.compile(r"日期|\bdates\b", re.IGNORECASE)
 _PER_SHARE = re.compile(r"每股|per\s+share|/\s*share|每\s*10\s*股|\beps\b", re.IGNORECASE)
 _DIVIDEND = re.compile(r"股利|分红|派息|红利|dividend", re.IGNORECASE)
@@ -260,60 +269,67 @@ class TableReader:
         score: float,
         preferred: tuple[str, ...],
     ) -> Candidate | None:
-        label_has_pct = "%" in row.label or "％" in row.label
-        if field.type == "percent":
-            cells = [c for c in row.cells if c.percent] or ([c for c in row.cells] if label_has_pct else [])
-        else:
-            # A ratio field printed as a percentage ("Gross margin 82.84%") reads as 0.8284.
-            cells = [c for c in row.cells if not c.percent] or [c for c in row.cells if c.percent]
-        cells = [c for c in cells if c.value is not None]
-        if not cells:
+        cells = _value_columns(field.type, row)
+        if not any(c.value is not None for c in cells):
             return None
         marks = header_marks(lines, row.line.index, doc.year, preferred)
         current = [m for m in marks if m.period == "current"]
+        notes = note_columns(lines, row.line.index)
+        # A cell under a "Note" column is a reference to the notes, never the value.
+        cells = [c for c in cells if not _under_note(c, notes, marks)]
+        if not cells:
+            return None
         if current:
             chosen = [c for c in cells if nearest_mark(c, marks) in current]
             col_conf = 1.0 if len(chosen) == 1 else 0.6
-            cell = chosen[0] if chosen else None
-            if cell is None:
+            if not chosen:
                 return None
+            # Two cells under one period: the one nearest its header (a dash there is still "no value").
+            cell = min(chosen, key=lambda c: min(abs(c.xc - m.xc) for m in current))
         elif marks:
             return None  # the header names only other periods: this table is not about this year
         else:
             cell = cells[0]
             col_conf = 0.9 if len(cells) == 1 else 0.3
+        if cell.value is None:
+            return None  # the period's cell is a dash ("—", "N/A"): no value, and not its neighbour's
         if field.type != "percent" and cell.percent:
             return Candidate(
                 "table",
                 row.page,
-                cell.text,
+                cell.printed,
                 row.snippet,
                 round(score * col_conf, 4),
                 cell.bbox,
                 _cell_span(cell),
                 scale=0.01,
                 scale_word="%",
+                number=cell.value,
             )
-        scale, scale_word, scale_conf = self._scale(doc, field, row, lines)
+        scale, scale_word, scale_conf = self._scale(doc, field, row, lines, cell)
         return Candidate(
             "table",
             row.page,
-            cell.text,
+            cell.printed,
             row.snippet,
             round(score * col_conf * scale_conf, 4),
             cell.bbox,
             _cell_span(cell),
             scale=scale,
             scale_word=scale_word,
+            number=cell.value,
         )
 
     def _scale(
-        self, doc: DocumentView, field: FieldLike, row: Row, lines: list[Line]
+        self, doc: DocumentView, field: FieldLike, row: Row, lines: list[Line], cell: Cell
     ) -> tuple[float, str | None, float]:
-        """(printed scale, its word, confidence): from the row label, else the nearest declaration above."""
+        """(printed scale, its word, confidence): from the cell ("1,234 crore"), the row label, else the
+        nearest declaration above."""
         if field.type == "percent" or _PER_SHARE.search(f"{field.description} {field.unit or ''}"):
             # "(In millions, except per share data)": per-share amounts are printed as they are.
             return 1.0, None, KNOWN_SCALE
+        if cell.scale_word:
+            return scale_factor(cell.scale_word), cell.scale_word, KNOWN_SCALE
         own = declared_scale(row.label) or declared_scale(row.extended_label)
         if own:
             return own[0], own[1], KNOWN_SCALE
@@ -379,10 +395,40 @@ class TableReader:
         return coerce(value, field.type), scale
 
 
+def _value_columns(field_type: str, row: Row) -> list[Cell]:
+    """The row's cells that can hold the field's value, dashes included (a dash holds its column:
+    without it the next period's number would take its place). A change printed in points ("120 bps",
+    "1.2 pp") is never a value."""
+    cells = [c for c in row.cells if not c.points]
+    values = [c for c in cells if not c.absent]
+    label_has_pct = "%" in row.label or "％" in row.label
+    if field_type == "percent":
+        kind = [c for c in values if c.percent] or (values if label_has_pct else [])
+    else:
+        # A ratio field printed as a percentage ("Gross margin 82.84%") reads as 0.8284.
+        kind = [c for c in values if not c.percent] or [c for c in values if c.percent]
+    return sorted([*kind, *(c for c in cells if c.absent)], key=lambda c: c.x0) if kind else []
+
+
+def _under_note(cell: Cell, notes: list[tuple[float, float]], marks: list[HeaderMark]) -> bool:
+    """A small number under a "Note" header: below it, and nearer it than any period's header."""
+    if cell.value is None or "," in cell.text or abs(cell.value) >= 1000:
+        return False
+    for x0, x1 in notes:
+        if x0 - 6 <= cell.x1 and cell.x0 <= x1 + 6:
+            to_note = abs(cell.xc - (x0 + x1) / 2)
+            if all(to_note < abs(cell.xc - m.xc) for m in marks):
+                return True
+    return False
+
+
 def _number_of(cand: Candidate) -> float | None:
     if cand.number is not None:
         return cand.number
     value = parse_number(cand.raw)
+    first = cand.raw.split()[:1]
+    if value is None and first and is_absent(first[0]):
+        return None  # a dash cell first ("—  9,876"): no value, and not the next column's number
     if value is None and cand.kind == "key_value" and len(find_numbers(cand.raw)) == 1:
         # exactly one number after the label ("社会捐赠额：1,768万元"); two numbers are a table row
         m = re.search(r"[(（\-−]?\d[\d,]*(?:\.\d+)?%?", cand.raw)
