@@ -208,3 +208,14 @@ def test_notebook_on_realdocs_with_the_table_reader(tmp_path: Path) -> None:
     assert row["n"] == 30 and row["figures"] == "development" and 0 <= row["wrong"] <= row["found"]
     assert (tmp_path / "results" / "calibration.png").stat().st_size > 0
     assert (tmp_path / "results" / "summary.csv").is_file()
+
+
+@pytest.mark.slow
+def test_rendered_simple_split_scores_the_planned_cells(rendered_small: Path, tmp_path: Path) -> None:
+    bench = rb.open_set("simple", tmp_path / "ws", rendered_dir=rendered_small)
+    assert bench.name == "simple" and not bench.heldout and len(bench.collection) == 12
+    planned = rb.planned_cells(bench.plan, bench.collection.documents)
+    assert bench.gold.height == planned.height > 0  # gold values the plan does not ask for are left out
+    scored = rb.run_reader(bench, "table")
+    overall = rb.figures(scored).row(0, named=True)
+    assert overall["n"] == bench.gold.height and overall["accuracy"] > 0.5
