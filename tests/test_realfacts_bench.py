@@ -162,7 +162,8 @@ def test_table_reader_on_a_facts_file_end_to_end(tmp_path: Path) -> None:
 
 
 def test_facts_plan_from_realfacts_module(tmp_path: Path) -> None:
-    realfacts = pytest.importorskip("mdqa_kernel.benchmarks.realfacts")
+    from mdqa_kernel.benchmarks import realfacts
+
     records = [json.loads(x) for x in _facts_file(tmp_path).read_text("utf-8").splitlines()]
     plan = realfacts.plan_for(records)
     assert sorted(f.name for f in plan.fields) == sorted(f["field"] for f in FACTS)
@@ -174,7 +175,7 @@ def test_facts_plan_from_realfacts_module(tmp_path: Path) -> None:
 
 
 def test_unknown_set_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(rb.RealfactsBenchError, match="unknown bench set"):
+    with pytest.raises(rb.UnknownBenchSetError, match="unknown bench set"):
         rb.open_set("nosuchset", tmp_path / "ws")
 
 
@@ -219,3 +220,10 @@ def test_rendered_simple_split_scores_the_planned_cells(rendered_small: Path, tm
     scored = rb.run_reader(bench, "table")
     overall = rb.figures(scored).row(0, named=True)
     assert overall["n"] == bench.gold.height and overall["accuracy"] > 0.5
+
+
+def test_a_set_whose_files_are_missing_is_skipped_and_said(tmp_path: Path) -> None:
+    said: list[str] = []
+    run = rb.run_bench(["dev"], ["table"], tmp_path / "results", facts_dir=tmp_path / "none", log=said.append)
+    assert run.scored.height == 0 and "dev" in run.skipped and "does not exist" in said[0]
+    assert run.summary().height == 0 and run.calibration().height == 0 and run.operating_points().height == 0

@@ -35,6 +35,7 @@ from typing import Any
 
 import polars as pl
 
+from mdqa_kernel.benchmarks import realfacts
 from mdqa_kernel.benchmarks.metrics import GOLD_SCHEMA, cell_correct
 from mdqa_kernel.errors import MdqaError
 
@@ -51,6 +52,14 @@ FIGURE_COLUMNS = ("accuracy", "precision", "coverage", "wrong", "n", "found", "c
 
 class RealfactsBenchError(MdqaError):
     """A bench set cannot be opened (unknown name, missing facts file or data folder)."""
+
+
+class UnknownBenchSetError(RealfactsBenchError):
+    """A set name that is neither a known set nor a facts file."""
+
+
+class BenchDataMissingError(RealfactsBenchError):
+    """A set's files are not on this machine: run_bench goes on without the set (and says so)."""
 
 
 @dataclass
@@ -85,6 +94,7 @@ class BenchRun:
 
     scored: pl.DataFrame
     heldout: dict[str, bool] = field(default_factory=dict)
+    skipped: dict[str, str] = field(default_factory=dict)  # set -> why it was not run (its data is missing)
 
     def summary(self) -> pl.DataFrame:
         return summary_table(self.scored, self.heldout)
@@ -100,7 +110,10 @@ class BenchRun:
             curve = _curve(part)
             parts.append(curve.select(pl.lit(set_name).alias("set"), pl.lit(reader).alias("reader"),
                                       pl.lit(cells).alias("cells"), pl.all()))  # fmt: skip
-        return pl.concat(parts) if parts else pl.DataFrame()
+        if not parts:
+            keys = {"set": pl.String, "reader": pl.String, "cells": pl.String, "threshold": pl.Float64}
+            return pl.DataFrame(schema={**keys, **_curve(self.scored).schema})
+        return pl.concat(parts)
 
     def operating_points(self, target: float = TARGET_PRECISION) -> pl.DataFrame:
         rows = []
@@ -271,16 +284,9 @@ def open_fact_set(
     from mdqa_kernel.collection import Collection
 
     path = Path(facts_path)
-    if not path.is_file():
-        raise RealfactsBenchError(
-            f"facts file {path} does not exist (examples/realfacts/ is built by check_facts)"
-        )
-    records = _facts(path)
-    if plan is None or metadata is None:
-        from mdqa_kernel.benchmarks import realfacts
-
-        plan = plan if plan is not None else realfacts.plan_for(records)
-        metadata = metadata if metadata is not None else realfacts.metadata_frame(records, data_dir)
+    records = realfacts.load_facts(path)  # checked: keys, types, one meaning per field name
+    plan = plan if plan is not None else realfacts.plan_for(records)
+    metadata = metadata if metadata is not None else realfacts.metadata_frame(records, data_dir)
     label = name or path.stem
     gold = facts_gold(records)
     docs = sorted(set(gold["doc_id"].to_list()))
@@ -288,12 +294,6 @@ def open_fact_set(
     coll = coll.where(pl.col("doc_id").is_in(docs))
     heldout = label in HELD_OUT or any(r.get("split") == "validation" for r in records)
     return BenchSet(label, coll, plan, gold, heldout=heldout, oracle_source=str(path))
-
-
-def _facts(path: Path) -> list[dict[str, Any]]:
-    from mdqa_kernel.readers.oracle import gold_records
-
-    return gold_records(path)
 
 
 def open_set(
@@ -308,23 +308,29 @@ def open_set(
 ) -> BenchSet:
     """`dev`, `validation` (examples/realfacts/<name>.jsonl over FinanceBench's PDFs), `realdocs`,
     `simple` (the rendered MuDABench split; rendered when missing), or the path of a facts file."""
-    from mdqa_kernel.benchmarks.financebench import data_path
     from mdqa_kernel.resources import example
 
     if name in FACT_SETS or name.endswith(".jsonl"):
+        from mdqa_kernel.benchmarks.financebench import FinanceBenchDataError, data_path
+
         path = (
             Path(name)
             if name.endswith(".jsonl")
             else Path(facts_dir or example("realfacts")) / f"{name}.jsonl"
         )
-        fb = data_path(data_dir)
+        if not path.is_file():
+            raise BenchDataMissingError(f"facts file {path} does not exist")
+        try:
+            fb = data_path(data_dir)
+        except FinanceBenchDataError as e:
+            raise BenchDataMissingError(str(e)) from e
         return open_fact_set(path, fb / "pdfs", workspace, name=name if name in FACT_SETS else None,
                              data_dir=fb, jobs=jobs)  # fmt: skip
     if name == "realdocs":
         return _realdocs(realdocs_path(realdocs_dir), workspace, jobs)
     if name in ("simple", "mudabench:simple"):
         return _rendered("simple", Path(rendered_dir), workspace, jobs)
-    raise RealfactsBenchError(f"unknown bench set {name!r}; choose {', '.join(SETS)} or a facts .jsonl path")
+    raise UnknownBenchSetError(f"unknown bench set {name!r}; choose {', '.join(SETS)} or a facts .jsonl path")
 
 
 def realdocs_path(path: str | Path | None = None) -> Path:
@@ -339,7 +345,7 @@ def _realdocs(folder: Path, workspace: Any, jobs: int) -> BenchSet:
     from mdqa_kernel.resources import example
 
     if not (folder / "gold.jsonl").is_file():
-        raise RealfactsBenchError(
+        raise BenchDataMissingError(
             f"realdocs folder {folder} has no gold.jsonl (pass realdocs_dir or set ${REALDOCS_ENV})"
         )
     coll = Collection.build(folder / "pdfs", metadata=folder / "docs.csv", workspace=workspace,
@@ -462,6 +468,15 @@ def run_reader(
     return score(cells, gold).with_columns(set=pl.lit(bench.name), reader=pl.lit(reader), cells=pl.lit(label))
 
 
+def _empty_scored() -> pl.DataFrame:
+    """A scored frame with no rows (every set skipped): the tables come out empty, not as errors."""
+    cells = pl.DataFrame(schema={"doc_id": pl.String, "field": pl.String, "status": pl.String,
+                                 "value_json": pl.String, "confidence": pl.Float64})  # fmt: skip
+    return score(cells, pl.DataFrame(schema=BENCH_GOLD_SCHEMA)).with_columns(
+        set=pl.lit(None, pl.String), reader=pl.lit(None, pl.String), cells=pl.lit(None, pl.String)
+    )
+
+
 def same_cells(table: pl.DataFrame, sampled: pl.DataFrame) -> pl.DataFrame:
     """The table reader's scored cells restricted to the cells an LLM reader read (labelled alike)."""
     label = sampled["cells"][0]
@@ -497,9 +512,15 @@ def run_bench(
         settings = LLMSettings(**{**settings.__dict__, "journal": str(root / "llm-cache.jsonl")})
     frames: list[pl.DataFrame] = []
     heldout: dict[str, bool] = {}
+    skipped: dict[str, str] = {}
     for name in sets:
-        bench = open_set(name, ws, data_dir=data_dir, realdocs_dir=realdocs_dir, rendered_dir=rendered_dir,
-                         facts_dir=facts_dir, jobs=jobs)  # fmt: skip
+        try:
+            bench = open_set(name, ws, data_dir=data_dir, realdocs_dir=realdocs_dir, rendered_dir=rendered_dir,
+                             facts_dir=facts_dir, jobs=jobs)  # fmt: skip
+        except BenchDataMissingError as e:  # a set whose files are not here: said, and the others still run
+            skipped[name] = str(e)
+            log(f"{name}: skipped ({e})")
+            continue
         heldout[bench.name] = bench.heldout
         n = sample.get(name) if isinstance(sample, dict) else sample
         table: pl.DataFrame | None = None
@@ -514,12 +535,11 @@ def run_bench(
             log(f"{bench.name} × {reader} ({scored['cells'][0] if scored.height else 'none'}): "
                 f"accuracy {overall['accuracy']}, precision {overall['precision']}, coverage "
                 f"{overall['coverage']}, wrong {overall['wrong']}, n {overall['n']}")  # fmt: skip
-    scored_all = pl.concat(frames, how="diagonal_relaxed") if frames else pl.DataFrame()
-    if scored_all.height:
-        scored_all = scored_all.unique(
-            ["set", "reader", "cells", "doc_id", "field"], keep="first", maintain_order=True
-        )
-    return BenchRun(scored_all, heldout)
+    scored_all = pl.concat([_empty_scored(), *frames], how="diagonal_relaxed")
+    scored_all = scored_all.unique(
+        ["set", "reader", "cells", "doc_id", "field"], keep="first", maintain_order=True
+    )
+    return BenchRun(scored_all, heldout, skipped)
 
 
 # -- reporting -------------------------------------------------------------------------------------
