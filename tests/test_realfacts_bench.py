@@ -227,3 +227,11 @@ def test_a_set_whose_files_are_missing_is_skipped_and_said(tmp_path: Path) -> No
     run = rb.run_bench(["dev"], ["table"], tmp_path / "results", facts_dir=tmp_path / "none", log=said.append)
     assert run.scored.height == 0 and "dev" in run.skipped and "does not exist" in said[0]
     assert run.summary().height == 0 and run.calibration().height == 0 and run.operating_points().height == 0
+
+
+def test_reproduce_passes_results_folder_and_model(tmp_path: Path) -> None:
+    from mdqa_kernel.benchmarks.reproduce_cli import _plain_parameters
+
+    params = _plain_parameters("realfacts", str(tmp_path), None, "local-tiny", 2)
+    assert params == {"results_dir": str((tmp_path / "realfacts").resolve()), "llm_backend": "local-tiny",
+                      "n_threads": 2}  # fmt: skip
