@@ -36,7 +36,13 @@ def _folder(tmp_path: Path) -> Path:
     folder = tmp_path / "fb"
     (folder / "pdfs").mkdir(parents=True)
     rows = [
-        {"doc_name": f"{c.upper()}_2022_10K", "company": c, "gics_sector": "X", "doc_type": "10k", "doc_period": 2022}
+        {
+            "doc_name": f"{c.upper()}_2022_10K",
+            "company": c,
+            "gics_sector": "X",
+            "doc_type": "10k",
+            "doc_period": 2022,
+        }
         for c in COMPANIES
     ]
     (folder / "documents.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
@@ -152,7 +158,9 @@ def test_checker_names_wrong_page_missing_value_bad_scale_and_split(tmp_path: Pa
         _fact(page=1),  # the snippet is on page 2
         _fact(field="net_income", field_description="Net income", value_text="457", value=457e6 / 1e6),
         _fact(field="eps", field_description="EPS", value=4567.8 * 1e6),  # value in the wrong scale
-        _fact(field="cash", field_description="Cash", split="validation" if _fact()["split"] == "dev" else "dev"),
+        _fact(
+            field="cash", field_description="Cash", split="validation" if _fact()["split"] == "dev" else "dev"
+        ),
         _fact(doc="BOLT_2022_10K", company="Bolt", split=split_of("Bolt", COMPANIES)),  # no such PDF
         _fact(page=9),
     ]
@@ -201,7 +209,9 @@ def test_loader_refuses_one_field_name_with_two_scales(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_committed_dev_facts_hold_against_the_filings() -> None:
     if not (FINANCEBENCH / "pdfs").is_dir():
-        pytest.skip(f"FinanceBench PDFs absent at {FINANCEBENCH / 'pdfs'} (../shared/financebench or ${ENV_VAR})")
+        pytest.skip(
+            f"FinanceBench PDFs absent at {FINANCEBENCH / 'pdfs'} (../shared/financebench or ${ENV_VAR})"
+        )
     t0 = time.perf_counter()
     problems = check_facts(DEV_FACTS, FINANCEBENCH)
     assert problems == [], "\n".join(map(str, problems))

@@ -62,7 +62,16 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "type": ("number", "integer", "percent", "text"),
     "doctype": ("10k", "10q", "8k", "earnings"),
     "evidence": ("table", "prose"),
-    "category": ("statement", "per_share", "headcount", "auditor", "dividend", "segment", "prior_period", "other"),
+    "category": (
+        "statement",
+        "per_share",
+        "headcount",
+        "auditor",
+        "dividend",
+        "segment",
+        "prior_period",
+        "other",
+    ),
     "split": ("dev", "validation"),
 }
 # What one field name must keep the same in every fact that uses it (the plan has one FieldSpec per name).
@@ -147,10 +156,14 @@ def load_facts(path: str | Path) -> list[dict[str, Any]]:
             try:
                 fact = json.loads(raw)
             except json.JSONDecodeError as e:
-                raise RealFactsError(f"{file} line {n} is not valid JSON ({e.msg}); write one object per line") from e
+                raise RealFactsError(
+                    f"{file} line {n} is not valid JSON ({e.msg}); write one object per line"
+                ) from e
             errors = _key_errors(fact)
             if errors:
-                raise RealFactsError(f"{file} line {n}: {'; '.join(errors)} (see examples/realfacts/README.md)")
+                raise RealFactsError(
+                    f"{file} line {n}: {'; '.join(errors)} (see examples/realfacts/README.md)"
+                )
             numbered.append((n, fact))
     if not numbered:
         raise RealFactsError(f"{file} has no facts; add one JSON object per line")
@@ -229,7 +242,9 @@ def _fact_problems(fact: dict[str, Any], pages: dict[int, str] | str, companies:
         problems.append(value)
     split = split_of(fact["company"], companies)
     if fact["split"] != split:
-        problems.append(f"split is {fact['split']!r} but the split rule puts {fact['company']!r} in {split!r}")
+        problems.append(
+            f"split is {fact['split']!r} but the split rule puts {fact['company']!r} in {split!r}"
+        )
     return problems
 
 
@@ -296,7 +311,9 @@ def metadata_frame(facts: Sequence[dict[str, Any]], data_dir: str | Path | None 
     meta = collection_metadata(folder, docs)
     return meta.select(
         "doc_id",
-        pl.col("doc_id").map_elements(lambda d: str(folder / "pdfs" / f"{d}.pdf"), return_dtype=pl.String).alias("path"),
+        pl.col("doc_id")
+        .map_elements(lambda d: str(folder / "pdfs" / f"{d}.pdf"), return_dtype=pl.String)
+        .alias("path"),
         pl.col("company").alias("entity"),
         pl.col("year").cast(pl.String),
         pl.col("doc_type").str.to_lowercase().alias("doctype"),
