@@ -97,12 +97,15 @@ class BenchRun:
     skipped: dict[str, str] = field(default_factory=dict)  # set -> why it was not run (its data is missing)
 
     def summary(self) -> pl.DataFrame:
+        """One row per (set, reader, cells): see summary_table."""
         return summary_table(self.scored, self.heldout)
 
     def by(self, *columns: str) -> pl.DataFrame:
+        """The figures per (set, reader, cells) and the given columns (category, trap)."""
         return figures(self.scored, ["set", "reader", "cells", *columns])
 
     def calibration(self) -> pl.DataFrame:
+        """The calibration curve of every (set, reader, cells), one row per threshold."""
         parts = []
         for (set_name, reader, cells), part in self.scored.group_by(
             ["set", "reader", "cells"], maintain_order=True
@@ -116,6 +119,8 @@ class BenchRun:
         return pl.concat(parts)
 
     def operating_points(self, target: float = TARGET_PRECISION) -> pl.DataFrame:
+        """Per (set, reader, cells): the threshold reaching `target` precision with the most coverage
+        (nulls where none reaches it)."""
         rows = []
         curve = self.calibration()
         for (set_name, reader, cells), part in curve.group_by(
