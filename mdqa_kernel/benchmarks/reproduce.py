@@ -38,6 +38,7 @@ NOTEBOOKS: dict[str, str] = {
     "chaos": "chaos.ipynb",
     "scale": "scale.ipynb",
     "mudabench-table2": "mudabench.ipynb",
+    "realfacts": "realfacts.ipynb",
 }
 MIME_PREFIX = "application/vnd.mdqa."
 

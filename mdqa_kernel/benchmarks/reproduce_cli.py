@@ -3,6 +3,7 @@
     mdqa reproduce --list
     mdqa reproduce parse|llm|extraction|aggregate|chaos
     mdqa reproduce scale [--max-minutes M]
+    mdqa reproduce realfacts [--llm local] [--threads N]
     mdqa reproduce mudabench-table2 [--llm local] [--sample N] [--jobs J] [--systems a,b]
                                     [--max-minutes M] [--no-noise] [--background] [--estimate-cost]
 
@@ -38,9 +39,14 @@ def _background(argv: list[str], log: Path) -> None:
     click.echo(f"started in the background: pid {proc.pid}; log {log}")
 
 
-def _plain_parameters(name: str, out: str, max_minutes: float | None) -> dict[str, Any] | None:
+def _plain_parameters(
+    name: str, out: str, max_minutes: float | None, llm: str = "local", threads: int = 1
+) -> dict[str, Any] | None:
     """Papermill parameters of a plain notebook: the scale benchmark writes its table under --out and
-    starts no size predicted to end after --max-minutes."""
+    starts no size predicted to end after --max-minutes; realfacts keeps its workspace, LLM journal
+    and tables under --out and asks the --llm backend with --threads."""
+    if name == "realfacts":
+        return {"results_dir": str((Path(out) / name).resolve()), "llm_backend": llm, "n_threads": threads}
     if name != "scale":
         return None
     params: dict[str, Any] = {"out_dir": str((Path(out) / name).resolve())}
@@ -182,7 +188,7 @@ def reproduce_cmd(name: str | None, list_: bool, llm: str, sample: str, seed: in
     try:
         if name != "mudabench-table2":
             outcome = reproduce_notebook(
-                name, out, force=force, parameters=_plain_parameters(name, out, max_minutes)
+                name, out, force=force, parameters=_plain_parameters(name, out, max_minutes, llm, threads)
             )
         else:
             opts = GridOptions(llm=llm, sample=sample, seed=seed, jobs=jobs, noise=not no_noise,
