@@ -281,6 +281,20 @@ def test_period_parsing_and_matching():
     assert fits(parse_period("本报告期比上年同期增减变动幅度(%)"), change, q3) is True
     assert fits(parse_period("上年同期"), change, q3) is False
     assert report_period({}, "For the quarterly period ended June 30, 2023").quarterly
+    # "期初" inside a line item's name ("期初现金及现金等价物余额") is not the opening column
+    opening_cash = wanted_period("期初现金及现金等价物余额", q3)
+    assert opening_cash.offset == 0 and not opening_cash.opening
+    assert wanted_period("总资产（期初）", q3).opening
+    # Indian filings: ordinals, day.month.year, short fiscal years
+    brsr = report_period({}, "for the financial year ended 31st March, 2025")
+    assert brsr.end == dt.date(2025, 3, 31) and brsr.year == 2025
+    current = wanted_period("Turnover", brsr)
+    assert fits(parse_period("As at 31st March, 2025"), current, brsr) is True
+    assert fits(parse_period("31.03.2024"), current, brsr) is False
+    assert parse_period("Q2 FY24").year == 2024 and parse_period("Q2 FY24").months == 3
+    # a January year end is named either way by companies: without the report's end date, unknown
+    no_end = ReportPeriod(year=2023)
+    assert fits(parse_period("January 28, 2023"), wanted_period("Revenue", no_end), no_end) is None
 
 
 @pytest.mark.parametrize(

@@ -137,9 +137,32 @@ def fiscal_year_of(day: dt.date) -> int | None:
     return None if day.month == 1 or (day.month == 2 and day.day <= 7) else day.year
 
 
+_FY_SHORT = re.compile(r"\bFY\s*'?(\d{2})(?:\s*[-–/]\s*(\d{2}))?(?!\d)", re.I)  # "FY24", "FY 24-25"
+_ORDINAL = re.compile(r"(?<=\d)(?:st|nd|rd|th)\b", re.I)  # "31st March, 2025"
+_DMY_DOTS = re.compile(r"(?<![\d.])(\d{1,2})\.(\d{1,2})\.((?:19|20)\d\d)(?![\d.])")  # "31.03.2025"
+
+
+def _dates(text: str) -> list[dt.date]:
+    """The dates a header or a cover prints, ordinals ("31st March, 2025") and "31.03.2025" included."""
+    t = _ORDINAL.sub("", text)
+    found = [d for d, _, _ in find_dates(t)]
+    for m in _DMY_DOTS.finditer(t):
+        try:
+            found.append(dt.date(int(m.group(3)), int(m.group(2)), int(m.group(1))))
+        except ValueError:
+            continue
+    return found
+
+
 def _years(text: str) -> tuple[list[int], str]:
     """The years a text names (a two-year range counts as its end year), and the text without them."""
     found: list[int] = []
+
+    def take_short(m: re.Match[str]) -> str:
+        found.append(2000 + int(m.group(2) or m.group(1)))
+        return " "
+
+    text = _FY_SHORT.sub(take_short, text)
 
     def take_range(m: re.Match[str]) -> str:
         start, end = int(m.group(1)), m.group(2)
@@ -192,7 +215,7 @@ def parse_period(text: str) -> Period:
     if hits:
         # the word printed first names the column ("本报告期比上年同期增减" is about 本报告期)
         _pos, _len, word, offset, opening, span = min(hits)
-    dates = [d for d, _, _ in find_dates(t)]
+    dates = _dates(t)
     years, _rest = _years(t)
     months, span_word = _months(t)
     span = span or span_word
@@ -203,7 +226,11 @@ def parse_period(text: str) -> Period:
     year = years[0] if len(set(years)) == 1 else None
     if end is not None and year == end.year:
         year = None  # the date's own year: the date says more
-    point = opening or word.endswith("末") or (end is not None and months is None and span is None)
+    point = (
+        opening
+        or (word.endswith("末") and span is None)
+        or (end is not None and months is None and span is None)
+    )
     return Period(year, end, months, span, offset, opening, change, point)
 
 
@@ -218,7 +245,7 @@ _PERIOD_PHRASE_EN = re.compile(
 )
 _PERIOD_PREFIX_ZH = re.compile(
     r"^(?:上年同期|上年年末|上年度末|上年末|上年度|上年|上期末|上期|本报告期末|本报告期|本期末|本期|本年度|"
-    r"年初至报告期末|年初|期初)的?"
+    r"年初至报告期末)的?"
 )
 
 
@@ -256,9 +283,10 @@ def report_period(metadata: dict[str, Any], cover: str) -> ReportPeriod:
     text = _norm(cover)
     m = _COVER_END.search(text)
     if m:
-        dates = find_dates(m.group("date"))
-        if dates and dates[0][1] <= 2:
-            end = dates[0][0]
+        head = _ORDINAL.sub("", m.group("date"))
+        dates = _dates(head)
+        if dates and re.match(r"\W{0,2}\d|\W{0,2}[A-Za-z]{3}", head):
+            end = dates[0]
             kind = m.group("kind").lower()
             quarterly = quarterly or kind.startswith(("quarter", "three", "six", "nine"))
     zh = _COVER_ZH.search(text)
@@ -268,8 +296,8 @@ def report_period(metadata: dict[str, Any], cover: str) -> ReportPeriod:
     if end is None and quarter is not None and year is not None and not doctype.startswith("10"):
         # "2025Q3" of a calendar-year filer (Chinese quarterly reports are): the quarter's last day
         end = dt.date(year, 3 * quarter, 30 if quarter in (2, 3) else 31)
-    if year is None and end is not None:
-        year = fiscal_year_of(end)
+    if year is None and end is not None and not quarterly:
+        year = fiscal_year_of(end)  # a quarter's end date does not say which fiscal year it falls in
     return ReportPeriod(year, end, quarterly, quarter)
 
 
@@ -281,12 +309,17 @@ _CHANGE_FIELD = re.compile(
 )
 
 
+# 期初/期末/年初/年末 followed by a noun are part of a line item's name, not the period asked for.
+_LINE_ITEM_POINT = re.compile(r"(?<![告本上])(?:期初|期末|年初|年末)(?!至)(?=[\u4e00-\u9fff])")
+
+
 def wanted_period(description: str, report: ReportPeriod) -> Period:
     """The period a field asks for: what its description names, else the report's current period.
 
     A change ("营业收入比上年同期增减", "growth") is measured in the current period against the prior
     one: its "上年" names the base, not the period, and it may be read from a change column."""
-    want = parse_period(description)
+    # "期初现金及现金等价物余额" is a line item of the current period, not the opening column
+    want = parse_period(_LINE_ITEM_POINT.sub("", _norm(description)))
     change = bool(_CHANGE_FIELD.search(_norm(description)))
     if change and want.offset == -1:
         want = replace(want, offset=0, opening=False)
