@@ -17,6 +17,7 @@ from functools import cache
 from mdqa_kernel.text.datafiles import string_groups
 from mdqa_kernel.text.language import CJK
 from mdqa_kernel.text.numerals import NUMBERING_CHARS
+from mdqa_kernel.text.periods import strip_period_words
 
 # Bilingual synonyms of common line items (text/data/glossary.json). Keys and values are compared after
 # `normalize_label`. A group lists names of the SAME concept only: "净利润" is not "归属于母公司股东的净利润".
@@ -73,7 +74,7 @@ def _description_core(description: str) -> list[str]:
     out.extend(re.findall(r"[“\"「『]([^”\"」』]+)[”\"」』]", desc))
     core = re.split(r"[(（]", desc, maxsplit=1)[0]
     core = re.sub(r"(?:列表|清单|\s+list)$", "", core.strip())
-    core = _PERIOD_WORDS.sub("", core).strip()
+    core = strip_period_words(_PERIOD_WORDS.sub("", core).strip())
     core = re.sub(r"^(?:是否|whether)\s*", "", core, flags=re.IGNORECASE)
     core = re.sub(r"\b(?:quarterly|annual|declared|reported)\b", "", core, flags=re.IGNORECASE).strip()
     if core:

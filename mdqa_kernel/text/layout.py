@@ -6,8 +6,8 @@ Works on the word boxes of parsing (pypdfium2), so it needs no ruling lines and 
   inside the label ("Scope 1", "CO2", "Note 12", "as on March 31, 2025", a footnote mark) stay in it, and
   a dash cell is a column without a value; a cell whose digits are cut by a wrap ("7,176,243," then
   "743.45" below) is joined with the fragment under it;
-- a header is a line above the row that names periods (2022, 2022年度, 本期/上期, Current year…);
-  each cell is matched to the period whose header sits nearest above it horizontally.
+- a column's header is the text above its cells, stacked over the header lines ("Year Ended
+  December 31," spanning the columns, then "2023"); `text.periods` says which period it names.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from itertools import pairwise
 import polars as pl
 
 from mdqa_kernel.text.language import has_cjk
+from mdqa_kernel.text.periods import parse_period
 from mdqa_kernel.text.values import (
     ABSENT_TEXTS,
     Number,
@@ -67,43 +68,6 @@ _JOINERS = frozenset({"and", "or", "&", "to", "-", "–", "/", "、", "及", "�
 _SUPERSCRIPTS = set("⁰¹²³⁴⁵⁶⁷⁸⁹")
 _FOOTNOTE = re.compile(r"^[(（]\d{1,2}[)）]$")
 _YEAR = re.compile(r"(?<!\d)(20\d\d|19\d\d)(?!\d)")
-
-# Period words in headers: current vs prior. Checked on the NFKC text of a header word.
-CURRENT_WORDS = (
-    "本报告期末",
-    "本报告期",
-    "本期末",
-    "本期金额",
-    "本期发生额",
-    "本期",
-    "本年末",
-    "本年度",
-    "本年",
-    "期末余额",
-    "期末数",
-    "期末",
-    "current year",
-    "current period",
-    "this year",
-)
-PRIOR_WORDS = (
-    "上年同期",
-    "上年度末",
-    "上期末",
-    "上期金额",
-    "上期发生额",
-    "上期",
-    "上年末",
-    "上年度",
-    "上年",
-    "期初余额",
-    "期初数",
-    "期初",
-    "prior year",
-    "previous year",
-    "last year",
-    "prior period",
-)
 
 
 @dataclass
@@ -617,78 +581,96 @@ def _is_cjk(words: list[Word]) -> bool:
 # -- headers -------------------------------------------------------------------------------------
 
 
-@dataclass
-class HeaderMark:
-    """A period named in a header: which period (current/prior/other), where, and the text."""
+def column_headers(lines: list[Line], row_index: int, cells: list[Cell], max_lines: int = 60) -> list[str]:
+    """The header text of each cell's column: the header lines above the row, top to bottom, each
+    giving the cell its group of words ("Year Ended December 31," spanning three columns, then "2023").
 
-    period: str  # "current" | "prior" | "other"
-    xc: float
-    text: str
-    keyword: str
-
-
-def classify_period(
-    text: str, fiscal_year: int | None, preferred: tuple[str, ...] = ()
-) -> tuple[str, str] | None:
-    """('current'|'prior'|'other', keyword) for a header text naming a period, or None.
-
-    `preferred` are the period words of the field's description ("本报告期"): when given, other
-    "current" words ("本期发生额", year-to-date in a quarterly report) name another period.
+    The header block is the nearest run of lines above the row that name a period over the numbers
+    (rows of the same table in between are skipped), extended upwards over lines without numbers
+    (a spanning "Three Months Ended June 30," or "Year Ended" above "December 31,"), up to the row
+    of the table above. A group over a cell is its column label; a group that overlaps no cell goes
+    to the cell nearest it when that cell has no group of its own in the line.
     """
-    t = unicodedata.normalize("NFKC", text).lower()
-    for word in preferred:
-        if word and word in t:
-            return "current", word
-    years = [int(y) for y in _YEAR.findall(t)]
-    if years and fiscal_year is not None:
-        if fiscal_year in years:
-            return ("other" if preferred else "current"), str(fiscal_year)
-        if fiscal_year - 1 in years:
-            return "prior", str(fiscal_year - 1)
-        return "other", str(years[0])
-    for word in PRIOR_WORDS:
-        if word in t:
-            return "prior", word
-    for word in CURRENT_WORDS:
-        if word in t:
-            return ("other" if preferred else "current"), word
-    return None
-
-
-def header_marks(
-    lines: list[Line],
-    row_index: int,
-    fiscal_year: int | None,
-    preferred: tuple[str, ...] = (),
-    max_lines: int = 60,
-) -> list[HeaderMark]:
-    """Period marks of the header block above a row: the lines between the previous row-like line
-    (label + numbers) and this row, up to `max_lines`; a header may wrap over several lines.
-
-    Header words are grouped into column labels by horizontal gaps, so "December 31, 2022" or
-    "2022 年 12 月 31 日" count as one column label. Rows of the same table above are skipped.
-    """
-    marks: list[HeaderMark] = []
-    seen_header = False
+    if not cells:
+        return []
+    left = min(c.x0 for c in cells) - 2
+    right = max(c.x1 for c in cells) + 2
+    block: list[list[tuple[str, float, float]]] = []
     for j in range(row_index - 1, max(row_index - max_lines, -1), -1):
-        line_marks = []
-        for text, xc in _column_groups(lines[j]):
-            if len(text) > 24:
-                continue  # a sentence that mentions a year is prose, not a column header
-            period = classify_period(text, fiscal_year, preferred)
-            if period:
-                line_marks.append(HeaderMark(period[0], xc, text, period[1]))
-        if line_marks and not (len(line_marks) == 1 and line_marks[0].period == "other" and not seen_header):
-            marks.extend(line_marks)
-            seen_header = True
-        elif seen_header and _is_data_row(lines[j]):
+        groups = [g for g in _column_groups(lines[j]) if g[2] >= left and g[1] <= right]
+        if block and (len(block) >= 6 or (not _names_period(groups) and _is_data_row(lines[j]))):
             break
-    # Keep one mark per column position: the nearest header line wins.
-    out: list[HeaderMark] = []
-    for m in marks:
-        if all(abs(m.xc - o.xc) > 3 for o in out):
-            out.append(m)
-    return out
+        if not block and not _names_period(groups):
+            continue  # a row of the same table, or a line of its own
+        if len(lines[j].text) > 120:
+            break  # prose above the table
+        block.append(groups)
+    texts: list[list[str]] = [[] for _ in cells]
+    for groups in block:  # nearest line first
+        for k, cell in enumerate(cells):
+            text = _group_over(cell, cells, groups)
+            if text:
+                texts[k].append(text)
+    return [_stacked(t) for t in texts]
+
+
+def _stacked(parts: list[str]) -> str:
+    """A column's header texts (nearest first) joined top to bottom, up to the first that would name
+    another period than the lines below it ("… 2023" above "2023  2022" is a title's, not a column's)."""
+    text = ""
+    for part in parts:
+        joined = f"{part} {text}".strip()
+        if text and parse_period(joined).change and not parse_period(text).change:
+            break
+        text = joined
+    return text
+
+
+def _names_period(groups: list[tuple[str, float, float]]) -> bool:
+    # a number that is not a bare year ("1,234", "2019.5") is a row's cell, never a header
+    return any(
+        len(g[0]) <= 60
+        and not (is_number_shaped(g[0]) and not _YEAR.fullmatch(g[0]))
+        and parse_period(g[0]).named
+        for g in groups
+    )
+
+
+def _group_over(cell: Cell, cells: list[Cell], groups: list[tuple[str, float, float]]) -> str:
+    """The group of a header line that labels a cell's column ("" when none does).
+
+    A group over the cell is its label. A group wider than the columns' pitch spans columns ("Three
+    Months Ended June 30," over two, "Year Ended December 31," over three, centred so that it may
+    overlap none of the outer ones): the cell takes the nearest one within a pitch. A narrow group over
+    no cell (a wrapped fragment) goes to its nearest cell when that one has no group of its own."""
+    if not groups:
+        return ""
+    centres = sorted(c.xc for c in cells)
+    pitch = min((b - a for a, b in pairwise(centres)), default=float("inf"))
+    over = [g for g in groups if g[1] - 2 <= cell.x1 and cell.x0 - 2 <= g[2]]
+    wide = [g for g in groups if g[2] - g[1] >= 0.9 * pitch]
+    if over:
+        text, x0, x1 = min(over, key=lambda g: abs((g[1] + g[2]) / 2 - cell.xc))
+    elif wide and min(_gap(g, cell) for g in wide) <= pitch:
+        text, x0, x1 = min(wide, key=lambda g: _gap(g, cell))
+    else:
+        return next((g[0] for g in groups if _nearest_cell(g, cells) is cell and not _over(cells, g)), "")
+    if len(cells) > 1 and len(_over(cells, (text, x0, x1))) > 1 and len(set(_YEAR.findall(text))) > 1:
+        return ""  # a caption over several columns ("For the years ended … 2023, 2022 and 2021")
+    return text
+
+
+def _gap(group: tuple[str, float, float], cell: Cell) -> float:
+    return max(group[1] - cell.x1, cell.x0 - group[2], 0.0)
+
+
+def _over(cells: list[Cell], group: tuple[str, float, float]) -> list[Cell]:
+    return [c for c in cells if group[1] - 2 <= c.x1 and c.x0 - 2 <= group[2]]
+
+
+def _nearest_cell(group: tuple[str, float, float], cells: list[Cell]) -> Cell:
+    xc = (group[1] + group[2]) / 2
+    return min(cells, key=lambda c: abs(c.xc - xc))
 
 
 _NOTE_HEADER = re.compile(r"^(?:notes?|note\s*no\.?|notes?\s*ref\.?|schedule|附注|注释)$", re.IGNORECASE)
@@ -713,9 +695,10 @@ def _is_data_row(line: Line) -> bool:
     return bool(label) and len(cells) >= 2
 
 
-def _column_groups(line: Line) -> list[tuple[str, float]]:
-    """Words of a header line grouped into column labels (a gap wider than ~1.5 characters splits)."""
-    return [(" ".join(w.text for w in g), (g[0].x0 + g[-1].x1) / 2) for g in _word_groups(line)]
+def _column_groups(line: Line) -> list[tuple[str, float, float]]:
+    """Words of a header line grouped into column labels (a gap wider than ~1.5 characters splits):
+    (text, x0, x1)."""
+    return [(" ".join(w.text for w in g), g[0].x0, g[-1].x1) for g in _word_groups(line)]
 
 
 def _word_groups(line: Line) -> list[list[Word]]:
@@ -729,7 +712,3 @@ def _word_groups(line: Line) -> list[list[Word]]:
                 continue
         groups.append([w])
     return groups
-
-
-def nearest_mark(cell: Cell, marks: list[HeaderMark]) -> HeaderMark | None:
-    return min(marks, key=lambda m: abs(m.xc - cell.xc)) if marks else None

@@ -40,6 +40,11 @@ SCALE_WORDS: tuple[tuple[str, float], ...] = (
     ("million", 1e6),
     ("thousands", 1e3),
     ("thousand", 1e3),
+    ("crores", 1e7),
+    ("crore", 1e7),
+    ("lakhs", 1e5),
+    ("lakh", 1e5),
+    ("lacs", 1e5),
     ("bn", 1e9),
     ("mn", 1e6),
     ("units", 1.0),
@@ -57,11 +62,20 @@ _SCALE_BY_WORD = dict(SCALE_WORDS)
 _UNIT_DECL_ZH = re.compile(
     r"单位\s*[:：]?\s*(?:人民币|美元|港币|港元)?\s*(百万元|千万元|万亿元|亿元|万元|千元|元)"
 )
+_SCALE_EN = r"(thousands|millions|billions|crores?|lakhs?|lacs?|dollars|u\.s\.\s+dollars|units)"
+_SCALE_CURRENCY = r"(?:\$|₹|`|rs\.?|inr|usd|us\$|dollars|amounts?)"
+# "(in millions, except …)", "$ in thousands", "₹ in crore", "Rs. in Lakhs", "(Amount in ₹ crore)"
 _UNIT_DECL_EN = re.compile(
-    r"\(?\b(?:\$|usd|dollars)?\s*in\s+(?:₹|`|rs\.?|inr)?\s*"
-    r"(thousands|millions|billions|dollars|u\.s\.\s+dollars|units|crores?|lakhs?|lacs?)\b",
+    rf"(?:\b|(?<=[$₹(]))(?:{_SCALE_CURRENCY}\s*)?in\s+(?:{_SCALE_CURRENCY}\s*)?{_SCALE_EN}\b",
     re.IGNORECASE,
 )
+# "(Millions)", "($ millions)", "(₹ crore)", "(Dollars in millions)"
+_UNIT_PAREN_EN = re.compile(
+    rf"[(（]\s*(?:{_SCALE_CURRENCY}\s*(?:in\s+)?)?(thousands|millions|billions|crores?|lakhs?|lacs)\b[^()（）]*[)）]",
+    re.IGNORECASE,
+)
+# "(in millions, except per share data)": per-share amounts in that table are printed as they are
+EXCEPT_PER_SHARE = re.compile(r"except\s+(?:for\s+)?(?:the\s+)?(?:share\s+and\s+)?per[\s-]+share", re.I)
 _UNIT_SUFFIX_ZH = re.compile(r"[（(]\s*(?:人民币)?\s*(百万元|千万元|亿元|万元|千元|元)\s*[)）]")
 
 
@@ -90,8 +104,8 @@ def _word_factor(word: str) -> float:
 
 def declared_scale(text: str) -> tuple[float, str] | None:
     """The scale a text declares ("单位：万元" → (1e4, "万元")), or None when it declares none."""
-    for pattern in (_UNIT_DECL_ZH, _UNIT_SUFFIX_ZH, _UNIT_DECL_EN):
-        m = pattern.search(text)
+    for pattern in (_UNIT_DECL_ZH, _UNIT_SUFFIX_ZH, _UNIT_DECL_EN, _UNIT_PAREN_EN):
+        m = pattern.search(unicodedata.normalize("NFKC", text))
         if m:
             return _word_factor(m.group(1)), m.group(1)
     return None
@@ -100,8 +114,8 @@ def declared_scale(text: str) -> tuple[float, str] | None:
 def last_declared_scale(text: str) -> tuple[float, str] | None:
     """The scale declared last in a text (the one in force at its end), or None."""
     best: tuple[int, float, str] | None = None
-    for pattern in (_UNIT_DECL_ZH, _UNIT_DECL_EN):
-        for m in pattern.finditer(text):
+    for pattern in (_UNIT_DECL_ZH, _UNIT_DECL_EN, _UNIT_PAREN_EN):
+        for m in pattern.finditer(unicodedata.normalize("NFKC", text)):
             if best is None or m.start() > best[0]:
                 best = (m.start(), _word_factor(m.group(1)), m.group(1))
     return (best[1], best[2]) if best else None

@@ -1,9 +1,10 @@
 """The table reader: deterministic, cheap, and honest about its confidence.
 
 For a numeric field it finds the table row whose label names the field (Chinese or English, synonyms
-from a glossary and from the description), picks the column of the document's fiscal year from the
-header (2022 / 2022年度 / 本期 vs 上期 / Current year), applies the scale declared above the table
-or in the row label (元/千元/万元/亿元, thousands/millions/billions) and parses the printed number
+from a glossary and from the description), picks the column whose header names the period the field
+asks for (`text.periods`: the document's current period unless the description names another), never
+by position; applies the scale declared above the table or in the row label (元/千元/万元/亿元,
+thousands/millions/billions, crore/lakh) and parses the printed number
 (thousands separators, parentheses for negatives, full-width digits, numbers wrapped inside a cell).
 Outside tables it reads the few facts that are safe without a model (see `textfacts` and `prose`) and
 the votes of a shareholders' meeting (`votes`).
@@ -74,19 +75,18 @@ from mdqa_kernel.text.labels import (
     phrase_variants,
 )
 from mdqa_kernel.text.layout import (
-    CURRENT_WORDS,
     Cell,
-    HeaderMark,
     Line,
     Row,
-    header_marks,
+    column_headers,
     is_contents_page,
-    nearest_mark,
     note_columns,
     page_lines,
     table_rows,
 )
+from mdqa_kernel.text.periods import Period, ReportPeriod, fits, parse_period, report_period, wanted_period
 from mdqa_kernel.text.values import (
+    EXCEPT_PER_SHARE,
     declared_scale,
     find_numbers,
     is_absent,
@@ -112,7 +112,12 @@ TABLE_READER_VERSION = "table-15"  # 4: disclosure topics under their printed na
 # 15 (numbers): one number grammar (Indian grouping, a malformed grouping is no number, the mangled rupee
 # "`"/"H", points apart from percentages, a scale word in the cell); numbers inside a label are never its
 # value (Scope 1, CO2, Note 12, a date, a footnote mark); a dash cell holds its column as "no value"; a
-# cell under a "Note" column is a reference; of two cells under the current period, the nearer one
+# cell under a "Note" column is a reference;
+# 15 (periods): a column is chosen by the period its stacked header names (text/periods.py: years, fiscal
+# year-end dates, three/six/nine months ended, FY 2024-25, Current/Previous Financial Year, 本期/上期/本报告期/
+# 年初至报告期末) against the report's period (metadata, the cover's "For the fiscal year ended …") and the
+# period the description asks for (prior year, 上年同期, 年初, fiscal 2021, three vs six months), never by
+# position; scales "(Millions)", "₹ in crore", "Rs. in Lakhs"; a per-share row under "except per share"
 _DATE_LIST = re.compile(r"日期|\bdates\b", re.IGNORECASE)
 _PER_SHARE = re.compile(r"每股|per\s+share|/\s*share|每\s*10\s*股|\beps\b", re.IGNORECASE)
 _DIVIDEND = re.compile(r"股利|分红|派息|红利|dividend", re.IGNORECASE)
@@ -248,14 +253,15 @@ class TableReader:
         self, doc: DocumentView, field: FieldLike, labels: LabelSet, lines: dict[int, list[Line]]
     ) -> list[Candidate]:
         out = []
-        preferred = tuple(w for w in CURRENT_WORDS if w in field.description)
+        report = document_period(doc)
+        want = wanted_period(field.description, report)
         for page, page_ls in lines.items():
             rows = doc.memo(f"rows:{page}", lambda page_ls=page_ls: table_rows(page_ls))
             for row in rows:
                 score = max(label_score(v, labels) for v in [row.label, row.extended_label, *row.variants])
                 if score < self.min_label_score:
                     continue
-                cand = self._pick_cell(doc, field, row, page_ls, score, preferred)
+                cand = self._pick_cell(doc, field, row, page_ls, score, (want, report))
                 if cand is not None:
                     out.append(cand)
         return out
@@ -267,30 +273,20 @@ class TableReader:
         row: Row,
         lines: list[Line],
         score: float,
-        preferred: tuple[str, ...],
+        period: tuple[Period, ReportPeriod],
     ) -> Candidate | None:
         cells = _value_columns(field.type, row)
         if not any(c.value is not None for c in cells):
             return None
-        marks = header_marks(lines, row.line.index, doc.year, preferred)
-        current = [m for m in marks if m.period == "current"]
         notes = note_columns(lines, row.line.index)
         # A cell under a "Note" column is a reference to the notes, never the value.
-        cells = [c for c in cells if not _under_note(c, notes, marks)]
+        cells = [c for c in cells if not _under_note(c, notes)]
         if not cells:
             return None
-        if current:
-            chosen = [c for c in cells if nearest_mark(c, marks) in current]
-            col_conf = 1.0 if len(chosen) == 1 else 0.6
-            if not chosen:
-                return None
-            # Two cells under one period: the one nearest its header (a dash there is still "no value").
-            cell = min(chosen, key=lambda c: min(abs(c.xc - m.xc) for m in current))
-        elif marks:
-            return None  # the header names only other periods: this table is not about this year
-        else:
-            cell = cells[0]
-            col_conf = 0.9 if len(cells) == 1 else 0.3
+        picked = _period_cell(cells, lines, row, *period)
+        if picked is None:
+            return None  # the header names only other periods: this table is not about the wanted one
+        cell, col_conf = picked
         if cell.value is None:
             return None  # the period's cell is a dash ("—", "N/A"): no value, and not its neighbour's
         if field.type != "percent" and cell.percent:
@@ -324,7 +320,9 @@ class TableReader:
         self, doc: DocumentView, field: FieldLike, row: Row, lines: list[Line], cell: Cell
     ) -> tuple[float, str | None, float]:
         """(printed scale, its word, confidence): from the cell ("1,234 crore"), the row label, else the
-        nearest declaration above."""
+        nearest declaration above on the page (a caption "(in millions, except per share data)",
+        "单位：万元", "₹ in crore", or the column header); a per-share row under an "except per share"
+        caption is printed as it is."""
         if field.type == "percent" or _PER_SHARE.search(f"{field.description} {field.unit or ''}"):
             # "(In millions, except per share data)": per-share amounts are printed as they are.
             return 1.0, None, KNOWN_SCALE
@@ -336,6 +334,8 @@ class TableReader:
         for j in range(row.line.index - 1, -1, -1):
             found = declared_scale(lines[j].text)
             if found:
+                if EXCEPT_PER_SHARE.search(lines[j].text) and _PER_SHARE.search(row.extended_label):
+                    return 1.0, None, KNOWN_SCALE  # the row is a per-share amount the caption exempts
                 return found[0], found[1], KNOWN_SCALE
         if field.type == "integer" or (field.unit or "").lower() in _COUNT_UNITS:
             return 1.0, None, COUNT_SCALE
@@ -410,16 +410,12 @@ def _value_columns(field_type: str, row: Row) -> list[Cell]:
     return sorted([*kind, *(c for c in cells if c.absent)], key=lambda c: c.x0) if kind else []
 
 
-def _under_note(cell: Cell, notes: list[tuple[float, float]], marks: list[HeaderMark]) -> bool:
-    """A small number under a "Note" header: below it, and nearer it than any period's header."""
+def _under_note(cell: Cell, notes: list[tuple[float, float]]) -> bool:
+    """A small number under a "Note" header (a column of note references between the label and the
+    periods), never a value."""
     if cell.value is None or "," in cell.text or abs(cell.value) >= 1000:
         return False
-    for x0, x1 in notes:
-        if x0 - 6 <= cell.x1 and cell.x0 <= x1 + 6:
-            to_note = abs(cell.xc - (x0 + x1) / 2)
-            if all(to_note < abs(cell.xc - m.xc) for m in marks):
-                return True
-    return False
+    return any(x0 - 6 <= cell.x1 and cell.x0 <= x1 + 6 for x0, x1 in notes)
 
 
 def _number_of(cand: Candidate) -> float | None:
@@ -469,6 +465,39 @@ def _lines_by_page(doc: DocumentView) -> dict[int, list[Line]]:
         return {p: ls for p, ls in lines.items() if not is_contents_page(ls, n_pages)}
 
     return doc.memo("lines", build)
+
+
+def document_period(doc: DocumentView) -> ReportPeriod:
+    """The period the document reports (its metadata's fiscal year; the end date its cover states:
+    "For the fiscal year ended June 30, 2023"), computed once per document."""
+
+    def build() -> ReportPeriod:
+        first = sorted(doc.pages["page"].to_list())[:2] if doc.pages.height else []
+        cover = "\n".join(doc.page_text(p) for p in first)
+        return report_period(doc.metadata, cover)
+
+    return doc.memo("report_period", build)
+
+
+def _period_cell(
+    cells: list[Cell], lines: list[Line], row: Row, want: Period, report: ReportPeriod
+) -> tuple[Cell, float] | None:
+    """The cell of the wanted period and how sure the column is; None when the header names periods
+    and none of them is the wanted one.
+
+    Each cell's column header (stacked over the header lines) is parsed into a period and placed
+    against the report's: never by position. Two columns that fit with different values (the quarter
+    and the year to date of a field that names neither) are not told apart: low confidence. A row
+    whose header names no period gives its only number, or its first one at low confidence."""
+    headers = column_headers(lines, row.line.index, cells)
+    verdicts = [fits(parse_period(h), want, report) for h in headers]
+    chosen = [c for c, v in zip(cells, verdicts, strict=True) if v is True]
+    if chosen:
+        values = {c.value for c in chosen}
+        return chosen[0], 1.0 if len(values) == 1 else 0.6
+    if any(v is False for v in verdicts):
+        return None
+    return cells[0], 0.9 if len(cells) == 1 else 0.3
 
 
 def _prose_windows(doc: DocumentView, lines: dict[int, list[Line]]) -> list[ProseWindow]:

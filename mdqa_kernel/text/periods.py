@@ -1,0 +1,427 @@
+"""Periods: what a statement column covers, what a document reports, what a field asks for.
+
+A table's numbers are chosen by period, never by position: the header text above a column ("Year Ended
+December 31, 2023", "Three Months Ended June 30, 2023", "FY 2024-25 (Current Financial Year)", "本期发生额",
+"年初至报告期末", "2022年12月31日") is parsed into a `Period`; the document's own period (`ReportPeriod`:
+its fiscal year, the end date its cover page states, whether it is a quarterly report) places that
+column in time; the field's description says which period it wants (`wanted_period`: the current one by
+default, "prior fiscal year", "上年同期", "年初", "fiscal 2021", "three months" vs "nine months").
+`fits` answers whether a column holds the wanted period: True, False, or None when the column names
+no period at all (the reader then says it is not sure rather than guessing a column).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import unicodedata
+from dataclasses import dataclass, replace
+from typing import Any
+
+from mdqa_kernel.text.values import find_dates
+
+_YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
+# "FY 2024-25", "2024-2025", "2024/25": a fiscal year across two calendar years, named by its end year.
+_YEAR_RANGE = re.compile(r"(?<!\d)((?:19|20)\d\d)\s*[-–/]\s*(\d\d|(?:19|20)\d\d)(?!\d)")
+_QUARTER = re.compile(r"(?:(?<=\d)|\b)Q([1-4])\b|\b([1-4])Q\b|第\s*([一二三四1-4])\s*季度", re.I)
+# three-letter stems, in order
+_MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH_RANGE_EN = re.compile(
+    r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*(?:-|–|to|through)\s*"
+    r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b",
+    re.I,
+)
+_MONTH_RANGE_ZH = re.compile(r"(?<!\d)(1[0-2]|[1-9])\s*[-–—至~]\s*(1[0-2]|[1-9])\s*月")
+_SPAN_EN = re.compile(
+    r"\b(three|3|six|6|nine|9|twelve|12|thirteen|13|twenty-six|26|thirty-nine|39|fifty-two|52|fifty-three|53)"
+    r"[\s-]+(months?|weeks?)\b",
+    re.I,
+)
+_SPAN_WORDS = {
+    "three": 3, "six": 6, "nine": 9, "twelve": 12, "thirteen": 13, "twenty-six": 26,
+    "thirty-nine": 39, "fifty-two": 52, "fifty-three": 53,
+}  # fmt: skip
+_QUARTER_WORDS = re.compile(r"\bquarters?\s+ended\b|\b(?:first|second|third|fourth)\s+quarter\b", re.I)
+_YEAR_WORDS = re.compile(
+    r"\byears?\s+ended\b|\bfiscal\s+years?\b|\bfull[\s-]year\b|\bannual\b|\btwelve\s+months\b", re.I
+)
+_YTD_WORDS = re.compile(r"year[\s-]to[\s-]date|\bytd\b|年初至报告期末|年初至本报告期末|年初至今", re.I)
+# A change between periods ("增减", "% Change", "2023 vs. 2022") is no period of its own.
+_CHANGE = re.compile(r"增减|变动|变化|比上年|比上期|同比|\bchange\b|\bvs\.?\b|\bvariance\b", re.I)
+
+# Words of a header or a description that name a period relative to the report. Longest first: the
+# first that occurs wins ("本报告期末" is the end of the period, "本报告期" the quarter of a quarterly
+# report). Each: (word, offset in fiscal years, opening balance, span kind).
+_RELATIVE_WORDS: tuple[tuple[str, int, bool, str | None], ...] = (
+    ("年初至报告期末", 0, False, "ytd"),
+    ("上年年末", -1, True, None),
+    ("上年度末", -1, True, None),
+    ("上年末", -1, True, None),
+    ("上年同期", -1, False, None),
+    ("上期末", -1, True, None),
+    ("上期", -1, False, None),
+    ("上年度", -1, False, None),
+    ("上年", -1, False, None),
+    ("年初", -1, True, None),
+    ("期初", -1, True, None),
+    ("本报告期末", 0, False, None),
+    ("本报告期", 0, False, "quarter"),
+    ("本期末", 0, False, None),
+    ("本期", 0, False, None),
+    ("本年末", 0, False, None),
+    ("本年度", 0, False, None),
+    ("本年", 0, False, None),
+    ("期末", 0, False, None),
+    ("beginning of the year", -1, True, None),
+    ("beginning of year", -1, True, None),
+    ("beginning of the period", -1, True, None),
+    ("opening balance", -1, True, None),
+    ("previous financial year", -1, False, None),
+    ("previous fiscal year", -1, False, None),
+    ("prior financial year", -1, False, None),
+    ("prior fiscal year", -1, False, None),
+    ("previous year", -1, False, None),
+    ("prior year", -1, False, None),
+    ("last year", -1, False, None),
+    ("preceding year", -1, False, None),
+    ("previous period", -1, False, None),
+    ("prior period", -1, False, None),
+    ("current financial year", 0, False, None),
+    ("current fiscal year", 0, False, None),
+    ("current year", 0, False, None),
+    ("this year", 0, False, None),
+    ("current period", 0, False, None),
+    ("reporting period", 0, False, None),
+)
+
+
+@dataclass(frozen=True)
+class Period:
+    """A period as a header or a description names it; every part optional."""
+
+    year: int | None = None  # the fiscal year named ("2023", "FY 2024-25" → 2025, "2022年度")
+    end: dt.date | None = None  # the period's end date ("December 31, 2022", "2022年12月31日")
+    months: int | None = None  # its length: 3 a quarter, 6 / 9 year-to-date, 12 a year
+    span: str | None = None  # "quarter" | "ytd" | "year" when a word says so ("本报告期", "YTD")
+    offset: int | None = None  # relative to the report: 0 current, -1 prior ("本期", "上年同期")
+    opening: bool = False  # the balance at the start of the year ("年初", "期初", "上年末")
+    change: bool = False  # a change between periods ("增减", "% Change"): never a period's value
+    point: bool = False  # a balance at a date ("本报告期末", "June 30, 2023" with no span), not a flow
+
+    @property
+    def named(self) -> bool:
+        return self.change or any(
+            v is not None for v in (self.year, self.end, self.months, self.span, self.offset)
+        )
+
+
+@dataclass(frozen=True)
+class ReportPeriod:
+    """The period a document reports: its fiscal year, its end date, quarterly or not."""
+
+    year: int | None = None
+    end: dt.date | None = None
+    quarterly: bool = False
+    quarter: int | None = None  # 1..4 of a quarterly report, when known
+
+
+def _norm(text: str) -> str:
+    t = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip()
+    return re.sub(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])", "", t)  # "上年 同期" as one word
+
+
+def fiscal_year_of(day: dt.date) -> int | None:
+    """The fiscal year a year-end date names: the calendar year it ends in; None for a 52/53-week year
+    that ends in January or the first days of February, which companies name either way (one retailer's
+    "fiscal 2022" ends January 28, 2023, another's "fiscal 2023" does): only the dates can be compared."""
+    return None if day.month == 1 or (day.month == 2 and day.day <= 7) else day.year
+
+
+_FY_SHORT = re.compile(r"\bFY\s*'?(\d{2})(?:\s*[-–/]\s*(\d{2}))?(?!\d)", re.I)  # "FY24", "FY 24-25"
+_ORDINAL = re.compile(r"(?<=\d)(?:st|nd|rd|th)\b", re.I)  # "31st March, 2025"
+_DMY_DOTS = re.compile(r"(?<![\d.])(\d{1,2})\.(\d{1,2})\.((?:19|20)\d\d)(?![\d.])")  # "31.03.2025"
+
+
+def _dates(text: str) -> list[dt.date]:
+    """The dates a header or a cover prints, ordinals ("31st March, 2025") and "31.03.2025" included."""
+    t = _ORDINAL.sub("", text)
+    found = [d for d, _, _ in find_dates(t)]
+    for m in _DMY_DOTS.finditer(t):
+        try:
+            found.append(dt.date(int(m.group(3)), int(m.group(2)), int(m.group(1))))
+        except ValueError:
+            continue
+    return found
+
+
+def _years(text: str) -> tuple[list[int], str]:
+    """The years a text names (a two-year range counts as its end year), and the text without them."""
+    found: list[int] = []
+
+    def take_short(m: re.Match[str]) -> str:
+        found.append(2000 + int(m.group(2) or m.group(1)))
+        return " "
+
+    text = _FY_SHORT.sub(take_short, text)
+
+    def take_range(m: re.Match[str]) -> str:
+        start, end = int(m.group(1)), m.group(2)
+        end_year = int(end) if len(end) == 4 else (start // 100) * 100 + int(end)
+        if end_year != start + 1:
+            return m.group(0)  # "2022-23" only; "2021-2023" is a list
+        found.append(end_year)
+        return " "
+
+    rest = _YEAR_RANGE.sub(take_range, text)
+    found += [int(y) for y in _YEAR.findall(rest)]
+    return found, _YEAR.sub(" ", rest)
+
+
+def _months(t: str) -> tuple[int | None, str | None]:
+    """(length in months, span word) a text names: "Three Months Ended", "Jan-Sep", "1-9月", "Q3"."""
+    m = _SPAN_EN.search(t)
+    if m:
+        n = m.group(1).lower()
+        count = int(n) if n.isdigit() else _SPAN_WORDS[n]
+        months = count if m.group(2).lower().startswith("month") else round(count * 12 / 52)
+        return months, None
+    m = _MONTH_RANGE_EN.search(t)
+    if m:
+        a, b = (_MONTH_NAMES.index(g.lower()[:3]) for g in m.groups())
+        return (b - a) % 12 + 1, None
+    m = _MONTH_RANGE_ZH.search(t)
+    if m:
+        return (int(m.group(2)) - int(m.group(1))) % 12 + 1, None
+    if _YTD_WORDS.search(t):
+        return None, "ytd"
+    if _QUARTER_WORDS.search(t) or _QUARTER.search(t) or "季度" in t:
+        return 3, None
+    if _YEAR_WORDS.search(t) or re.search(r"\d{4}\s*年度|全年|年度", t):
+        return 12, None
+    return None, None
+
+
+def parse_period(text: str) -> Period:
+    """The period a column header (its stacked lines) or a field description names."""
+    t = _norm(text)
+    low = t.lower()
+    offset: int | None = None
+    opening = False
+    span: str | None = None
+    word = ""
+    hits = [
+        (low.find(w), -len(w), w, off, opens, kind) for w, off, opens, kind in _RELATIVE_WORDS if w in low
+    ]
+    if hits:
+        # the word printed first names the column ("本报告期比上年同期增减" is about 本报告期)
+        _pos, _len, word, offset, opening, span = min(hits)
+    dates = _dates(t)
+    years, _rest = _years(t)
+    months, span_word = _months(t)
+    span = span or span_word
+    change = bool(_CHANGE.search(t)) or len(set(years)) > 1 or len(set(dates)) > 1
+    if opening:
+        months = None  # "上年度末" is a point: the prior year's closing balance
+    end = dates[0] if len(set(dates)) == 1 else None
+    year = years[0] if len(set(years)) == 1 else None
+    if end is not None and year == end.year:
+        year = None  # the date's own year: the date says more
+    point = (
+        opening
+        or (word.endswith("末") and span is None)
+        or (end is not None and months is None and span is None)
+    )
+    return Period(year, end, months, span, offset, opening, change, point)
+
+
+# A period a field description names besides its line item ("Net income, prior fiscal year", "上期净利润"):
+# taken off before the description is matched against row labels.
+_PERIOD_PHRASE_EN = re.compile(
+    r"[,;]?\s*\b(?:(?:for|in|of|during|at|as\s+of)\s+)?(?:the\s+)?"
+    r"(?:(?:prior|previous|preceding|last|current|this)\s+(?:fiscal\s+|financial\s+)?(?:year|period|quarter)"
+    r"|beginning\s+of\s+(?:the\s+)?(?:fiscal\s+)?year|(?:three|six|nine|twelve|3|6|9|12)\s+months"
+    r"|year[\s-]to[\s-]date|ytd|fiscal\s+(?:year\s+)?(?:19|20)\d\d|fiscal(?:\s+year)?\s*$)\b.*$",
+    re.I,
+)
+_PERIOD_PREFIX_ZH = re.compile(
+    r"^(?:上年同期|上年年末|上年度末|上年末|上年度|上年|上期末|上期|本报告期末|本报告期|本期末|本期|本年度|"
+    r"年初至报告期末)的?"
+)
+
+
+def strip_period_words(text: str) -> str:
+    """A description without the period it names ("Net sales prior fiscal year" → "Net sales"); the
+    text itself when nothing else would be left."""
+    t = _PERIOD_PHRASE_EN.sub("", text).strip()
+    zh = _PERIOD_PREFIX_ZH.sub("", t)
+    t = zh if len(zh) >= 2 else t
+    return t if len(t) >= 2 else text
+
+
+# -- the document's period ------------------------------------------------------------------------
+
+_COVER_END = re.compile(
+    r"for\s+the\s+(?P<kind>(?:fiscal|financial)\s+year|year|quarterly\s+period|quarter|"
+    r"(?:three|six|nine)[\s-]+months?|period)\s+ended\s*:?\s*(?P<date>[^\n]{6,40})",
+    re.I,
+)
+_COVER_ZH = re.compile(r"(?P<y>\d{4})\s*年\s*(?P<kind>第[一二三四1-4]季度|半年度|年度)报告")
+
+
+def report_period(metadata: dict[str, Any], cover: str) -> ReportPeriod:
+    """The document's period from its metadata (year "2023", "FY2024-25", "2025Q3"; doctype) and its
+    cover text ("For the fiscal year ended June 30, 2023", "For the quarterly period ended …",
+    "2025年第三季度报告"). The cover's end date wins; the metadata's year names the fiscal year."""
+    meta_year = str(metadata.get("year") or "")
+    doctype = str(metadata.get("doctype") or "").lower()
+    years, _ = _years(meta_year)
+    year = years[0] if years else None
+    q = _QUARTER.search(meta_year)
+    quarter = int(next(g for g in q.groups() if g)) if q and q.group(3) is None else None
+    quarterly = bool(q) or bool(re.search(r"quarter|10-?q|季度", doctype))
+    end: dt.date | None = None
+    text = _norm(cover)
+    m = _COVER_END.search(text)
+    if m:
+        head = _ORDINAL.sub("", m.group("date"))
+        dates = _dates(head)
+        if dates and re.match(r"\W{0,2}\d|\W{0,2}[A-Za-z]{3}", head):
+            end = dates[0]
+            kind = m.group("kind").lower()
+            quarterly = quarterly or kind.startswith(("quarter", "three", "six", "nine"))
+    zh = _COVER_ZH.search(text)
+    if zh:
+        quarterly = quarterly or "季度" in zh.group("kind")
+        year = year or int(zh.group("y"))
+    if end is None and quarter is not None and year is not None and not doctype.startswith("10"):
+        # "2025Q3" of a calendar-year filer (Chinese quarterly reports are): the quarter's last day
+        end = dt.date(year, 3 * quarter, 30 if quarter in (2, 3) else 31)
+    if year is None and end is not None and not quarterly:
+        year = fiscal_year_of(end)  # a quarter's end date does not say which fiscal year it falls in
+    return ReportPeriod(year, end, quarterly, quarter)
+
+
+# -- matching ----------------------------------------------------------------------------------------
+
+
+_CHANGE_FIELD = re.compile(
+    r"增减|变动|增长|同比|比上年|比上期|\bchange\b|\bgrowth\b|\bincrease|\bdecrease", re.I
+)
+
+
+# 期初/期末/年初/年末 followed by a noun are part of a line item's name, not the period asked for.
+_LINE_ITEM_POINT = re.compile(r"(?<![告本上])(?:期初|期末|年初|年末)(?!至)(?=[\u4e00-\u9fff])")
+
+
+def wanted_period(description: str, report: ReportPeriod) -> Period:
+    """The period a field asks for: what its description names, else the report's current period.
+
+    A change ("营业收入比上年同期增减", "growth") is measured in the current period against the prior
+    one: its "上年" names the base, not the period, and it may be read from a change column."""
+    # "期初现金及现金等价物余额" is a line item of the current period, not the opening column
+    want = parse_period(_LINE_ITEM_POINT.sub("", _norm(description)))
+    change = bool(_CHANGE_FIELD.search(_norm(description)))
+    if change and want.offset == -1:
+        want = replace(want, offset=0, opening=False)
+    want = replace(want, change=change)
+    if want.offset is None and want.year is None and want.end is None:
+        want = replace(want, offset=0)
+    return want
+
+
+def _absolute(p: Period) -> int | None:
+    return p.year if p.year is not None else (fiscal_year_of(p.end) if p.end is not None else None)
+
+
+def column_offset(col: Period, report: ReportPeriod) -> int | None:
+    """The fiscal year a period holds, relative to the report's (0 current, -1 prior); None unknown.
+    A word ("Current Financial Year", "上期") says it outright; a date or a year is placed against the
+    report's end date or fiscal year."""
+    if col.offset is not None:
+        return col.offset
+    if col.end is not None and report.end is not None:
+        return _years_between(col.end, report.end)
+    year = _absolute(col)
+    return year - report.year if year is not None and report.year is not None else None
+
+
+def _span_kinds(p: Period, report: ReportPeriod) -> set[str]:
+    """What a period's length means in this report: a quarter, the year to date, the year."""
+    if p.span:
+        if p.span == "quarter" and not report.quarterly:
+            return set()  # "本报告期" of an annual report is its year
+        return {p.span, "ytd"} if p.span == "quarter" and report.quarter == 1 else {p.span}
+    m = p.months
+    if m is None:
+        return set()
+    if m >= 12:
+        return {"year"}
+    kinds = {"quarter"} if m == 3 else set()
+    if report.quarter is not None:
+        if m == 3 * report.quarter:
+            kinds.add("ytd")
+    elif m > 3:
+        kinds.add("ytd")
+    return kinds
+
+
+def _is_opening(col: Period, report: ReportPeriod) -> bool:
+    """The balance at the start of the year: "年初", "上年末", or the prior fiscal year's end date in a
+    quarterly report (December 31, 2022 beside June 30, 2023)."""
+    if col.opening:
+        return True
+    if col.end is not None and report.end is not None and report.quarterly and col.months is None:
+        return 0 < (report.end - col.end).days < 366 and column_offset(col, report) is None
+    return False
+
+
+def fits(col: Period, want: Period, report: ReportPeriod) -> bool | None:
+    """Whether a column holds the wanted period; None when the column names no period at all."""
+    if col.change:
+        return want.change and _spans_agree(col, want, report)
+    if not col.named:
+        return None
+    if want.end is not None and col.end is not None:
+        return abs((col.end - want.end).days) <= 7 and _spans_agree(col, want, report)
+    target = _target_offset(want, report)
+    if want.opening or _is_opening(col, report):
+        # the balance at the start of the year is the prior year's closing balance
+        if want.opening and _is_opening(col, report):
+            return True
+        wanted_prior = want.opening or target == -1
+        return wanted_prior and column_offset(col, report) == -1 and not col.months and not report.quarterly
+    offset = column_offset(col, report)
+    if offset is None or target is None:
+        offset, target = _absolute(col), _absolute(want)
+        if offset is None or target is None:
+            return None
+    return offset == target and _spans_agree(col, want, report)
+
+
+def _years_between(day: dt.date, end: dt.date) -> int | None:
+    """Whole fiscal years from the report's end to a date (52/53-week years end a few days apart)."""
+    days = (day - end).days
+    k = round(days / 365.25)
+    return k if abs(days - k * 365.25) <= 20 else None
+
+
+def _target_offset(want: Period, report: ReportPeriod) -> int | None:
+    if want.end is not None and report.end is not None:
+        return _years_between(want.end, report.end)
+    year = _absolute(want)
+    if year is not None and report.year is not None:
+        return year - report.year
+    return want.offset
+
+
+def _spans_agree(col: Period, want: Period, report: ReportPeriod) -> bool:
+    have, asked = _span_kinds(col, report), _span_kinds(want, report)
+    if not have:
+        # A balance at a date answers any span; a flow column that names no span ("本期发生额" of a
+        # quarterly report) is not known to be the quarter or the year to date the field asks for.
+        return col.point or not (report.quarterly and asked) or report.quarter == 1
+    if asked:
+        return bool(have & asked)
+    # The field says nothing of a span: in an annual report that is the year; in a quarterly report
+    # both the quarter and the year to date fit, and the reader says it cannot tell them apart.
+    return report.quarterly or "year" in have

@@ -1,0 +1,315 @@
+"""Period-aware statement tables: a number's column is chosen by the period its header names, against
+the document's reporting period and the period the field asks for, never by its position; scales come
+from the caption or the column header. Each statement is drawn by the test (reportlab) and read through
+the real parser and the table reader."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+from reportlab.pdfgen import canvas
+
+from mdqa_kernel.parsing.pdf import parse_pdf
+from mdqa_kernel.readers import Status, view_from_parse
+from mdqa_kernel.readers.confidence import CONFIDENT
+from mdqa_kernel.readers.table.reader import TableReader
+from mdqa_kernel.text.periods import ReportPeriod, fits, parse_period, report_period, wanted_period
+from mdqa_kernel.text.values import declared_scale
+
+# A drawn line: (x, text, how) with how "l" (x is the left edge), "r" (right edge) or "c" (centre).
+Item = tuple[float, str, str]
+COLS = (330.0, 420.0, 510.0)  # right edges of the number columns
+
+
+def draw(path: Path, pages: list[list[list[Item]]], cjk: bool = False) -> Path:
+    font = "Helvetica"
+    if cjk:
+        if "STSong-Light" not in pdfmetrics.getRegisteredFontNames():
+            pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+        font = "STSong-Light"
+    c = canvas.Canvas(str(path), pagesize=A4)
+    for lines in pages:
+        c.setFont(font, 9)
+        y = 790.0
+        for items in lines:
+            for x, text, how in items:
+                {"l": c.drawString, "r": c.drawRightString, "c": c.drawCentredString}[how](x, y, text)
+            y -= 15
+        c.showPage()
+    c.save()
+    return path
+
+
+def row(label: str, *values: str, cols: tuple[float, ...] = COLS) -> list[Item]:
+    return [(72, label, "l"), *((x, v, "r") for x, v in zip(cols, values, strict=False))]
+
+
+def text(line: str) -> list[Item]:
+    return [(72, line, "l")]
+
+
+def fld(description: str, type: str = "number", unit: str | None = None):
+    return SimpleNamespace(name="f", type=type, description=description, question="", unit=unit, scale=1.0)
+
+
+def view(path: Path, **meta):
+    return view_from_parse(parse_pdf(path), path.stem, meta)
+
+
+def read(doc, description: str, type: str = "number"):
+    return TableReader().read(doc, fld(description, type), "")
+
+
+def income_statement(path: Path, years: tuple[str, ...], cover: str = "") -> Path:
+    """A 10-K income statement: "Year Ended December 31," spans the columns, the years below it."""
+    by_year = {
+        "2023": ("211,915", "72,361", "9.68", "221"),
+        "2022": ("198,270", "72,738", "9.65", "210"),
+        "2021": ("168,088", "61,271", "8.05", "181"),
+    }
+
+    def values(k: int) -> tuple[str, ...]:
+        return tuple(by_year[y][k] for y in years)
+
+    return draw(
+        path,
+        [
+            [text(cover)] if cover else [text("ANNUAL REPORT")],
+            [
+                text("CONSOLIDATED STATEMENTS OF INCOME"),
+                text("(In millions, except per share data)"),
+                [(430, "Year Ended December 31,", "c")],
+                [(x, y, "r") for x, y in zip(COLS, years, strict=True)],
+                row("Total revenue", *values(0)),
+                row("Net income", *values(1)),
+                row("Diluted earnings per share", *values(2)),
+                row("Employees (in thousands)", *values(3)),
+            ],
+        ],
+    )
+
+
+@pytest.mark.parametrize("years", [("2023", "2022", "2021"), ("2021", "2022", "2023")])
+def test_us_year_row_under_a_spanning_header(tmp_path, years):
+    """The current year is whichever column its header names: leftmost or rightmost."""
+    doc = view(income_statement(tmp_path / "is.pdf", years), year=2023, doctype="10-K")
+    revenue = read(doc, "Total revenue")
+    assert revenue.value == pytest.approx(211_915e6) and revenue.confidence >= CONFIDENT
+    assert read(doc, "Net income").value == pytest.approx(72_361e6)
+    # "except per share data": a per-share row is printed as it is
+    assert read(doc, "Diluted earnings per share").value == pytest.approx(9.68)
+    # a unit in the row label wins over the caption's
+    assert read(doc, "Employees", "integer").value == 221_000
+    # the field asks for another year: that column
+    assert read(doc, "Net income for the prior fiscal year").value == pytest.approx(72_738e6)
+    assert read(doc, "Total revenue fiscal 2021").value == pytest.approx(168_088e6)
+    assert read(doc, "Net income for the year ended December 31, 2022").value == pytest.approx(72_738e6)
+
+
+def test_reporting_period_from_the_cover_page(tmp_path):
+    """No year in the metadata: the cover's "For the fiscal year ended" names the period."""
+    path = income_statement(
+        tmp_path / "cover.pdf",
+        ("2021", "2022", "2023"),
+        cover="FORM 10-K  For the fiscal year ended December 31, 2023",
+    )
+    doc = view(path, doctype="10-K")
+    revenue = read(doc, "Total revenue")
+    assert revenue.value == pytest.approx(211_915e6) and revenue.confidence >= CONFIDENT
+
+
+def test_fiscal_year_end_dates_as_column_headers(tmp_path):
+    """A 52/53-week year named by the date it ends ("January 28, 2023"), the cover giving that date."""
+    path = draw(
+        tmp_path / "retail.pdf",
+        [
+            [text("FORM 10-K  For the fiscal year ended January 28, 2023")],
+            [
+                text("CONSOLIDATED STATEMENTS OF OPERATIONS ($ in thousands)"),
+                [(COLS[0], "Fiscal Year Ended", "r"), (COLS[1], "Fiscal Year Ended", "r")],
+                [(COLS[0], "January 29, 2022", "r"), (COLS[1], "January 28, 2023", "r")],
+                row("Net sales", "8,958,100", "8,747,000"),
+            ],
+        ],
+    )
+    doc = view(path, year=2022, doctype="10-K")
+    sales = read(doc, "Net sales")
+    assert sales.value == pytest.approx(8_747_000e3) and sales.confidence >= CONFIDENT
+    assert read(doc, "Net sales prior fiscal year").value == pytest.approx(8_958_100e3)
+
+
+def quarterly(path: Path) -> Path:
+    """A 10-Q: three and six months ended June 30, each 2023 then 2022; a balance sheet below."""
+    cols = (300.0, 370.0, 450.0, 520.0)
+    return draw(
+        path,
+        [
+            [text("FORM 10-Q  For the quarterly period ended June 30, 2023")],
+            [
+                text("CONDENSED CONSOLIDATED STATEMENTS OF INCOME (In millions)"),
+                [(335, "Three Months Ended June 30,", "c"), (485, "Six Months Ended June 30,", "c")],
+                [(x, y, "r") for x, y in zip(cols, ("2023", "2022", "2023", "2022"), strict=True)],
+                row("Revenue", "100.5", "90.25", "210.75", "180.5", cols=cols),
+                row("Net income", "20.5", "18.25", "41.5", "36.75", cols=cols),
+                text(""),
+                text("CONDENSED CONSOLIDATED BALANCE SHEETS (In millions)"),
+                [(cols[1], "June 30, 2023", "r"), (cols[3], "December 31, 2022", "r")],
+                row("Total assets", "5,400", "5,100", cols=(cols[1], cols[3])),
+            ],
+        ],
+    )
+
+
+def test_quarter_and_year_to_date_columns_of_a_10q(tmp_path):
+    doc = view(quarterly(tmp_path / "q.pdf"), year="2023Q2", doctype="10-Q")
+    assert read(doc, "Revenue for the three months ended June 30, 2023").value == pytest.approx(100.5e6)
+    assert read(doc, "Revenue, six months ended June 30, 2023 (year to date)").value == pytest.approx(
+        210.75e6
+    )
+    assert read(doc, "Net income, three months, prior year").value == pytest.approx(18.25e6)
+    # a flow in a quarterly report that names neither span: both columns fit, the reader does not pick
+    unsure = read(doc, "Revenue")
+    assert unsure.status == Status.FOUND and unsure.confidence < CONFIDENT
+    # a balance: the report's end date; "beginning of the year" is the prior fiscal year's end
+    assets = read(doc, "Total assets")
+    assert assets.value == pytest.approx(5_400e6) and assets.confidence >= CONFIDENT
+    assert read(doc, "Total assets at the beginning of the year").value == pytest.approx(5_100e6)
+
+
+@pytest.mark.parametrize("current_left", [True, False])
+def test_chinese_current_and_prior_period_columns_in_wan_yuan(tmp_path, current_left):
+    head = ["本期发生额", "上期发生额"] if current_left else ["上期发生额", "本期发生额"]
+
+    def cells(cur: str, prior: str) -> tuple[str, str]:
+        return (cur, prior) if current_left else (prior, cur)
+
+    cols = (360.0, 480.0)
+    path = draw(
+        tmp_path / "cn.pdf",
+        [
+            [
+                text("合并利润表"),
+                [(72, "编制单位：样本股份有限公司", "l"), (400, "单位：万元", "l")],
+                [(72, "项目", "l"), *((x, h, "r") for x, h in zip(cols, head, strict=True))],
+                row("一、营业总收入", *cells("12,345.67", "11,000.00"), cols=cols),
+                row("净利润", *cells("2,345.60", "2,000.10"), cols=cols),
+            ]
+        ],
+        cjk=True,
+    )
+    doc = view(path, year=2024, doctype="annual_report", language="zh")
+    revenue = read(doc, "营业总收入")
+    assert revenue.value == pytest.approx(12_345.67e4) and revenue.confidence >= CONFIDENT
+    assert read(doc, "上期净利润").value == pytest.approx(2_000.10e4)
+    assert read(doc, "上年同期营业总收入").value == pytest.approx(11_000e4)
+
+
+@pytest.mark.parametrize(("caption", "factor"), [("(₹ in crore)", 1e7), ("Rs. in Lakhs", 1e5)])
+def test_indian_brsr_current_and_previous_financial_year(tmp_path, caption, factor):
+    cols = (400.0, 520.0)
+    path = draw(
+        tmp_path / "brsr.pdf",
+        [
+            [
+                text("SECTION A: GENERAL DISCLOSURES"),
+                text(f"Turnover and net worth {caption}"),
+                [(72, "Particulars", "l"), (cols[0], "FY 2023-24", "r"), (cols[1], "FY 2024-25", "r")],
+                [(cols[0], "(Previous Financial Year)", "r"), (cols[1], "(Current Financial Year)", "r")],
+                row("Turnover", "1,100.25", "1,234.50", cols=cols),
+                row("Net worth", "800.00", "950.75", cols=cols),
+            ]
+        ],
+    )
+    # the metadata may name the year by its start ("2024") or as printed: the words decide
+    for year in ("FY2024-25", "2024"):
+        doc = view(path, year=year, doctype="brsr")
+        turnover = read(doc, "Turnover")
+        assert turnover.value == pytest.approx(1_234.50 * factor) and turnover.confidence >= CONFIDENT
+        assert read(doc, "Net worth, previous year").value == pytest.approx(800.0 * factor)
+
+
+def test_columns_that_name_no_wanted_period(tmp_path):
+    cols = (400.0, 520.0)
+    path = draw(
+        tmp_path / "other.pdf",
+        [
+            [
+                text("(In thousands)"),
+                [(cols[0], "Segment A", "r"), (cols[1], "Segment B", "r")],
+                row("Total assets", "4,000", "5,000", cols=cols),
+            ],
+            [
+                text("FIVE-YEAR SUMMARY (In thousands)"),
+                [(x, y, "r") for x, y in zip(cols, ("2019", "2018"), strict=True)],
+                row("Operating income", "700", "650", cols=cols),
+            ],
+        ],
+    )
+    doc = view(path, year=2023, doctype="10-K")
+    # no header names a period: not the first or the last column with confidence, but a reading to review
+    assets = read(doc, "Total assets")
+    assert assets.status == Status.FOUND and assets.confidence < CONFIDENT
+    # the header names only other years: no table reading (a sentence-like reading of the row is left
+    # for review), never a confident wrong year's number
+    assert read(doc, "Operating income").confidence < CONFIDENT
+
+
+def test_period_parsing_and_matching():
+    fy = ReportPeriod(year=2023, end=dt.date(2023, 12, 31))
+    want = wanted_period("Revenue", fy)
+    assert fits(parse_period("Year Ended December 31, 2023"), want, fy) is True
+    assert fits(parse_period("Year Ended December 31, 2022"), want, fy) is False
+    assert fits(parse_period("% Change"), want, fy) is False
+    assert fits(parse_period("Segment A"), want, fy) is None
+    assert parse_period("FY 2024-25 (Current Financial Year)").year == 2025
+    q3 = report_period({"year": "2025Q3", "doctype": "quarterly_report"}, "")
+    assert q3.quarterly and q3.quarter == 3 and q3.end == dt.date(2025, 9, 30)
+    quarter = wanted_period("营业收入 (本报告期)", q3)
+    ytd = wanted_period("营业收入 2025 Jan-Sep (年初至报告期末)", q3)
+    assert fits(parse_period("本报告期"), quarter, q3) and not fits(
+        parse_period("年初至报告期末"), quarter, q3
+    )
+    assert fits(parse_period("年初至报告期末"), ytd, q3) and not fits(parse_period("本报告期"), ytd, q3)
+    # a change field is measured in the current period: its "上年同期" names the base, not the period
+    change = wanted_period("营业收入比上年同期增减(%)", q3)
+    assert fits(parse_period("本报告期比上年同期增减变动幅度(%)"), change, q3) is True
+    assert fits(parse_period("上年同期"), change, q3) is False
+    assert report_period({}, "For the quarterly period ended June 30, 2023").quarterly
+    # "期初" inside a line item's name ("期初现金及现金等价物余额") is not the opening column
+    opening_cash = wanted_period("期初现金及现金等价物余额", q3)
+    assert opening_cash.offset == 0 and not opening_cash.opening
+    assert wanted_period("总资产（期初）", q3).opening
+    # Indian filings: ordinals, day.month.year, short fiscal years
+    brsr = report_period({}, "for the financial year ended 31st March, 2025")
+    assert brsr.end == dt.date(2025, 3, 31) and brsr.year == 2025
+    current = wanted_period("Turnover", brsr)
+    assert fits(parse_period("As at 31st March, 2025"), current, brsr) is True
+    assert fits(parse_period("31.03.2024"), current, brsr) is False
+    assert parse_period("Q2 FY24").year == 2024 and parse_period("Q2 FY24").months == 3
+    # a January year end is named either way by companies: without the report's end date, unknown
+    no_end = ReportPeriod(year=2023)
+    assert fits(parse_period("January 28, 2023"), wanted_period("Revenue", no_end), no_end) is None
+
+
+@pytest.mark.parametrize(
+    ("caption", "factor"),
+    [
+        ("(in millions, except per-share data)", 1e6),
+        ("(Millions)", 1e6),
+        ("$ in thousands", 1e3),
+        ("单位：元", 1.0),
+        ("单位：千元", 1e3),
+        ("₹ in crore", 1e7),
+        ("₹ in lakh", 1e5),
+        ("(Amount in ₹ crore)", 1e7),
+    ],
+)
+def test_scale_declarations(caption, factor):
+    found = declared_scale(caption)
+    assert found is not None and found[0] == factor
