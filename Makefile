@@ -79,7 +79,7 @@ test: $(STAMP) sysdeps lint
 	exit $$rc
 
 demo: $(STAMP)
-	@$(MAKE) --no-print-directory sysdeps || echo "warning: could not install Debian packages (need root/sudo); Chinese PDFs fall back to a built-in font"
+	@$(MAKE) --no-print-directory sysdeps || echo "warning: could not install Debian packages (need root/sudo); Chinese PDFs fall back to a built-in font and pages without a text layer are not OCR'd"
 	$(BIN)/mdqa demo --out demo-output --questions $(DEMO_QUESTIONS)
 
 clean-venv:
