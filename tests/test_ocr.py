@@ -195,10 +195,16 @@ def test_words_from_tsv_scales_boxes_and_joins_chinese() -> None:
             "5\t1\t1\t1\t1\t3\t500\t100\t200\t40\t95.0\t1,234",
             "5\t1\t1\t1\t1\t4\t720\t100\t10\t40\t95.0\t ",
             "5\t1\t1\t1\t2\t1\t100\t160\t80\t40\t90.0\t利润",
+            # chi_sim cuts numbers at their separators; columns further apart stay apart
+            "5\t1\t1\t1\t3\t1\t100\t220\t25\t30\t93.0\t7,",
+            "5\t1\t1\t1\t3\t2\t147\t220\t50\t30\t95.0\t176.45",
+            "5\t1\t1\t1\t3\t3\t300\t220\t25\t30\t95.0\t9,",
+            "5\t1\t1\t1\t3\t4\t400\t220\t50\t30\t95.0\t12",
         ]
     )
     words = ocr.words_from_tsv(tsv, 72.0 / 300)
-    assert [w.text for w in words] == ["营业收入", "1,234", "利润"]  # another line is not joined
+    # another line is not joined
+    assert [w.text for w in words] == ["营业收入", "1,234", "利润", "7,176.45", "9,", "12"]
     first = words[0]
     assert (first.x0, first.top, first.x1, first.bottom, first.conf) == pytest.approx(
         (24.0, 24.0, 63.36, 33.6, 88.0)

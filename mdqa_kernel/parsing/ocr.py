@@ -137,7 +137,7 @@ _TSV_FIELDS = 12  # level page block par line word left top width height conf te
 
 def words_from_tsv(tsv: str, scale: float) -> list[OcrWord]:
     """Tesseract's TSV rows of level 5 (words) as OcrWords; pixel boxes times `scale` give points.
-    Neighbouring Chinese words of one tesseract line are joined, as the text layer prints them."""
+    Words that tesseract split but the page prints as one run are joined (see `_join_cjk`)."""
     rows: list[tuple[tuple[int, int, int], OcrWord]] = []
     for line in tsv.splitlines():
         parts = line.split("\t")
@@ -159,25 +159,35 @@ def words_from_tsv(tsv: str, scale: float) -> list[OcrWord]:
     return _join_cjk(rows)
 
 
-_CJK_END = re.compile(f"[{CJK_RANGES}]$")
-_CJK_START = re.compile(f"^[{CJK_RANGES}]")
+# Ideographs and the CJK and full-width punctuation printed between them ("、", "，", "（元）").
+_CJK_CHAR = f"[{CJK_RANGES}\u3000-\u303f\uff00-\uffef]"
+_CJK_END = re.compile(f"{_CJK_CHAR}$")
+_CJK_START = re.compile(f"^{_CJK_CHAR}")
+# A digit group cut at its separator: tesseract's chi_sim model reads "7,176,243.45" as "7," "176," "243.45".
+_GROUP_END = re.compile(r"\d[,.，]$")
+_DIGIT_START = re.compile(r"^\d")
+
+
+def _glued(prev: OcrWord, word: OcrWord) -> bool:
+    """Whether tesseract split what the page prints as one run: Chinese beside Chinese with a gap under
+    half a character height, or a number's digit groups under one height apart (tesseract leaves ~0.7 of
+    a height after a separator; table columns stand two heights apart or more)."""
+    gap = word.x0 - prev.x1
+    height = max(prev.bottom - prev.top, word.bottom - word.top)
+    if _CJK_END.search(prev.text) and _CJK_START.search(word.text):
+        return gap < 0.5 * height
+    return bool(_GROUP_END.search(prev.text) and _DIGIT_START.search(word.text)) and gap < height
 
 
 def _join_cjk(rows: list[tuple[tuple[int, int, int], OcrWord]]) -> list[OcrWord]:
-    """Tesseract's chi_sim model splits a Chinese label into several 'words' ("营业 收入"); the text layer
-    has it as one run. Join two words of the same line when the first ends and the second starts with
-    a CJK character and the gap between them is under half a character height."""
+    """Tesseract's chi_sim model splits a Chinese label into several 'words' ("营业 收入") and a number at
+    its separators ("7, 176, 243. 45"); the text layer has each as one run. Join neighbours of one
+    tesseract line that `_glued` says belong together; the joined word keeps the lower confidence."""
     out: list[OcrWord] = []
     last_key: tuple[int, int, int] | None = None
     for key, word in rows:
         prev = out[-1] if out else None
-        if (
-            prev is not None
-            and key == last_key
-            and _CJK_END.search(prev.text)
-            and _CJK_START.search(word.text)
-            and word.x0 - prev.x1 < 0.5 * max(prev.bottom - prev.top, word.bottom - word.top)
-        ):
+        if prev is not None and key == last_key and _glued(prev, word):
             out[-1] = OcrWord(
                 prev.text + word.text,
                 prev.x0,
