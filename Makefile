@@ -48,8 +48,10 @@ $(STAMP): pyproject.toml
 
 # Debian packages: Chromium for the browser tests, an embeddable CJK TrueType font for rendering
 # Chinese filings that every PDF reader extracts exactly, bubblewrap (bwrap) that isolates the
-# sandbox's free polars code. Installed only when missing (root or sudo).
-APT_PACKAGES := chromium fonts-dejavu-core fonts-wqy-microhei bubblewrap
+# sandbox's free polars code, tesseract with its English and simplified-Chinese data for the OCR of
+# pages without a text layer (mdqa_kernel/parsing/ocr.py). Installed only when missing (root or sudo).
+APT_PACKAGES := chromium fonts-dejavu-core fonts-wqy-microhei bubblewrap \
+	tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim
 sysdeps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -77,7 +79,7 @@ test: $(STAMP) sysdeps lint
 	exit $$rc
 
 demo: $(STAMP)
-	@$(MAKE) --no-print-directory sysdeps || echo "warning: could not install Debian packages (need root/sudo); Chinese PDFs fall back to a built-in font"
+	@$(MAKE) --no-print-directory sysdeps || echo "warning: could not install Debian packages (need root/sudo); Chinese PDFs fall back to a built-in font and pages without a text layer are not OCR'd"
 	$(BIN)/mdqa demo --out demo-output --questions $(DEMO_QUESTIONS)
 
 clean-venv:

@@ -146,6 +146,13 @@ MIGRATIONS: list[tuple[int, str, str]] = [
         ALTER TABLE runs ADD COLUMN host TEXT;
         """,
     ),
+    (
+        3,
+        "parses: the pages read by OCR (NULL: scanned pages left unread for want of an OCR engine)",
+        """
+        ALTER TABLE parses ADD COLUMN ocr_pages TEXT;
+        """,
+    ),
 ]
 
 

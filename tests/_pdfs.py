@@ -73,3 +73,24 @@ def bad_corpus(folder: Path) -> dict[str, Path]:
     files["not_pdf"].write_text("name,value\nthis is a CSV file, not a PDF\n")
     files["empty"].write_bytes(b"")
     return files
+
+
+def image_only_pdf(path: Path, source: Path, dpi: int = 200) -> Path:
+    """`source`'s pages rasterised at `dpi` and embedded as images: each page of the result has one
+    image as its only content and no text layer (what a scanner produces)."""
+    import pypdfium2 as pdfium
+    from reportlab.lib.utils import ImageReader
+
+    doc = pdfium.PdfDocument(str(source))
+    c = canvas.Canvas(str(path))
+    try:
+        for page in doc:
+            width, height = page.get_size()
+            image = page.render(scale=dpi / 72).to_pil()
+            c.setPageSize((width, height))
+            c.drawImage(ImageReader(image), 0, 0, width, height)
+            c.showPage()
+    finally:
+        doc.close()
+    c.save()
+    return path

@@ -84,11 +84,13 @@ class BuildStats:
     not_parsed: int  # documents with a metadata or file problem (nothing to parse)
     seconds: float
     pages_parsed: int
+    pages_ocr: int = 0  # of the pages parsed, those without a text layer that OCR read
 
     def line(self) -> str:
+        ocr = f" ({self.pages_ocr} read by OCR)" if self.pages_ocr else ""
         return (
             f"{self.documents} documents: {self.parsed} parsed, {self.cached} from cache, "
-            f"{self.not_parsed} not parseable; {self.pages_parsed} pages parsed in {self.seconds:.1f} s"
+            f"{self.not_parsed} not parseable; {self.pages_parsed} pages parsed{ocr} in {self.seconds:.1f} s"
         )
 
 
@@ -170,22 +172,25 @@ class Collection:
         todo = list(
             {sha: str(e.path) for e in entries if (sha := shas.get(e.doc_id)) and sha not in hits}.items()
         )
-        pages = 0
+        pages = pages_ocr = 0
 
         def on_done(record: dict[str, Any]) -> None:
-            nonlocal pages
+            nonlocal pages, pages_ocr
             pages += record["n_pages"] or 0
+            pages_ocr += len(json.loads(record.get("ocr_pages") or "[]"))
             parse_cache.commit(ws, record, lambda conn: _set_status(conn, name, record))
 
         config = {"collection": name, **spec, "documents": len(entries), "to_parse": len(todo)}
         with ws.run("collection build", config) as summary:  # a killed build is marked interrupted later
             parse_cache.parse_many(ws, todo, on_done, jobs=jobs, progress=progress, desc=f"parsing {name}")
-            summary.update(parsed=len(todo), pages=pages, seconds=time.perf_counter() - t0)
+            summary.update(
+                parsed=len(todo), pages=pages, pages_ocr=pages_ocr, seconds=time.perf_counter() - t0
+            )
         coll = cls.open(ws, name)
         not_parsed = sum(1 for e in entries if e.doc_id not in shas)
         n_cached = sum(1 for e in entries if shas.get(e.doc_id) in hits)
         coll.last_build = BuildStats(
-            len(entries), len(todo), n_cached, not_parsed, time.perf_counter() - t0, pages
+            len(entries), len(todo), n_cached, not_parsed, time.perf_counter() - t0, pages, pages_ocr
         )
         return coll
 

@@ -1,7 +1,8 @@
 """The parse cache: parse PDFs in worker processes and keep the results in the workspace.
 
 A parse is keyed by (file sha256, PARSER_VERSION) in the `parses` table; its pages, words and
-chunks are parquet files under `parquet/parses/`. Workers write the parquet files (atomically) and
+chunks are parquet files under `parquet/parses/`. A parse that left scanned pages unread because no
+OCR engine was installed (`ocr_pages` NULL) is not taken from the cache once one is: it is parsed again. Workers write the parquet files (atomically) and
 return a small record; the parent commits each record as soon as it arrives, so an interrupted
 build keeps everything that finished and the next build parses only the rest.
 """
@@ -22,6 +23,7 @@ import polars as pl
 from tqdm.auto import tqdm
 
 from mdqa_kernel.lifeline import pool_initializer
+from mdqa_kernel.parsing import ocr
 from mdqa_kernel.parsing.pdf import PARSER_VERSION, ParseResult, parse_pdf
 from mdqa_kernel.store import Workspace
 
@@ -53,7 +55,13 @@ def cached(workspace: Workspace, shas: Iterable[str]) -> dict[str, dict[str, Any
             f"SELECT * FROM parses WHERE parser_version=? AND sha256 IN ({marks})", (PARSER_VERSION, *part)
         )
         found.update({r["sha256"]: dict(r) for r in rows})
+    if ocr.executable() is not None:  # OCR can read now what an earlier parse could not
+        found = {sha: r for sha, r in found.items() if not _waits_for_ocr(r)}
     return found
+
+
+def _waits_for_ocr(record: dict[str, Any]) -> bool:
+    return record.get("ocr_pages") is None and record.get("scanned_pages") not in (None, "", "[]")
 
 
 _WORKER_WS: dict[str, Workspace] = {}
@@ -83,6 +91,7 @@ def store_result(workspace: Workspace, sha256: str, result: ParseResult) -> dict
         "n_pages": result.n_pages,
         "language": result.language,
         "scanned_pages": json.dumps(result.scanned_pages),
+        "ocr_pages": None if result.ocr_missing else json.dumps(result.ocr_pages),
         "pages_file": files["pages"],
         "chunks_file": files["chunks"],
         "seconds": result.seconds,
@@ -126,6 +135,7 @@ def _crashed(sha256: str, path: str, error: BaseException) -> dict[str, Any]:
         "n_pages": 0,
         "language": "unknown",
         "scanned_pages": "[]",
+        "ocr_pages": "[]",
         "pages_file": None,
         "chunks_file": None,
         "seconds": 0.0,

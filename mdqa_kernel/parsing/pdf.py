@@ -3,6 +3,9 @@
 The common path uses only pypdfium2 (about 40× faster than pdfplumber on real filings): one pass over
 each page's characters gives the page text, words with boxes, lines, and chunks. Tables are found
 on demand, one page at a time, with pdfplumber (`extract_tables`), and cached in the workspace.
+A page with drawn content but no text layer (a scan) is read by OCR (`parsing.ocr`, tesseract) when
+an engine is installed: its page row and words say `source="ocr"`, each OCR word keeps its
+confidence (`conf`, 0-100; null for text-layer words), and the result lists the pages in `ocr_pages`.
 
 `parse_pdf` never raises on bad input: a file that is not a PDF, corrupt, encrypted, empty or
 scanned comes back as a `ParseResult` whose status, error_kind and message say what happened and
@@ -26,11 +29,13 @@ import polars as pl
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
+from mdqa_kernel.parsing import ocr
 from mdqa_kernel.text.language import CJK_RANGES, CJK_RE
 from mdqa_kernel.text.values import is_absent, is_number_shaped
 
 # Bump when the output of parse_pdf changes: cached parses are keyed by (sha256, PARSER_VERSION).
-PARSER_VERSION = "pdfium-1"
+# pdfium-2: OCR of pages without a text layer; `source` on pages and words, `conf` on words.
+PARSER_VERSION = "pdfium-2"
 
 Status = Literal["ok", "partial", "error"]
 
@@ -39,7 +44,8 @@ PAGES_SCHEMA = {
     "text": pl.String,
     "width": pl.Float64,
     "height": pl.Float64,
-    "has_text": pl.Boolean,
+    "has_text": pl.Boolean,  # the page has text, from its text layer or from OCR
+    "source": pl.String,  # "text" (text layer), "ocr", or "none" (blank, unreadable, or OCR found nothing)
 }
 WORDS_SCHEMA = {
     "page": pl.Int32,
@@ -51,6 +57,8 @@ WORDS_SCHEMA = {
     "bottom": pl.Float64,
     "char_start": pl.Int32,
     "char_end": pl.Int32,
+    "source": pl.String,  # "text" or "ocr"
+    "conf": pl.Float64,  # OCR confidence 0-100; null for text-layer words
 }
 CHUNKS_SCHEMA = {
     "chunk_id": pl.Int32,
@@ -87,7 +95,9 @@ class ParseResult:
     message: str = ""
     n_pages: int = 0
     language: str = "unknown"
-    scanned_pages: list[int] = field(default_factory=list)
+    scanned_pages: list[int] = field(default_factory=list)  # drawn pages without a text layer (OCR'd or not)
+    ocr_pages: list[int] = field(default_factory=list)  # the scanned pages whose text OCR read
+    ocr_missing: bool = False  # scanned pages were left unread because no OCR engine is installed
     pages: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=PAGES_SCHEMA))
     words: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=WORDS_SCHEMA))
     chunks: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=CHUNKS_SCHEMA))
@@ -107,7 +117,7 @@ class ParseResult:
 @dataclass
 class _Page:
     text: str
-    words: list[tuple[Any, ...]]  # (line, text, x0, top, x1, bottom, char_start, char_end)
+    words: list[tuple[Any, ...]]  # (line, text, x0, top, x1, bottom, char_start, char_end, *extra)
     lines: list[tuple[int, int, tuple[float, float, float, float] | None]]  # (start, end, bbox)
 
 
@@ -146,15 +156,17 @@ def _page_words(textpage: pdfium.PdfTextPage, height: float) -> list[tuple[str, 
     return words
 
 
-def _visual_lines(
-    words: list[tuple[str, float, float, float, float]],
-) -> list[list[tuple[str, float, float, float, float]]]:
+# (text, x0, top, x1, bottom) of the text layer; OCR words add their confidence after the box.
+RawWord = tuple[Any, ...]
+
+
+def _visual_lines(words: list[RawWord]) -> list[list[RawWord]]:
     """Group words into visual lines, top to bottom, left to right (as pdfplumber reads a page).
 
     pdfium returns table cells one after another; sorting by position puts a table row's label and
     its numbers on one line, which is what a reader (and the table-row detector) needs."""
     ordered = sorted(words, key=lambda w: ((w[2] + w[4]) / 2, w[1]))
-    lines: list[list[tuple[str, float, float, float, float]]] = []
+    lines: list[list[RawWord]] = []
     band_top = band_bottom = 0.0
     for w in ordered:
         middle = (w[2] + w[4]) / 2
@@ -169,19 +181,20 @@ def _visual_lines(
     return lines
 
 
-def _layout(raw_words: list[tuple[str, float, float, float, float]]) -> _Page:
-    """Rebuild the page text from visual lines; words and lines keep offsets into that text."""
+def _layout(raw_words: list[RawWord]) -> _Page:
+    """Rebuild the page text from visual lines; words and lines keep offsets into that text (and any
+    values after a raw word's box, e.g. an OCR confidence, after their offsets)."""
     words: list[tuple[Any, ...]] = []
     lines: list[tuple[int, int, tuple[float, float, float, float] | None]] = []
     parts: list[str] = []
     pos = 0
     for line_no, line in enumerate(_visual_lines(raw_words)):
         line_start = pos
-        for k, (wtext, x0, top, x1, bottom) in enumerate(line):
+        for k, (wtext, x0, top, x1, bottom, *extra) in enumerate(line):
             if k:
                 parts.append(" ")
                 pos += 1
-            words.append((line_no, wtext, x0, top, x1, bottom, pos, pos + len(wtext)))
+            words.append((line_no, wtext, x0, top, x1, bottom, pos, pos + len(wtext), *extra))
             parts.append(wtext)
             pos += len(wtext)
         box = (
@@ -400,15 +413,74 @@ def parse_pdf(path: str | Path, *, sha256: str | None = None) -> ParseResult:
         )
 
 
+@dataclass
+class _PageOut:
+    """One page's rows for the frames: the page row, its word rows and its chunk rows."""
+
+    row: tuple[Any, ...]
+    words: list[tuple[Any, ...]] = field(default_factory=list)
+    chunks: list[tuple[Any, ...]] = field(default_factory=list)
+
+
+def _page_out(page_no: int, width: float, height: float, layout: _Page, source: str) -> _PageOut:
+    has_text = bool(layout.words)
+    row = (page_no, layout.text, width, height, has_text, source if has_text else "none")
+    if source == "ocr":  # OCR words carry their confidence after the offsets
+        words = [(page_no, *w[:8], "ocr", w[8]) for w in layout.words]
+    else:
+        words = [(page_no, *w[:8], "text", None) for w in layout.words]
+    # In page order: by start offset, the text chunk before the table rows it contains.
+    chunks = sorted(_chunks(page_no, layout), key=lambda c: (c[-2], c[1] != "text"))
+    return _PageOut(row, words, chunks)
+
+
+@dataclass
+class _OcrOutcome:
+    read: list[int] = field(default_factory=list)  # pages whose text OCR read
+    failed: dict[int, str] = field(default_factory=dict)  # page -> why the engine failed
+    engine: str | None = None  # None: no engine, the pages stay unread
+
+
+def _ocr_pages(
+    doc: pdfium.PdfDocument, pages: dict[int, _PageOut], scanned: list[int], language: str
+) -> _OcrOutcome:
+    """Read the scanned pages by OCR, replacing their (empty) rows in `pages`. A document without any
+    text layer has no language yet: its first page is read with every language pack, the rest with
+    those of the language that page shows (one pack is faster and misreads less)."""
+    outcome = _OcrOutcome()
+    lang = ocr.languages_for(language)
+    if lang is None:
+        return outcome
+    outcome.engine = ocr.engine_name(lang)
+    for page_no in scanned:
+        if language == "unknown" and outcome.read:
+            language = guess_language(pages[outcome.read[0]].row[1])
+            lang = ocr.languages_for(language) or lang
+        # A failing fallback costs its page, never the document's text pages.
+        try:
+            page = doc[page_no - 1]
+            try:
+                found = ocr.ocr_page(page, lang)
+            finally:
+                page.close()
+        except (ocr.OcrError, pdfium.PdfiumError, OSError, ValueError) as e:
+            outcome.failed[page_no] = str(e)
+            continue
+        if found:
+            raw = [(w.text, w.x0, w.top, w.x1, w.bottom, w.conf) for w in found]
+            _, _, width, height, _, _ = pages[page_no].row
+            pages[page_no] = _page_out(page_no, width, height, _layout(raw), "ocr")
+            outcome.read.append(page_no)
+    return outcome
+
+
 def _parse_document(doc: pdfium.PdfDocument, name: str, t0: float) -> ParseResult:
     n_pages = len(doc)
     if n_pages == 0:
         return _error(
             name, "no_pages", f"{name} is a PDF with zero pages; replace it with the complete file", t0
         )
-    page_rows: list[tuple[Any, ...]] = []
-    word_rows: list[tuple[Any, ...]] = []
-    chunk_rows: list[tuple[Any, ...]] = []
+    pages: dict[int, _PageOut] = {}
     scanned: list[int] = []
     broken: list[int] = []
     for index in range(n_pages):
@@ -424,21 +496,24 @@ def _parse_document(doc: pdfium.PdfDocument, name: str, t0: float) -> ParseResul
             page.close()
         except pdfium.PdfiumError:
             broken.append(page_no)
-            page_rows.append((page_no, "", 0.0, 0.0, False))
+            pages[page_no] = _PageOut((page_no, "", 0.0, 0.0, False, "none"))
             continue
-        layout = _layout(raw_words)
-        has_text = bool(layout.words)
-        if not has_text and drawn:
+        pages[page_no] = _page_out(page_no, width, height, _layout(raw_words), "text")
+        if not raw_words and drawn:
             scanned.append(page_no)
-        page_rows.append((page_no, layout.text, width, height, has_text))
-        word_rows.extend((page_no, *w) for w in layout.words)
-        # In page order: by start offset, the text chunk before the table rows it contains.
-        chunk_rows.extend(sorted(_chunks(page_no, layout), key=lambda c: (c[-2], c[1] != "text")))
-    pages = pl.DataFrame(page_rows, schema=PAGES_SCHEMA, orient="row")
-    words = pl.DataFrame(word_rows, schema=WORDS_SCHEMA, orient="row")
+    # OCR after the text pages, so that their language picks the OCR language packs.
+    outcome = _OcrOutcome()
+    if scanned:
+        text_language = guess_language("".join(p.row[1] for p in pages.values()))
+        outcome = _ocr_pages(doc, pages, scanned, text_language)
+    ordered = [pages[k] for k in sorted(pages)]
+    page_rows = [p.row for p in ordered]
+    frame_pages = pl.DataFrame(page_rows, schema=PAGES_SCHEMA, orient="row")
+    words = pl.DataFrame([w for p in ordered for w in p.words], schema=WORDS_SCHEMA, orient="row")
+    chunk_rows = [c for p in ordered for c in p.chunks]
     chunks = pl.DataFrame([(k, *c) for k, c in enumerate(chunk_rows)], schema=CHUNKS_SCHEMA, orient="row")
     n_text = sum(1 for r in page_rows if r[4])
-    status, kind, message = _verdict(name, n_pages, scanned, broken, n_text)
+    status, kind, message = _verdict(name, n_pages, scanned, broken, n_text, outcome)
     language = guess_language("".join(r[1] for r in page_rows))
     return ParseResult(
         name,
@@ -447,11 +522,13 @@ def _parse_document(doc: pdfium.PdfDocument, name: str, t0: float) -> ParseResul
         message,
         n_pages,
         language,
-        scanned,
-        pages,
-        words,
-        chunks,
-        time.perf_counter() - t0,
+        scanned_pages=scanned,
+        ocr_pages=outcome.read,
+        ocr_missing=bool(scanned) and outcome.engine is None,
+        pages=frame_pages,
+        words=words,
+        chunks=chunks,
+        seconds=time.perf_counter() - t0,
     )
 
 
@@ -465,9 +542,20 @@ def _page_list(pages: list[int]) -> str:
     )
 
 
+def _unread_note(unread: list[int], outcome: _OcrOutcome) -> str:
+    """Why scanned pages stayed unread, and what to do."""
+    if outcome.engine is None:
+        return f"no text layer (scanned?) and no OCR engine; {ocr.INSTALL_HINT} and rebuild to OCR them"
+    failed = [p for p in unread if p in outcome.failed]
+    if failed:
+        return f"no text layer, and OCR failed ({outcome.failed[failed[0]]})"
+    return f"no text layer, and OCR ({outcome.engine}) found no text"
+
+
 def _verdict(
-    name: str, n_pages: int, scanned: list[int], broken: list[int], n_text: int
+    name: str, n_pages: int, scanned: list[int], broken: list[int], n_text: int, outcome: _OcrOutcome
 ) -> tuple[Status, str | None, str]:
+    unread = [p for p in scanned if p not in outcome.read]
     if n_text == 0:
         if broken and not scanned:
             return (
@@ -479,15 +567,17 @@ def _verdict(
             return (
                 "error",
                 "scanned_pages",
-                f"{name}: none of its {n_pages} pages has a text layer (scanned images); run OCR (e.g. ocrmypdf) and rebuild",
+                f"{name}: none of its {n_pages} pages has a text layer (scanned images): {_unread_note(unread, outcome)}",
             )
         return "error", "no_text", f"{name}: all {n_pages} pages are blank; replace it with the complete file"
     notes = []
     if broken:
         notes.append(f"{_page_list(broken)} could not be read (damaged)")
-    if scanned:
-        notes.append(f"{_page_list(scanned)}: no text layer (scanned?); OCR the file to read them")
-    if notes:
-        kind = "scanned_pages" if scanned else "corrupt"
+    if unread:
+        notes.append(f"{_page_list(unread)}: {_unread_note(unread, outcome)}")
+    if outcome.read:  # read, but by OCR: said, not a problem
+        notes.append(f"{_page_list(outcome.read)} read by OCR ({outcome.engine}; no text layer)")
+    if broken or unread:
+        kind = "scanned_pages" if unread else "corrupt"
         return "partial", kind, f"{name}: " + "; ".join(notes)
-    return "ok", None, ""
+    return "ok", None, f"{name}: " + "; ".join(notes) if notes else ""

@@ -38,3 +38,9 @@ ROLE_OTHER_LABEL = 0.8  # beside one of its other labels, at CONFIDENT
 # A value no real document could hold (readers/plausibility.py: 999999999 employees, a 5000% share):
 # kept for a reviewer with the reason, always below CONFIDENT so the cascade never trusts it alone.
 IMPLAUSIBLE = 0.3
+
+# A value read from a page without a text layer (parsing/ocr.py): OCR misreads digits (8/3, 1/7) at
+# confidences in the 70s and 80s, so a cell any of whose words tesseract scored under OCR_TRUSTED_WORD
+# (0-100) is kept for review at OCR_DOUBTFUL, below CONFIDENT.
+OCR_TRUSTED_WORD = 90.0
+OCR_DOUBTFUL = 0.5

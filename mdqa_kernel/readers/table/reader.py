@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import polars as pl
+
 from mdqa_kernel.plan.ir import FieldSpec
 from mdqa_kernel.readers.base import (
     READERS,
@@ -36,6 +38,8 @@ from mdqa_kernel.readers.confidence import (
     CONFIDENT,
     COUNT_SCALE,
     KNOWN_SCALE,
+    OCR_DOUBTFUL,
+    OCR_TRUSTED_WORD,
     RIVALS_FACTOR,
     UNDECLARED_SCALE,
 )
@@ -117,7 +121,9 @@ TABLE_READER_VERSION = "table-15"  # 4: disclosure topics under their printed na
 # year-end dates, three/six/nine months ended, FY 2024-25, Current/Previous Financial Year, 本期/上期/本报告期/
 # 年初至报告期末) against the report's period (metadata, the cover's "For the fiscal year ended …") and the
 # period the description asks for (prior year, 上年同期, 年初, fiscal 2021, three vs six months), never by
-# position; scales "(Millions)", "₹ in crore", "Rs. in Lakhs"; a per-share row under "except per share"
+# position; scales "(Millions)", "₹ in crore", "Rs. in Lakhs"; a per-share row under "except per share";
+# 15 (ocr): a value read by OCR from a page without a text layer says so, and needs review below
+# CONFIDENT when tesseract scored any of its words under OCR_TRUSTED_WORD
 _DATE_LIST = re.compile(r"日期|\bdates\b", re.IGNORECASE)
 _PER_SHARE = re.compile(r"每股|per\s+share|/\s*share|每\s*10\s*股|\beps\b", re.IGNORECASE)
 _DIVIDEND = re.compile(r"股利|分红|派息|红利|dividend", re.IGNORECASE)
@@ -360,6 +366,11 @@ class TableReader:
         if rivals:
             # Two equally good readings disagree (the same label in two tables, two years...): do not guess.
             confidence = round(confidence * RIVALS_FACTOR, 4)
+        ocr_note = ""
+        if (ocr_conf := _ocr_confidence(doc, best)) is not None:
+            ocr_note = f" (read by OCR, word confidence {ocr_conf:g})"
+            if ocr_conf < OCR_TRUSTED_WORD:
+                confidence = min(confidence, OCR_DOUBTFUL)
         # A value no real document holds (999999999 employees) is kept for review, never confident.
         result = found(
             doc.doc_id,
@@ -378,7 +389,8 @@ class TableReader:
                 reader=self.name,
             ),
             message=f"{best.kind}: {best.raw!r}"
-            + (f" ×{applied:g} ({best.scale_word})" if applied and applied != 1 else ""),
+            + (f" ×{applied:g} ({best.scale_word})" if applied and applied != 1 else "")
+            + ocr_note,
         )
         return checked(field, result)
 
@@ -452,6 +464,24 @@ def _cell_span(cell: Any) -> tuple[int, int] | None:
     starts = [w.char_start for w in cell.words if w.char_start >= 0]
     ends = [w.char_end for w in cell.words if w.char_end >= 0]
     return (min(starts), max(ends)) if starts and ends else None
+
+
+def _ocr_confidence(doc: DocumentView, cand: Candidate) -> float | None:
+    """The lowest OCR confidence (0-100) of the words the candidate's value was read from, or None when
+    they come from a text layer. A candidate without a character span is judged by its whole page."""
+    words = doc.words
+    if words is None or "source" not in words.columns:  # a parse from before OCR
+        return None
+    on_page = words.filter((pl.col("page") == cand.page) & (pl.col("source") == "ocr"))
+    if on_page.height == 0:
+        return None
+    if cand.char_span is not None:
+        start, end = cand.char_span
+        on_page = on_page.filter((pl.col("char_end") > start) & (pl.col("char_start") < end))
+        if on_page.height == 0:
+            return None
+    low = on_page["conf"].min()
+    return float(low) if isinstance(low, int | float) else 0.0
 
 
 def _lines_by_page(doc: DocumentView) -> dict[int, list[Line]]:
