@@ -20,6 +20,7 @@ from typing import Any
 from mdqa_kernel.plan.ir import FieldSpec
 from mdqa_kernel.readers.base import (
     READERS,
+    Choice,
     DocumentView,
     Evidence,
     FieldLike,
@@ -75,6 +76,7 @@ from mdqa_kernel.text.labels import (
 )
 from mdqa_kernel.text.layout import (
     CURRENT_WORDS,
+    HeaderMark,
     Line,
     Row,
     header_marks,
@@ -104,6 +106,10 @@ TABLE_READER_VERSION = "table-14"  # 4: disclosure topics under their printed na
 # 13: a table of contents gives no values (its numbers are pages); a number after an English label and a
 # conjunction ("… comments and operated 14 data centers") belongs to the next clause; 14: an implausible
 # value for its kind (readers/plausibility.py: 999,999,999 employees) needs review instead of being confident
+# candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
+# column relative to its row's label score (below every reading of the current period).
+MAX_CHOICES = 8
+OTHER_PERIOD = 0.5
 _DATE_LIST = re.compile(r"日期|\bdates\b", re.IGNORECASE)
 _PER_SHARE = re.compile(r"每股|per\s+share|/\s*share|每\s*10\s*股|\beps\b", re.IGNORECASE)
 _DIVIDEND = re.compile(r"股利|分红|派息|红利|dividend", re.IGNORECASE)
@@ -176,6 +182,64 @@ class TableReader:
         )
 
     def read(self, doc: DocumentView, field: FieldLike, question: str) -> ReadResult:
+        gathered = self._gather(doc, field, question)
+        return gathered if isinstance(gathered, ReadResult) else self._best(doc, field, gathered)
+
+    def candidates(self, doc: DocumentView, field: FieldLike, question: str) -> list[Choice]:
+        """The readings `read` ranked, best first (the first is `read`'s answer), one per distinct
+        value, at most MAX_CHOICES; for a table cell also the cells of the row's other period columns
+        (ranked below, their period named), so that a chooser sees the prior-year figure for what it
+        is. Empty where `read` answers without candidates (no text layer, a statement found nowhere)."""
+        gathered = self._gather(doc, field, question)
+        if isinstance(gathered, ReadResult):
+            return []
+        headers: dict[tuple[int, Any], tuple[str, HeaderMark | None]] = {}
+        if field.type in NUMERIC_TYPES:
+            lines = _lines_by_page(doc)
+            other = self._period_cells(
+                doc, field, field_labels(field.name, field.description), lines, headers
+            )
+            gathered = gathered + other
+        typed: list[tuple[Candidate, Any, float | None]] = []
+        for cand in gathered:
+            try:
+                value, applied = self._typed(field, cand)
+            except ValueError:
+                continue
+            if value is not None:
+                typed.append((cand, value, applied))
+        typed.sort(key=lambda t: (-t[0].score, t[0].page))  # as `_best` ranks them
+        out: list[Choice] = []
+        for cand, value, applied in typed:
+            if any(_same(c.value, value) or _same_print(c, cand) for c in out):
+                # one choice per value, and one per printed number: a table cell read again as prose
+                # ("Net income 28,455") under another scale is the same reading, not a second one
+                continue
+            label, mark = headers.get((cand.page, cand.bbox), ("", None))
+            out.append(
+                Choice(
+                    value=value,
+                    printed=cand.raw.strip(),
+                    kind=cand.kind,
+                    page=cand.page,
+                    snippet=cand.snippet,
+                    label=label,
+                    column=mark.text if mark else "",
+                    period=mark.period if mark else None,
+                    bbox=cand.bbox,
+                    char_span=cand.char_span,
+                    scale=applied,
+                    scale_word=cand.scale_word,
+                    score=cand.score,
+                )
+            )
+            if len(out) == MAX_CHOICES:
+                break
+        return out
+
+    def _gather(self, doc: DocumentView, field: FieldLike, question: str) -> list[Candidate] | ReadResult:
+        """The candidate readings of a cell; or the answer itself where it needs no ranking (no text
+        layer, a statement found nowhere, an absence its presupposed fact settles, an unread type)."""
         if doc.words is None or doc.words.height == 0:
             return not_found(
                 doc.doc_id, field.name, self.name, "document has no text layer (scanned or empty)"
@@ -199,11 +263,11 @@ class TableReader:
                 candidates += firm_in_role(windows, labels)
             fact = presupposed_fact(field.description) if not candidates else None
             if fact is not None:
-                return self._absent_with(doc, field, fact, question) or self._best(doc, field, candidates)
+                return self._absent_with(doc, field, fact, question) or candidates
         elif field.type == "boolean":
             derived = membership(lines, field.description)
             if derived:
-                return self._best(doc, field, derived)
+                return derived
             phrase = statement_phrase(field.description)
             if phrase is None:
                 return not_found(
@@ -214,7 +278,50 @@ class TableReader:
                 return self._phrase_absent(doc, field, phrase)
         else:
             return not_found(doc.doc_id, field.name, self.name, f"{field.type} fields need the LLM reader")
-        return self._best(doc, field, candidates)
+        return candidates
+
+    def _period_cells(
+        self,
+        doc: DocumentView,
+        field: FieldLike,
+        labels: LabelSet,
+        lines: dict[int, list[Line]],
+        headers: dict[tuple[int, Any], tuple[str, HeaderMark | None]],
+    ) -> list[Candidate]:
+        """The cells of the field's rows under a header naming another period than the current one,
+        scored below the row's own reading; fills `headers` with the (row label, header mark) of every
+        cell of those rows, keyed by (page, bbox), to name the column of each table choice."""
+        out: list[Candidate] = []
+        preferred = tuple(w for w in CURRENT_WORDS if w in field.description)
+        for page, page_ls in lines.items():
+            rows = doc.memo(f"rows:{page}", lambda page_ls=page_ls: table_rows(page_ls))
+            for row in rows:
+                score = max(label_score(v, labels) for v in [row.label, row.extended_label, *row.variants])
+                if score < self.min_label_score:
+                    continue
+                marks = header_marks(page_ls, row.line.index, doc.year, preferred)
+                for cell in row.cells:
+                    mark = nearest_mark(cell, marks)
+                    headers[(row.page, cell.bbox)] = (row.extended_label or row.label, mark)
+                    if mark is None or mark.period == "current" or cell.value is None:
+                        continue
+                    if cell.percent != (field.type == "percent"):
+                        continue  # a share beside an amount (or an amount beside a share) is another fact
+                    scale, scale_word, _conf = self._scale(doc, field, row, page_ls)
+                    out.append(
+                        Candidate(
+                            "table",
+                            row.page,
+                            cell.text,
+                            row.snippet,
+                            round(score * OTHER_PERIOD, 4),
+                            cell.bbox,
+                            _cell_span(cell),
+                            scale=scale,
+                            scale_word=scale_word,
+                        )
+                    )
+        return out
 
     # -- numeric fields -------------------------------------------------------------------------
     def _numeric_candidates(
@@ -404,6 +511,15 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, float) and isinstance(b, float):
         return abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1.0)
     return bool(a == b)
+
+
+def _same_print(choice: Choice, cand: Candidate) -> bool:
+    """Whether a candidate is the number of a choice read again at the same place of the same page."""
+    if choice.page != cand.page or choice.char_span is None or cand.char_span is None:
+        return False
+    overlap = choice.char_span[0] < cand.char_span[1] and cand.char_span[0] < choice.char_span[1]
+    number = parse_number(cand.raw.strip())
+    return overlap and number is not None and _same(parse_number(choice.printed), number)
 
 
 def _cell_span(cell: Any) -> tuple[int, int] | None:
