@@ -212,8 +212,9 @@ class TableReader:
         out: list[Choice] = []
         for cand, value, applied in typed:
             if any(_same(c.value, value) or _same_print(c, cand) for c in out):
-                # one choice per value, and one per printed number: a table cell read again as prose
-                # ("Net income 28,455") under another scale is the same reading, not a second one
+                # one choice per value, and one per printed number: the same figure read again as prose
+                # or on a summary page ("TOTAL REVENUES 5,897.8") without the scale its table declares
+                # is the same reading, not a second one
                 continue
             label, mark = headers.get((cand.page, cand.bbox), ("", None))
             out.append(
@@ -514,12 +515,11 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _same_print(choice: Choice, cand: Candidate) -> bool:
-    """Whether a candidate is the number of a choice read again at the same place of the same page."""
-    if choice.page != cand.page or choice.char_span is None or cand.char_span is None:
-        return False
-    overlap = choice.char_span[0] < cand.char_span[1] and cand.char_span[0] < choice.char_span[1]
-    number = parse_number(cand.raw.strip())
-    return overlap and number is not None and _same(parse_number(choice.printed), number)
+    """Whether a candidate prints the same number as a choice ("5,897.8" and "$5,897.8")."""
+    number = parse_number(cand.raw.strip().lstrip("$¥￥€£ "))
+    shown = parse_number(choice.printed.lstrip("$¥￥€£ "))
+    percent = ("%" in cand.raw or "％" in cand.raw) == ("%" in choice.printed or "％" in choice.printed)
+    return percent and number is not None and shown is not None and _same(shown, number)
 
 
 def _cell_span(cell: Any) -> tuple[int, int] | None:
