@@ -198,3 +198,27 @@ def test_the_local_model_chooses_the_current_year_cell(single: DocumentView, tmp
         result = reader.choose(single, NET_INCOME, "", shown, "table")
         assert result.status == Status.FOUND and result.value == 28_455_000, result.message
         assert result.evidence is not None and result.evidence.page == 1
+
+
+def test_a_share_printed_beside_an_amount_is_no_candidate_for_the_amount(tmp_path: Path) -> None:
+    """Seen on a 10-K: "As a percent of revenue 13%" was offered for total revenue, and the 1.5B model
+    took it. A percentage is a candidate only for a percent field (or read by a table as a ratio)."""
+    path = table_pdf(
+        tmp_path / "share.pdf",
+        [
+            [
+                ("(in millions)",),
+                ("", "2022", "2021"),
+                ("Total revenue", "211,915", "198,270"),
+                ("Research and development as a percent of revenue was 13% in 2022.",),
+                ("Total revenue grew 7% in 2022.",),
+            ]
+        ],
+    )
+    view = _view(path)
+    revenue = fld("total_revenue", "Total revenue for fiscal year 2022")
+    choices = TableReader().candidates(view, revenue, "")
+    assert choices[0].value == 211_915_000_000
+    assert not any(c.printed.endswith("%") for c in choices), choices
+    share = fld("revenue_growth", "Total revenue growth in 2022", type="percent")
+    assert 7.0 in [c.value for c in TableReader().candidates(view, share, "")]

@@ -12,9 +12,9 @@ model's own reading of the scale is used only when the page says nothing.
 
 A number the model writes itself must be printed in the retrieved text (as it is, or before the page's
 declared scale), or the answer is "not found": a number no excerpt prints is the model's own arithmetic
-or memory. Where a deterministic reader has candidates, `choose` asks
-the model to pick one of them by its number (a JSON enum: "1".."n" or "none") and returns that
-candidate's own value and evidence: the model never retypes a number there.
+or memory. Where a deterministic reader has candidates, `choose` asks the model to pick one of them
+(a JSON enum of the candidates' printed values tagged with their numbers, "28,455 (#1)", or "none")
+and returns that candidate's own value and evidence: the model never retypes a number there.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ from mdqa_kernel.text.values import (
 
 LLM_READER_VERSION = "llm-4"  # 3: answers typed by text.fieldtypes.coerce ("1 234", "+5", "1e6" are numbers)
 # 4: a number the model writes must be printed in the retrieved text, else not found; `choose` picks
-# one of a deterministic reader's candidates by its number (new prompt and schema: new cache keys)
+# one of a deterministic reader's candidates (new prompt and schema, so new LLM cache keys)
 # The confidence of an answer: a supported free answer, a chosen candidate, a chosen candidate whose
 # column header names another period than the fiscal year's (the model took the prior-year figure).
 SUPPORTED = 0.75
@@ -309,9 +309,9 @@ class LLMReader:
     def choose(
         self, doc: DocumentView, field: FieldLike, question: str, choices: list[Choice], source: str = ""
     ) -> ReadResult:
-        """One of `choices` (a deterministic reader's candidates, ranked), as the model picks it by its
-        number: that candidate's value and evidence as they are. "none" or a number out of range is
-        not found, with the reason in the message. `source` names the reader the choices come from."""
+        """One of `choices` (a deterministic reader's candidates, ranked), as the model picks it: that
+        candidate's value and evidence as they are. "none" or an answer naming no candidate is not
+        found, with the reason in the message. `source` names the reader the choices come from."""
         base = {"doc_id": doc.doc_id, "field": field.name, "reader": self.name}
         if not choices:
             return ReadResult(**base, status=Status.NOT_FOUND, message="no candidates to choose from")

@@ -206,8 +206,11 @@ class TableReader:
                 value, applied = self._typed(field, cand)
             except ValueError:
                 continue
-            if value is not None:
-                typed.append((cand, value, applied))
+            if value is None or (_is_percent(cand.raw) and field.type != "percent" and applied != 0.01):
+                # a share printed beside an amount ("As a percent of revenue 13%") is not the amount;
+                # only a ratio the reader read as one (82.84% as 0.8284) is offered for a number field
+                continue
+            typed.append((cand, value, applied))
         typed.sort(key=lambda t: (-t[0].score, t[0].page))  # as `_best` ranks them
         out: list[Choice] = []
         for cand, value, applied in typed:
@@ -514,11 +517,15 @@ def _same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
+def _is_percent(printed: str) -> bool:
+    return "%" in printed or "％" in printed
+
+
 def _same_print(choice: Choice, cand: Candidate) -> bool:
     """Whether a candidate prints the same number as a choice ("5,897.8" and "$5,897.8")."""
     number = parse_number(cand.raw.strip().lstrip("$¥￥€£ "))
     shown = parse_number(choice.printed.lstrip("$¥￥€£ "))
-    percent = ("%" in cand.raw or "％" in cand.raw) == ("%" in choice.printed or "％" in choice.printed)
+    percent = _is_percent(cand.raw) == _is_percent(choice.printed)
     return percent and number is not None and shown is not None and _same(shown, number)
 
 
