@@ -2,7 +2,8 @@
 
 make_reader("table")                                # deterministic tables and safe text facts
 make_reader("llm", llm_config=LLMConfig(...), k=5)  # retrieval + schema-constrained LLM
-make_reader("cascade", llm_config=..., k=5)         # table first, LLM where not confident
+make_reader("cascade", llm_config=..., k=5)         # table first; where not confident the LLM
+                                                    # chooses among the table reader's candidates
 make_reader("oracle", source="mudabench:simple")    # gold values (upper bound)
 make_reader("my_pkg.readers:MyReader")              # any class with name/config()/read()
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from mdqa_kernel.readers.base import (
     READERS,
+    Choice,
     DocumentView,
     Evidence,
     Reader,
@@ -31,6 +33,7 @@ from mdqa_kernel.readers.base import (
 
 __all__ = [
     "READERS",
+    "Choice",
     "DocumentView",
     "Evidence",
     "ReadResult",

@@ -71,6 +71,36 @@ class Evidence(BaseModel):
     reader: str = ""
 
 
+class Choice(BaseModel):
+    """One candidate reading of a cell as a deterministic reader ranked it: the value typed and scaled
+    for the field, and where it is printed. The cascade shows a reader's choices to the LLM, which
+    picks one by its number: the value returned is this one, never a number the model typed."""
+
+    value: Any
+    printed: str  # the value as the page prints it ("28,455", "(1,234)", "12.5%")
+    kind: str  # the finder: table | key_value | prose | statement | ...
+    page: int
+    snippet: str = ""  # the row or line it was read from
+    label: str = ""  # the row label, where the value is a table cell
+    column: str = ""  # the column header above the cell, where one names a period
+    period: str | None = None  # asked | other: whether the column's period is the one the field asks for
+    bbox: tuple[float, float, float, float] | None = None
+    char_span: tuple[int, int] | None = None
+    scale: float | None = None  # the printed scale applied to `printed` (1e3 for "in thousands")
+    scale_word: str | None = None
+    score: float = 0.0  # the reader's own score, the rank order
+
+    def evidence(self, doc_id: str, reader: str) -> Evidence:
+        return Evidence(
+            doc_id=doc_id,
+            page=self.page,
+            bbox=self.bbox,
+            char_span=self.char_span,
+            snippet=self.snippet,
+            reader=reader,
+        )
+
+
 class ReadResult(BaseModel):
     """One cell: the value of one field in one document, with its provenance."""
 

@@ -23,6 +23,7 @@ import polars as pl
 from mdqa_kernel.plan.ir import FieldSpec
 from mdqa_kernel.readers.base import (
     READERS,
+    Choice,
     DocumentView,
     Evidence,
     FieldLike,
@@ -124,6 +125,10 @@ TABLE_READER_VERSION = "table-15"  # 4: disclosure topics under their printed na
 # position; scales "(Millions)", "₹ in crore", "Rs. in Lakhs"; a per-share row under "except per share";
 # 15 (ocr): a value read by OCR from a page without a text layer says so, and needs review below
 # CONFIDENT when tesseract scored any of its words under OCR_TRUSTED_WORD
+# candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
+# column relative to its row's label score (below every reading of the current period).
+MAX_CHOICES = 8
+OTHER_PERIOD = 0.5
 _DATE_LIST = re.compile(r"日期|\bdates\b", re.IGNORECASE)
 _PER_SHARE = re.compile(r"每股|per\s+share|/\s*share|每\s*10\s*股|\beps\b", re.IGNORECASE)
 _DIVIDEND = re.compile(r"股利|分红|派息|红利|dividend", re.IGNORECASE)
@@ -196,6 +201,68 @@ class TableReader:
         )
 
     def read(self, doc: DocumentView, field: FieldLike, question: str) -> ReadResult:
+        gathered = self._gather(doc, field, question)
+        return gathered if isinstance(gathered, ReadResult) else self._best(doc, field, gathered)
+
+    def candidates(self, doc: DocumentView, field: FieldLike, question: str) -> list[Choice]:
+        """The readings `read` ranked, best first (the first is `read`'s answer), one per distinct
+        value, at most MAX_CHOICES; for a table cell also the cells of the row's other period columns
+        (ranked below, their period named), so that a chooser sees the prior-year figure for what it
+        is. Empty where `read` answers without candidates (no text layer, a statement found nowhere)."""
+        gathered = self._gather(doc, field, question)
+        if isinstance(gathered, ReadResult):
+            return []
+        headers: dict[tuple[int, Any], tuple[str, str, str | None]] = {}
+        if field.type in NUMERIC_TYPES:
+            lines = _lines_by_page(doc)
+            other = self._period_cells(
+                doc, field, field_labels(field.name, field.description), lines, headers
+            )
+            gathered = gathered + other
+        typed: list[tuple[Candidate, Any, float | None]] = []
+        for cand in gathered:
+            try:
+                value, applied = self._typed(field, cand)
+            except ValueError:
+                continue
+            if value is None or (_is_percent(cand.raw) and field.type != "percent" and applied != 0.01):
+                # a share printed beside an amount ("As a percent of revenue 13%") is not the amount;
+                # only a ratio the reader read as one (82.84% as 0.8284) is offered for a number field
+                continue
+            typed.append((cand, value, applied))
+        typed.sort(key=lambda t: (-t[0].score, t[0].page))  # as `_best` ranks them
+        out: list[Choice] = []
+        for cand, value, applied in typed:
+            if any(_same(c.value, value) or _same_print(c, cand) for c in out):
+                # one choice per value, and one per printed number: the same figure read again as prose
+                # or on a summary page ("TOTAL REVENUES 5,897.8") without the scale its table declares
+                # is the same reading, not a second one
+                continue
+            label, column, period = headers.get((cand.page, cand.bbox), ("", "", None))
+            out.append(
+                Choice(
+                    value=value,
+                    printed=cand.raw.strip(),
+                    kind=cand.kind,
+                    page=cand.page,
+                    snippet=cand.snippet,
+                    label=label,
+                    column=column,
+                    period=period,
+                    bbox=cand.bbox,
+                    char_span=cand.char_span,
+                    scale=applied,
+                    scale_word=cand.scale_word,
+                    score=cand.score,
+                )
+            )
+            if len(out) == MAX_CHOICES:
+                break
+        return out
+
+    def _gather(self, doc: DocumentView, field: FieldLike, question: str) -> list[Candidate] | ReadResult:
+        """The candidate readings of a cell; or the answer itself where it needs no ranking (no text
+        layer, a statement found nowhere, an absence its presupposed fact settles, an unread type)."""
         if doc.words is None or doc.words.height == 0:
             return not_found(
                 doc.doc_id, field.name, self.name, "document has no text layer (scanned or empty)"
@@ -219,11 +286,11 @@ class TableReader:
                 candidates += firm_in_role(windows, labels)
             fact = presupposed_fact(field.description) if not candidates else None
             if fact is not None:
-                return self._absent_with(doc, field, fact, question) or self._best(doc, field, candidates)
+                return self._absent_with(doc, field, fact, question) or candidates
         elif field.type == "boolean":
             derived = membership(lines, field.description)
             if derived:
-                return self._best(doc, field, derived)
+                return derived
             phrase = statement_phrase(field.description)
             if phrase is None:
                 return not_found(
@@ -234,7 +301,53 @@ class TableReader:
                 return self._phrase_absent(doc, field, phrase)
         else:
             return not_found(doc.doc_id, field.name, self.name, f"{field.type} fields need the LLM reader")
-        return self._best(doc, field, candidates)
+        return candidates
+
+    def _period_cells(
+        self,
+        doc: DocumentView,
+        field: FieldLike,
+        labels: LabelSet,
+        lines: dict[int, list[Line]],
+        headers: dict[tuple[int, Any], tuple[str, str, str | None]],
+    ) -> list[Candidate]:
+        """The cells of the field's rows under a header naming another period than the one the field
+        asks for, scored below the row's own reading; fills `headers` with (row label, column header,
+        "asked" | "other" | None) for every cell of those rows, keyed by (page, bbox), to name the
+        column of each table choice."""
+        out: list[Candidate] = []
+        report = document_period(doc)
+        want = wanted_period(field.description, report)
+        for page, page_ls in lines.items():
+            rows = doc.memo(f"rows:{page}", lambda page_ls=page_ls: table_rows(page_ls))
+            for row in rows:
+                score = max(label_score(v, labels) for v in [row.label, row.extended_label, *row.variants])
+                if score < self.min_label_score:
+                    continue
+                texts = column_headers(page_ls, row.line.index, row.cells)
+                for cell, header in zip(row.cells, texts, strict=True):
+                    verdict = fits(parse_period(header), want, report)
+                    period = None if verdict is None else ("asked" if verdict else "other")
+                    headers[(row.page, cell.bbox)] = (row.label, header, period)
+                    if verdict is not False or cell.value is None:
+                        continue  # the asked period's cell is the row's own reading
+                    if cell.percent != (field.type == "percent"):
+                        continue  # a share beside an amount (or an amount beside a share) is another fact
+                    scale, scale_word, _conf = self._scale(doc, field, row, page_ls, cell)
+                    out.append(
+                        Candidate(
+                            "table",
+                            row.page,
+                            cell.text,
+                            row.snippet,
+                            round(score * OTHER_PERIOD, 4),
+                            cell.bbox,
+                            _cell_span(cell),
+                            scale=scale,
+                            scale_word=scale_word,
+                        )
+                    )
+        return out
 
     # -- numeric fields -------------------------------------------------------------------------
     def _numeric_candidates(
@@ -458,6 +571,18 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, float) and isinstance(b, float):
         return abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1.0)
     return bool(a == b)
+
+
+def _is_percent(printed: str) -> bool:
+    return "%" in printed or "％" in printed
+
+
+def _same_print(choice: Choice, cand: Candidate) -> bool:
+    """Whether a candidate prints the same number as a choice ("5,897.8" and "$5,897.8")."""
+    number = parse_number(cand.raw.strip().lstrip("$¥￥€£ "))
+    shown = parse_number(choice.printed.lstrip("$¥￥€£ "))
+    percent = _is_percent(cand.raw) == _is_percent(choice.printed)
+    return percent and number is not None and shown is not None and _same(shown, number)
 
 
 def _cell_span(cell: Any) -> tuple[int, int] | None:
