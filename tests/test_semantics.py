@@ -14,9 +14,9 @@ import pytest
 
 from mdqa_kernel.parsing.pdf import parse_pdf
 from mdqa_kernel.readers import Status, view_from_parse
-from mdqa_kernel.readers.base import DocumentView, ReadResult
+from mdqa_kernel.readers.base import DocumentView, Evidence, ReadResult, found
 from mdqa_kernel.readers.confidence import CONFIDENT
-from mdqa_kernel.readers.plausibility import field_kind, implausibility, reading_implausibility
+from mdqa_kernel.readers.plausibility import checked, field_kind, implausibility, reading_implausibility
 from mdqa_kernel.readers.semantics import change_before, field_scope, rebase, share_basis, statement_scope
 from mdqa_kernel.readers.table.reader import TableReader
 from tests._extract_fixtures import table_pdf
@@ -68,6 +68,20 @@ def test_a_dividend_per_share_is_stated_per_ten_shares_when_asked(tmp_path: Path
     doc = _prose(tmp_path, "div", ["The Board declared a quarterly cash dividend of $0.68 per share."])
     assert _read(doc, fld("Cash dividend per 10 shares", unit="USD")).value == pytest.approx(6.8)
     assert _read(doc, fld("Cash dividend per share", unit="USD")).value == pytest.approx(0.68)
+
+
+def test_percent_unit_and_field_scale(tmp_path: Path) -> None:
+    rows = [
+        ("INCOME STATEMENTS",),
+        ("(In thousands)",),
+        ("Gross margin", "82.84%"),
+        ("Total revenue", "3,294,978"),
+    ]
+    doc = _view(table_pdf(tmp_path / "unit.pdf", [rows]))
+    assert _read(doc, fld("Gross margin", unit="%")).value == pytest.approx(82.84)  # points, as the unit says
+    assert _read(doc, fld("Gross margin")).value == pytest.approx(0.8284)  # a ratio
+    millions = _read(doc, fld("Total revenue", unit="USD", scale=1e6))  # the plan keeps it in millions
+    assert millions.value == pytest.approx(3294.978)
 
 
 # -- 2. plausibility by the words around a reading ----------------------------------------------------
@@ -127,6 +141,25 @@ def test_a_change_is_not_the_level(tmp_path: Path) -> None:
     assert change_before("Revenue increased 18% to $") is None  # "to" states the level
 
 
+def test_any_readers_quote_is_checked_for_a_change() -> None:
+    """The cascade checks every reader's answer: a model's value quoted after "increased by" needs review,
+    the level it quotes does not."""
+    revenue = fld("Total revenue", unit="USD")
+
+    def answer(value: float, quote: str) -> ReadResult:
+        evidence = Evidence(doc_id="d", page=40, snippet=quote, reader="llm")
+        return found("d", "x", "llm", value, scale=1e9, confidence=0.75, evidence=evidence)
+
+    change = checked(
+        revenue, answer(32.5e9, "Revenue increased by $32.5 billion, or 18%, to $211.9 billion.")
+    )
+    assert change.confidence < CONFIDENT and "change" in change.message
+    level = checked(
+        revenue, answer(211.9e9, "Revenue increased by $32.5 billion, or 18%, to $211.9 billion.")
+    )
+    assert level.confidence == 0.75 and "implausible" not in level.message
+
+
 def test_the_level_after_a_change(tmp_path: Path) -> None:
     doc = _prose(tmp_path, "level", ["Total revenue increased 18% to $60.9 billion in the quarter."])
     assert _read(doc, fld("Total revenue", unit="USD")).value == pytest.approx(60.9e9)
@@ -152,6 +185,8 @@ def test_scope_titles() -> None:
     )
     assert statement_scope("NOTE 19 — SEGMENT INFORMATION AND GEOGRAPHIC DATA") == "segment"
     assert statement_scope("归属于母公司所有者的净利润 1,234 1,100") is None  # a consolidated line item
+    assert statement_scope("二十、补充资料") == "consolidated"  # a section after the parent's notes
+    assert statement_scope("一、经营活动产生的现金流量：") is None  # a statement's own numbered row
     assert (
         field_scope(fld("Total assets")) == "consolidated"
         and field_scope(fld("母公司报表营业收入")) == "parent"
@@ -200,6 +235,26 @@ def test_a_rounded_prose_figure_yields_to_the_exact_table_figure(tmp_path: Path)
     result = _read(_statements(tmp_path, pages), fld("Total revenue", unit="USD"))
     assert result.value == pytest.approx(211_915e6)  # not 211.9e9
     assert result.evidence is not None and result.evidence.page == 2 and "rounds" in result.message
+
+
+def test_chinese_management_discussion_figures(tmp_path: Path) -> None:
+    line = (
+        "报告期内，公司实现营业收入123.45亿元，同比增长8.20%；实现归属于上市公司股东的净利润12,345.67万元。"
+    )
+    doc = _prose(tmp_path, "mda", ["经营情况讨论与分析", line], cjk=True)
+    assert _read(doc, fld("营业收入")).value == pytest.approx(123.45e8)
+    assert _read(doc, fld("归属于上市公司股东的净利润")).value == pytest.approx(12345.67e4)
+
+
+def test_a_figure_too_round_names_no_exact_one(tmp_path: Path) -> None:
+    pages = [
+        [("Total revenue was $4 billion for the year.",)],
+        [("INCOME STATEMENTS",), ("(In millions)",), ("Total revenue", "4,294", "3,870")],
+    ]
+    result = _read(_statements(tmp_path, pages), fld("Total revenue", unit="USD"))
+    assert (
+        result.value == pytest.approx(4e9) and "rounds" not in result.message
+    )  # 4,294 is not "the" $4 billion
 
 
 def test_scale_words_in_sentences(tmp_path: Path) -> None:

@@ -34,6 +34,7 @@ from typing import Any
 from mdqa_kernel.readers.base import FieldLike, ReadResult
 from mdqa_kernel.readers.confidence import IMPLAUSIBLE
 from mdqa_kernel.readers.semantics import change_before, is_amount, share_basis
+from mdqa_kernel.text.values import find_numbers
 
 _PERCENT_BOUND = 1000.0  # points
 _PER_SHARE_BOUND = 1e6  # in the currency unit
@@ -165,6 +166,20 @@ def reading_implausibility(field: FieldLike, value: Any, printed: str, context: 
     return None
 
 
+def printed_in(snippet: str, value: Any, scale: float | None, field_scale: float) -> str | None:
+    """The text of the number in `snippet` that `value` was read from (the value back in the printed
+    scale), or None when the snippet prints no such number (or more than one reading of it)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    target = float(value) * (field_scale or 1.0) / (scale or 1.0)
+    hits = [
+        snippet[start:end].strip()
+        for number, start, end, _pct in find_numbers(snippet)
+        if abs(number - target) <= 1e-9 * max(1.0, abs(target))
+    ]
+    return hits[0] if len(set(hits)) == 1 else None
+
+
 def _clip(text: str, width: int = 80) -> str:
     text = " ".join(text.split())
     return text if len(text) <= width else text[: width - 1] + "…"
@@ -177,6 +192,8 @@ def checked(field: FieldLike, result: ReadResult, printed: str | None = None) ->
     if not result.found:
         return result
     snippet = result.evidence.snippet if result.evidence is not None else ""
+    if not printed and snippet:
+        printed = printed_in(snippet, result.value, result.scale, field.scale)  # an LLM reader's quote
     why = (
         reading_implausibility(field, result.value, printed, snippet)
         if printed

@@ -85,6 +85,14 @@ _CHANGE_BEFORE = re.compile(
 _CHANGE_HEADER = re.compile(r"增减|变动|change|increase|decrease|variance", re.I)
 
 
+def asks_percent(field: FieldLike) -> bool:
+    """True when the field asks for percentage points: a percent field, or a number whose unit is "%"."""
+    unit = (field.unit or "").strip().lower()
+    return field.type == "percent" or (
+        field.type == "number" and unit in ("%", "％", "percent", "pct", "percentage")
+    )
+
+
 def asks_change(field: FieldLike) -> bool:
     """True when the field names a change of a quantity ("revenue growth", "营业收入同比增减")."""
     return bool(_CHANGE_FIELD.search(f"{field.name.replace('_', ' ')} {field.description}"))
@@ -149,6 +157,14 @@ _CONSOLIDATED_TITLE = re.compile(
 _SECTION_HEADING = re.compile(r"^[A-Z][A-Z,’'&\- ]{3,60}[A-Z]$")
 
 
+# A numbered Chinese section heading ("三、公司基本情况", "二十、补充资料") ends a parent scope; a statement's
+# own numbered rows ("一、营业总收入", "一、经营活动产生的现金流量：") name line items and carry figures.
+_ZH_SECTION = re.compile(r"^[一二三四五六七八九十]{1,3}\s*、\s*\S")
+_ZH_STATEMENT_ROW = re.compile(
+    r"收入|成本|费用|利润|收益|损失|现金|资产|负债|权益|股本|公积|税|净额|合计|总计|其中"
+)
+
+
 def field_scope(field: FieldLike) -> Scope:
     """The entity a field asks about: the consolidated group unless its words say parent or segment."""
     words = f"{field.name.replace('_', ' ')} {field.description}"
@@ -173,4 +189,6 @@ def statement_scope(line: str) -> str | None:
         return "consolidated"
     if _SECTION_HEADING.match(text):
         return "section"
+    if _ZH_SECTION.match(text) and not _ZH_STATEMENT_ROW.search(text) and not re.search(r"\d|[:：]$", text):
+        return "consolidated"  # "二十、补充资料" after the parent's notes: the group's figures again
     return None

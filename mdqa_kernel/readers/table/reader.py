@@ -42,7 +42,14 @@ from mdqa_kernel.readers.confidence import (
     UNDECLARED_SCALE,
 )
 from mdqa_kernel.readers.plausibility import checked, field_kind, reading_implausibility
-from mdqa_kernel.readers.semantics import field_basis, field_scope, rebase, share_basis, statement_scope
+from mdqa_kernel.readers.semantics import (
+    asks_percent,
+    field_basis,
+    field_scope,
+    rebase,
+    share_basis,
+    statement_scope,
+)
 from mdqa_kernel.readers.table.auditor import asks_auditor, auditor_signature
 from mdqa_kernel.readers.table.candidates import (
     Candidate,
@@ -293,7 +300,8 @@ class TableReader:
         preferred: tuple[str, ...],
     ) -> Candidate | None:
         label_has_pct = "%" in row.label or "％" in row.label
-        if field.type == "percent":
+        percent = asks_percent(field)  # a percent field, or a number field whose unit is "%"
+        if percent:
             cells = [c for c in row.cells if c.percent] or ([c for c in row.cells] if label_has_pct else [])
         else:
             # A ratio field printed as a percentage ("Gross margin 82.84%") reads as 0.8284.
@@ -314,7 +322,7 @@ class TableReader:
         else:
             cell = cells[0]
             col_conf = 0.9 if len(cells) == 1 else 0.3
-        if field.type != "percent" and cell.percent:
+        if not percent and cell.percent:
             return Candidate(
                 "table",
                 row.page,
@@ -343,7 +351,7 @@ class TableReader:
         self, doc: DocumentView, field: FieldLike, row: Row, lines: list[Line]
     ) -> tuple[float, str | None, float]:
         """(printed scale, its word, confidence): from the row label, else the nearest declaration above."""
-        if field.type == "percent" or field_basis(field) is not None:
+        if asks_percent(field) or field_basis(field) is not None:
             # "(In millions, except per share data)": per-share amounts are printed as they are.
             return 1.0, None, KNOWN_SCALE
         own = declared_scale(row.label) or declared_scale(row.extended_label)
@@ -481,6 +489,9 @@ def _tolerance(field: FieldLike, t: _Reading) -> float:
     return 0.5 * 10.0**-decimals * (t.applied or 1.0) / (field.scale or 1.0)
 
 
+_ROUNDING = 0.01  # a rounded figure names the exact one it rounds when it is printed to within 1%
+
+
 def _agree(field: FieldLike, a: _Reading, b: _Reading) -> bool:
     """Two readings of one fact: equal, or equal up to the rounding of the less precise."""
     if _same(a.value, b.value):
@@ -489,6 +500,8 @@ def _agree(field: FieldLike, a: _Reading, b: _Reading) -> bool:
         return False
     tol = max(_tolerance(field, a), _tolerance(field, b))
     precise = min(_tolerance(field, a), _tolerance(field, b))
+    if tol > _ROUNDING * abs(float(a.value)):
+        return False  # "$4 billion" is too round to name which of 3.6 or 4.4 billion it rounds
     return tol > precise and abs(float(a.value) - float(b.value)) <= tol + 1e-9 * abs(float(a.value))
 
 
