@@ -53,14 +53,15 @@ def _view(path: Path) -> DocumentView:
 
 @pytest.fixture(scope="module")
 def rivals(tmp_path_factory: pytest.TempPathFactory) -> DocumentView:
-    """Net income printed in two tables of equal standing (the group's and the parent company's), so
-    the table reader is not sure which one is meant and the cascade asks the LLM."""
+    """Net income printed in two tables of equal standing (as reported and as adjusted), so the table
+    reader is not sure which one is meant and the cascade asks the LLM. (A parent-only statement would
+    not do: the table reader drops its figure when a consolidated one exists, readers/semantics.py.)"""
     head = [("(in thousands)",), ("", "2022", "2021")]
     path = table_pdf(
         tmp_path_factory.mktemp("pdf") / "rivals.pdf",
         [
-            [("Consolidated statement of income",), *head, ("Net income", "28,455", "30,101")],
-            [("Parent company only statement of income",), *head, ("Net income", "12,000", "11,000")],
+            [("Statement of income, as reported",), *head, ("Net income", "28,455", "30,101")],
+            [("Statement of income, as adjusted",), *head, ("Net income", "12,000", "11,000")],
         ],
     )
     return _view(path)

@@ -34,6 +34,13 @@ LISTED_DISAGREES = 0.5  # they differ: the LLM looks too
 # A firm named beside the role a text field names (readers/table/prose.py: the auditor in a 10-K).
 ROLE_PRIMARY_LABEL = 0.85  # beside the field's primary label
 ROLE_OTHER_LABEL = 0.8  # beside one of its other labels, at CONFIDENT
+# The firm that signs the audit report (readers/table/auditor.py): as sure as the role named beside it (a
+# tie goes to the earlier page, where a 10-K names its auditor first).
+SIGNED_REPORT = 0.85  # "/s/ Ernst & Young LLP" on a page of the audit report (or the page after)
+SIGNED_ZH = 0.85  # "…会计师事务所（特殊普通合伙）" on the page its 中国注册会计师 sign
+FIRM_UNDER_REPORT = 0.8  # the firm's name alone on a line of the audit report
+SIGNED_ELSEWHERE = 0.75  # "/s/ Firm LLP" on a page that does not say it is the audit report
+FORMER_FACTOR = 0.6  # the report says its firm "served as the Company's auditor from 2008 to 2018"
 
 # A value no real document could hold (readers/plausibility.py: 999999999 employees, a 5000% share):
 # kept for a reviewer with the reason, always below CONFIDENT so the cascade never trusts it alone.
@@ -44,3 +51,7 @@ IMPLAUSIBLE = 0.3
 # (0-100) is kept for review at OCR_DOUBTFUL, below CONFIDENT.
 OCR_TRUSTED_WORD = 90.0
 OCR_DOUBTFUL = 0.5
+
+# A figure from a parent-company-only statement or a segment note for a field about the consolidated group
+# (readers/semantics.py), when no consolidated reading exists: it may be the figure asked for, or not.
+OTHER_SCOPE_FACTOR = 0.7

@@ -10,9 +10,18 @@ the values that cannot be true whatever the filing says:
 - a per-share amount beyond one million (the highest per-share figures, Berkshire Hathaway's class A
   book value, are under half of that).
 
-The kind comes from the field's type, unit and the words of its name and description. Such a reading
-keeps its value and evidence but its confidence is capped at IMPLAUSIBLE (below CONFIDENT) and the
-message says why: the cascade then lets the LLM look, and a reviewer sees the reason.
+The kind comes from the field's type, unit and the words of its name and description. When the reader
+knows where the value was printed (the raw text and the row or sentence around it), the words there are
+checked too (`reading_implausibility`):
+
+- a count of people is not read from a row or sentence about shares ("1,700,000,000 shares");
+- a per-share amount is small: a figure of a thousand or more from a row or sentence that names no
+  per-share basis is a total, not a per-share amount;
+- an amount or a count (a level: "Total revenue", "Number of employees") is not a value printed as a
+  percentage ("18%") nor a change ("increased by $32.5 billion", "同比增长1.2亿元").
+
+Such a reading keeps its value and evidence but its confidence is capped at IMPLAUSIBLE (below
+CONFIDENT) and the message says why: the cascade then lets the LLM look, and a reviewer sees the reason.
 """
 
 from __future__ import annotations
@@ -24,6 +33,8 @@ from typing import Any
 
 from mdqa_kernel.readers.base import FieldLike, ReadResult
 from mdqa_kernel.readers.confidence import IMPLAUSIBLE
+from mdqa_kernel.readers.semantics import change_before, is_amount, share_basis
+from mdqa_kernel.text.values import find_numbers
 
 _PERCENT_BOUND = 1000.0  # points
 _PER_SHARE_BOUND = 1e6  # in the currency unit
@@ -53,6 +64,24 @@ _NOT_A_COUNT = re.compile(
 # Counts of things that are not people nor meetings, however the label names them ("votes for director").
 _OTHER_COUNT = re.compile(r"\bvotes?\b|\bshares\b|\bshare\b(?!holder)|股份|股数|票数|表决", re.I)
 _PER_SHARE = re.compile(r"每股|per\s+share|/\s*share|每\s*10\s*股|\beps\b", re.I)
+# A field that names a workforce is a count of people even without "number of" ("Employees", "员工总数"),
+# unless it is money paid to it ("employee benefit costs", "职工薪酬").
+_WORKFORCE = re.compile(
+    r"\bemployees?\b|headcount|workforce|full[- ]time\s+equivalents?|\bftes?\b|员工|职工|雇员|从业人员", re.I
+)
+_MONEY = re.compile(
+    r"\bcosts?\b|expense|compensation|benefit|salar|wage|\bpay\b|payroll|income|revenue|pension|stock|shares?\b"
+    r"|薪酬|费用|成本|工资|支出|福利|收入|社保|股",
+    re.I,
+)
+_CURRENCIES = {"usd", "cny", "rmb", "eur", "gbp", "hkd", "jpy", "inr", "元", "万元", "亿元", "$", "dollars"}
+# What a count of people cannot be read from: a row or sentence about shares (and not about people).
+_SHARES_AFTER = re.compile(r"^\s*(?:million|billion|thousand|万|亿)?\s*(?:shares\b|股(?!东))", re.I)
+_SHARES_TEXT = re.compile(r"\bshares?\b(?!holder)|股份|股本|股数|万股|亿股", re.I)
+_PEOPLE_TEXT = re.compile(
+    r"employ|staff|worker|personnel|headcount|people|persons|associates|员工|职工|人员|人数", re.I
+)
+_PER_SHARE_SMALL = 1000.0  # a per-share figure this large must be printed under a per-share label
 
 
 @dataclass(frozen=True)
@@ -72,9 +101,10 @@ def field_kind(field: FieldLike) -> Kind | None:
     words = f"{field.name.replace('_', ' ')} {field.description}"
     if field.type == "percent" or unit in ("%", "percent", "pct"):
         return Kind("percent", _PERCENT_BOUND)
-    if _PER_SHARE.search(f"{words} {unit}"):
+    if _PER_SHARE.search(f"{words} {unit}") or share_basis(f"{words} {unit}") is not None:
         return Kind("per_share", _PER_SHARE_BOUND)
-    counted = field.type == "integer" or unit in _COUNT_UNITS or _COUNT_WORDS.search(words)
+    workforce = bool(_WORKFORCE.search(words)) and not _MONEY.search(words) and unit not in _CURRENCIES
+    counted = field.type == "integer" or unit in _COUNT_UNITS or _COUNT_WORDS.search(words) or workforce
     if not counted or _NOT_A_COUNT.search(words) or _OTHER_COUNT.search(words):
         return None
     if _MEETINGS.search(words) and not _COUNTS_PEOPLE.search(words):
@@ -106,12 +136,69 @@ def implausibility(field: FieldLike, value: Any) -> str | None:
     return None
 
 
-def checked(field: FieldLike, result: ReadResult) -> ReadResult:
+def reading_implausibility(field: FieldLike, value: Any, printed: str, context: str) -> str | None:
+    """Why `value`, printed as `printed` in `context` (the row or sentence it was read from), cannot be
+    this field's value, or None. The value-only checks (`implausibility`) come first."""
+    why = implausibility(field, value)
+    if why is not None or isinstance(value, bool) or not isinstance(value, int | float) or not printed:
+        return why
+    at = context.find(printed)
+    before, after = (context[:at], context[at + len(printed) :]) if at >= 0 else ("", "")
+    kind = field_kind(field)
+    about_shares = (
+        bool(_SHARES_AFTER.match(after))
+        or bool(_SHARES_TEXT.search(printed))  # "52,000 shares" read as one value after a label
+        or (bool(_SHARES_TEXT.search(context)) and not _PEOPLE_TEXT.search(context))
+    )
+    if kind is not None and kind.name == "people" and about_shares:
+        return f"{printed!r} was read from a text about shares, not people ({_clip(context)!r})"
+    large = abs(float(value)) >= _PER_SHARE_SMALL
+    if kind is not None and kind.name == "per_share" and large and share_basis(context) is None:
+        return (
+            f"{value:,.10g} is a total, not a per-share amount: {_clip(context)!r} names no per-share basis"
+        )
+    if is_amount(field):
+        if "%" in printed or "％" in printed or after.lstrip().startswith(("%", "％")):
+            return f"{printed!r} is printed as a percentage; the field asks for an amount"
+        change = change_before(before) if at >= 0 else None
+        if change:
+            return f"{printed!r} follows {change!r}: it is a change, not the level the field asks for"
+    return None
+
+
+def printed_in(snippet: str, value: Any, scale: float | None, field_scale: float) -> str | None:
+    """The text of the number in `snippet` that `value` was read from (the value back in the printed
+    scale), or None when the snippet prints no such number (or more than one reading of it)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    target = float(value) * (field_scale or 1.0) / (scale or 1.0)
+    hits = [
+        snippet[start:end].strip()
+        for number, start, end, _pct in find_numbers(snippet)
+        if abs(number - target) <= 1e-9 * max(1.0, abs(target))
+    ]
+    return hits[0] if len(set(hits)) == 1 else None
+
+
+def _clip(text: str, width: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def checked(field: FieldLike, result: ReadResult, printed: str | None = None) -> ReadResult:
     """`result`, or a copy flagged for review (confidence capped below CONFIDENT, the reason in the
-    message) when its value is implausible for the field's kind. Applying it twice changes nothing."""
+    message) when its value is implausible for the field's kind, or, given the `printed` text it was read
+    from, for the words around it in the evidence snippet. Applying it twice changes nothing."""
     if not result.found:
         return result
-    why = implausibility(field, result.value)
+    snippet = result.evidence.snippet if result.evidence is not None else ""
+    if not printed and snippet:
+        printed = printed_in(snippet, result.value, result.scale, field.scale)  # an LLM reader's quote
+    why = (
+        reading_implausibility(field, result.value, printed, snippet)
+        if printed
+        else implausibility(field, result.value)
+    )
     if why is None:
         return result
     note = f"implausible, needs review: {why}"

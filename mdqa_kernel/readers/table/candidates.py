@@ -45,6 +45,8 @@ class Candidate:
     scale_word: str | None = None
     number: float | None = None
     boolean: bool | None = None
+    basis: int | None = None  # shares a per-share amount is printed for ("每10股" → 10), when known
+    scope: str | None = None  # the statement it was read from: "parent", "segment" (readers/semantics.py)
 
 
 def compact_map(text: str) -> tuple[str, list[int]]:
@@ -258,18 +260,28 @@ def is_year(text: str, number: tuple[float, int, int, bool]) -> bool:
     return after in ("年", "") or bool(_YEAR_BEFORE.search(text[max(0, start - 12) : start]))
 
 
+# Scale words printed right after a number. An English word must end there ("millions" and "lakhs" do,
+# "mnemonic" does not).
+_SCALE_AFTER = (
+    ("亿", 1e8),
+    ("万", 1e4),
+    ("千万", 1e7),
+    ("百万", 1e6),
+    ("billion", 1e9),
+    ("million", 1e6),
+    ("thousand", 1e3),
+    ("crore", 1e7),  # Indian filings: 1 crore = 10 million, 1 lakh = 100,000
+    ("lakh", 1e5),
+    ("bn", 1e9),
+    ("mn", 1e6),
+)
+
+
 def declared_scale_word(tail: str) -> tuple[float, str] | None:
     """A scale word right after a number: '785 万千瓦' → (1e4, '万'); '1,768万元' → (1e4, '万元')."""
     t = unicodedata.normalize("NFKC", tail).strip().lower()
-    for word, factor in (
-        ("亿", 1e8),
-        ("万", 1e4),
-        ("千万", 1e7),
-        ("billion", 1e9),
-        ("million", 1e6),
-        ("thousand", 1e3),
-    ):
-        if t.startswith(word):
+    for word, factor in _SCALE_AFTER:
+        if t.startswith(word) and (not word.isascii() or not t[len(word) :].lstrip("s")[:1].isalpha()):
             return factor, word
     found = declared_scale(t)
     return found if found and t.startswith(found[1]) else None

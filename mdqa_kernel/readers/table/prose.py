@@ -56,7 +56,10 @@ _LINK = re.compile(
 _SUB_ITEM = re.compile(r"其中|including|of which|among which", re.I)
 _CLAUSE = re.compile(r"[，,。；;]")
 _SENTENCE = re.compile(r"[。；;]")
-_SENTENCE_END = re.compile(r"[。；;]|\.(?:\s|$)")
+# A full stop ends a sentence, not an abbreviation's ("Rs. 1,234 crore", "U.S. employees", "No. 5").
+_SENTENCE_END = re.compile(
+    r"[。；;]|(?<!\bRs)(?<!\bNo)(?<!\bInc)(?<!\bCo)(?<!\bapprox)(?<![A-Z]\.[A-Z])\.(?:\s|$)"
+)
 # A field that names a change ("Global comparable sales growth") is read after a change verb; a level
 # ("Revenues") is not: "Revenues increased 4%" states the change, not the revenues.
 _CHANGE_SUFFIXES = ("growthrate", "growth", "change", "增长率", "增幅", "变动率", "变化率")
@@ -214,9 +217,14 @@ def _value_after(
     text: str, start: int, end: int, label: _ProseLabel, want: str
 ) -> tuple[int, float, str, tuple[float, str] | None, int] | None:
     """(value position, score, raw value, scale, value end) for the label at text[start:end], or None."""
-    rest = _SENTENCE_END.split(text[end:], maxsplit=1)[0][: 60 if want == "date" else 40]
+    sentence = _SENTENCE_END.split(text[end:], maxsplit=1)[0]
+    rest = sentence[: 60 if want == "date" else 40]
     verb = _CHANGE_VERB.match(rest)
     changed = bool(verb) and not _TO_LEVEL.match(rest[verb.end() :])  # "increased to 980" is a level
+    if changed and not label.change and verb is not None:
+        if not _OPENS_CLAUSE.match(_CLAUSE.split(text[:start])[-1]):
+            return None  # "Microsoft Cloud revenue increased 22% to …" is another line item's level
+        return _level_after_change(sentence[:80], end, verb.end(), label, want)
     if changed != label.change:
         return None
     found = value_at(rest, want)
@@ -231,6 +239,34 @@ def _value_after(
     if _SUB_ITEM.search(clause) or _SUB_ITEM.search(rest[:at]):
         score *= 0.7
     return end + at, round(score, 4), raw, scale, end + value_end
+
+
+# What may stand before a label that opens its clause: nothing, a bullet, a determiner, the company, the
+# period ("Total revenue increased …", "报告期内，公司营业收入同比增长…"), never another modifier.
+_OPENS_CLAUSE = re.compile(
+    r"^[\s•·\-–—*]*(?:(?:our|the|its|total|consolidated|net|company|group|in\s+fiscal\s+(?:year\s+)?\d{4}"
+    r"|公司|本公司|集团|本集团|全年|本年度|报告期内|本报告期|全年实现|实现)\s*)*$",
+    re.I,
+)
+# After a change, the level it reached: "increased 18% to $60.9 billion", "同比增长12.5%至123.45亿元".
+_LEVEL_AFTER = re.compile(r"(?:至|到|达到|\bto\b|\breaching\b)\s*", re.I)
+
+
+def _level_after_change(
+    rest: str, end: int, verb_end: int, label: _ProseLabel, want: str
+) -> tuple[int, float, str, tuple[float, str] | None, int] | None:
+    """The level a level label reaches after its change ("Revenue increased 18% to $60.9 billion"): the
+    value after "to"/"至" in the same clause; None when the clause states only the change."""
+    clause = re.split(r"[，。；;]|,(?!\d{3})", rest[verb_end:], maxsplit=1)[0]  # "60,915" is one number
+    m = _LEVEL_AFTER.search(clause)
+    if m is None:
+        return None
+    found = value_at(clause[m.end() :], want) if want != "date" else None
+    if found is None:
+        return None
+    raw, scale, at, value_end = found
+    offset = verb_end + m.end()
+    return end + offset + at, round(label.base * 0.75, 4), raw, scale, end + offset + value_end
 
 
 def _count_before(
@@ -269,26 +305,27 @@ def _prose_candidate(
 
 
 def dividend_per_share(windows: list[ProseWindow]) -> list[Candidate]:
-    """'每10股派发现金红利X元' → X/10 per share; '每股派发现金红利X元' → X; 'dividend of $X per share' → X,
-    'of N cents per share' → N/100."""
+    """'每10股派发现金红利X元' → X per 10 shares; '每股派发现金红利X元' → X per share; 'dividend of $X per
+    share' → X, 'of N cents per share' → N/100. Each candidate carries the basis it is printed for: the
+    reader states it per the shares the field asks for (readers/semantics.py)."""
     out = []
     for w in windows:
         line = w.lines[0]
         text = unicodedata.normalize("NFKC", line.text)
-        for pattern, divisor in ((_DIVIDEND_10, 10.0), (_DIVIDEND_1, 1.0)):
+        for pattern, basis in ((_DIVIDEND_10, 10), (_DIVIDEND_1, 1)):
             m = pattern.search(text.replace(" ", ""))
             if m:
-                out.append(_dividend(w.page, [line], m.group(0), float(m.group("v")) / divisor))
+                out.append(_dividend(w.page, [line], m.group(0), float(m.group("v")), basis))
                 break
         for m in _DIVIDEND_EN.finditer(unicodedata.normalize("NFKC", w.text)):
             if m.start() >= w.first_len:
                 break  # starts on the next line: read with that line
             value = float(m.group("usd")) if m.group("usd") else float(m.group("cents")) / 100
-            out.append(_dividend(w.page, w.used(m.end()), m.group(0), value))
+            out.append(_dividend(w.page, w.used(m.end()), m.group(0), value, 1))
     return out
 
 
-def _dividend(page: int, used: list[Line], raw: str, value: float) -> Candidate:
+def _dividend(page: int, used: list[Line], raw: str, value: float, basis: int) -> Candidate:
     return Candidate(
         "dividend",
         page,
@@ -298,6 +335,7 @@ def _dividend(page: int, used: list[Line], raw: str, value: float) -> Candidate:
         lines_bbox(used),
         lines_span(used),
         number=round(value, 10),
+        basis=basis,
     )
 
 
@@ -377,21 +415,42 @@ def firm_in_role(windows: list[ProseWindow], labels: LabelSet) -> list[Candidate
 # -- counts of people --------------------------------------------------------------------------------
 
 _PEOPLE = re.compile(
-    r"(?<![\w.,$])(?P<n>\d{1,3}(?:,\d{3})+|\d+)\s+(?:full-time\s+)?"
-    r"(?:people|persons|individuals|employees|nominees|directors|members)\b",
+    r"(?<![\w.,$])(?P<n>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s+(?P<m>million|thousand))?\s+"
+    r"(?:full-time\s+)?(?P<noun>people|persons|individuals|employees|associates|workers|staff|team\s+members"
+    r"|nominees|directors|members)\b",
     re.I,
 )
 _COUNT_STOP = frozenset({"number", "total", "count", "the", "and", "with", "from", "that", "this", "were"})
+# Words that say the people are a company's workforce (by their first five letters), and the nouns that
+# say it by themselves: "approximately 221,000 employees", "2.1 million associates".
+_WORKFORCE_STEMS = frozenset({"emplo", "staff", "headc", "workf", "perso", "worke", "assoc"})
+_WORKFORCE_NOUNS = re.compile(r"employees|associates|workers|staff|team\s+members", re.I)
+_EMPLOYMENT = re.compile(r"\bemploy|\bworkforce|\bheadcount|\bstaff", re.I)
+_HAS_WORKFORCE = re.compile(
+    r"\b(?:we|company|group|corporation)\s+(?:had|has|have|employ|employs|employed)\b|\bemploy(?:s|ed)?\b"
+    r"|\bworkforce\b|\bheadcount\b|\btotal\s+(?:number\s+of\s+)?employees",
+    re.I,
+)
+# A part of the workforce ("of whom 1,200 in the U.S.", "including 30,000 contractors") is not its count.
+_PART_WORDS = re.compile(
+    r"\b(?:of whom|of which|including|includes|among them|approximately\s+\d[\d,.]*%)", re.I
+)
 
 
 def people_count(windows: list[ProseWindow], description: str) -> list[Candidate]:
-    """A count of people stated in an English sentence that also says what they are: "Full-time
-    employees" from "we employed approximately 221,000 people on a full-time basis", "Number of directors
-    elected" from "The following 15 persons were elected to serve as directors". Every word of the
-    description (by its first five letters: "employ…", "elect…") must be in the sentence."""
+    """A count of people stated in a sentence that also says what they are: "Full-time employees" from
+    "we employed approximately 221,000 people on a full-time basis" or "we had approximately 221,000
+    employees", "Number of directors elected" from "The following 15 persons were elected to serve as
+    directors"; "员工总数" from "公司在职员工总数为12,345人". Every word of an English description (by its
+    first five letters: "employ…", "elect…") must be in the sentence; the workforce words ("employees",
+    "staff", "headcount") are said by any of them, or by the counted noun itself ("associates")."""
+    if not description.isascii():
+        return chinese_staff_count(windows, description)
     core = re.split(r"[(（]|\b(?:at|as of|in|for)\s+(?:\d|fiscal|the)", description, maxsplit=1)[0]
     stems = {w[:5] for w in re.findall(r"[a-z]{4,}", core.lower()) if w not in _COUNT_STOP}
-    if not stems or not core.isascii():
+    workforce = bool(stems & _WORKFORCE_STEMS)
+    stems -= _WORKFORCE_STEMS
+    if not stems and not workforce:
         return []
     out = []
     for w in windows:
@@ -401,19 +460,82 @@ def people_count(windows: list[ProseWindow], description: str) -> list[Candidate
             number = (float(m["n"].replace(",", "")), m.start("n"), m.end("n"), False)
             sentence = _sentence_around(w, m.start(), m.end())
             said = {x[:5] for x in re.findall(r"[a-z]{4,}", sentence.lower())}
-            if stems <= said and not is_year(w.text, number):  # "In 2024 employees …" is no count
-                used = w.used(m.end())
-                out.append(
-                    Candidate(
-                        "prose",
-                        w.page,
-                        m["n"],
-                        joined_text(used),
-                        0.7,
-                        lines_bbox(used),
-                        lines_span(used),
-                    )
+            employed = bool(_WORKFORCE_NOUNS.fullmatch(m["noun"])) or bool(_EMPLOYMENT.search(sentence))
+            # "In 2024 employees …" and a heading's year before the next line ("Annual report 2023" /
+            # "Employees …") are no counts; "we hired 2,100 people" says no workforce.
+            heading_year = m.end("n") >= len(w.lines[0].text.rstrip()) and is_year(
+                m["n"], (number[0], 0, len(m["n"]), False)
+            )
+            if not stems <= said or (workforce and not employed) or is_year(w.text, number) or heading_year:
+                continue
+            scale = {"million": 1e6, "thousand": 1e3}.get((m["m"] or "").lower(), 1.0)
+            head = _SENTENCE_END.split(w.before + " " + w.text[: m.start()])[-1]
+            # A workforce the company says it has ("we had approximately 221,000 employees", "we employ …")
+            # is as safe as a table's count; employees merely mentioned ("a campus occupied by 11,400
+            # employees") may be a part; a part is not the count.
+            score = 0.85 if workforce and _HAS_WORKFORCE.search(sentence) else 0.7
+            if _PART_WORDS.search(head) or _SUB_ITEM.search(head):
+                score = 0.5
+            used = w.used(m.end())
+            out.append(
+                Candidate(
+                    "prose",
+                    w.page,
+                    m["n"] + (f" {m['m']}" if m["m"] else ""),
+                    joined_text(used),
+                    score,
+                    lines_bbox(used),
+                    lines_span(used),
+                    number=float(f"{number[0] * scale:.12g}"),
                 )
+            )
+    return out
+
+
+_ZH_WORKFORCE_FIELD = re.compile(r"员工|职工|雇员|从业人员|在职人员")
+# "在职员工总数为12,345人", "公司共有员工12,345名", "拥有职工1.2万人", "员工人数达到12,345人".
+_ZH_STAFF = re.compile(
+    r"(?P<who>在职员工|员工|职工|雇员|从业人员)(?P<what>的?(?:总数|总人数|人数|数量)(?:合计|共计|总计)?)?"
+    r"\s*(?:为|达到|达|约为|约|共计|共|合计|有)?\s*(?P<n>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(?P<w>万)?\s*(?:名|人)"
+)
+_ZH_OTHER_PEOPLE = re.compile(
+    r"(?:研发|技术|销售|生产|财务|行政|管理|退休|离退休|劳务派遣|新增|新招|招聘)[^，。；]{0,3}$"
+)
+
+
+def chinese_staff_count(windows: list[ProseWindow], description: str) -> list[Candidate]:
+    """The workforce a Chinese sentence states ("截至报告期末，公司在职员工总数为12,345人") for a field
+    that asks for the number of staff ("员工总数", "在职员工的数量合计"). A part (其中…, 研发人员…, 母公司…)
+    counts for less."""
+    if not _ZH_WORKFORCE_FIELD.search(description) or re.search(
+        r"占比|比例|平均|人均|薪酬|费用", description
+    ):
+        return []
+    out = []
+    for w in windows:
+        text = unicodedata.normalize("NFKC", w.text).replace(" ", "")
+        first_len = len(unicodedata.normalize("NFKC", w.lines[0].text).replace(" ", ""))
+        for m in _ZH_STAFF.finditer(text):
+            if m.start() >= first_len:
+                break  # starts on the next line: read with that line
+            number = float(m["n"].replace(",", "")) * (1e4 if m["w"] else 1.0)
+            head = _CLAUSE.split(w.before + text[: m.start()])[-1]
+            score = 0.85 if m["what"] or "共有" in head[-4:] or "拥有" in head[-4:] else 0.7
+            if _SUB_ITEM.search(head) or _ZH_OTHER_PEOPLE.search(head) or "母公司" in head:
+                score = 0.5
+            used = w.lines if m.end() > first_len else w.lines[:1]
+            out.append(
+                Candidate(
+                    "prose",
+                    w.page,
+                    m.group(0),
+                    joined_text(used),
+                    score,
+                    lines_bbox(used),
+                    lines_span(used),
+                    number=float(f"{number:.12g}"),
+                )
+            )
     return out
 
 

@@ -16,6 +16,8 @@ low confidence: the cascade then asks the LLM instead of trusting a guess.
 from __future__ import annotations
 
 import re
+from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 import polars as pl
@@ -41,10 +43,20 @@ from mdqa_kernel.readers.confidence import (
     KNOWN_SCALE,
     OCR_DOUBTFUL,
     OCR_TRUSTED_WORD,
+    OTHER_SCOPE_FACTOR,
     RIVALS_FACTOR,
     UNDECLARED_SCALE,
 )
-from mdqa_kernel.readers.plausibility import checked
+from mdqa_kernel.readers.plausibility import checked, field_kind, reading_implausibility
+from mdqa_kernel.readers.semantics import (
+    asks_percent,
+    field_basis,
+    field_scope,
+    rebase,
+    share_basis,
+    statement_scope,
+)
+from mdqa_kernel.readers.table.auditor import asks_auditor, auditor_signature
 from mdqa_kernel.readers.table.candidates import (
     Candidate,
     column_dates,
@@ -124,13 +136,19 @@ TABLE_READER_VERSION = "table-15"  # 4: disclosure topics under their printed na
 # period the description asks for (prior year, 上年同期, 年初, fiscal 2021, three vs six months), never by
 # position; scales "(Millions)", "₹ in crore", "Rs. in Lakhs"; a per-share row under "except per share";
 # 15 (ocr): a value read by OCR from a page without a text layer says so, and needs review below
-# CONFIDENT when tesseract scored any of its words under OCR_TRUSTED_WORD
+# CONFIDENT when tesseract scored any of its words under OCR_TRUSTED_WORD;
+# 15 (semantics): a per-share amount stated per the shares the field asks for (每10股 X元 is X per 10 shares,
+# X/10 per share); a reading implausible for the words around it (a headcount from a row about shares, an
+# amount printed as a percentage or after "increased by") yields to a plausible one or needs review; a
+# parent-only statement's or a segment note's figure yields to the consolidated one (else it is less sure);
+# a rounded prose figure ("$60.9 billion") yields to the exact figure it rounds; the level after a change
+# ("increased 18% to $60.9 billion"); workforce counts in English and Chinese prose; the auditor from the
+# audit report's signature block; crore and lakh after a number
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
 OTHER_PERIOD = 0.5
 _DATE_LIST = re.compile(r"日期|\bdates\b", re.IGNORECASE)
-_PER_SHARE = re.compile(r"每股|per\s+share|/\s*share|每\s*10\s*股|\beps\b", re.IGNORECASE)
 _DIVIDEND = re.compile(r"股利|分红|派息|红利|dividend", re.IGNORECASE)
 _COUNT_UNITS = ("persons", "people", "count", "shares", "votes", "人", "次", "股", "家", "warehouses")
 
@@ -284,6 +302,8 @@ class TableReader:
                 )
             elif field.type == "text":
                 candidates += firm_in_role(windows, labels)
+                if asks_auditor(field):
+                    candidates += auditor_signature(lines)
             fact = presupposed_fact(field.description) if not candidates else None
             if fact is not None:
                 return self._absent_with(doc, field, fact, question) or candidates
@@ -331,7 +351,7 @@ class TableReader:
                     headers[(row.page, cell.bbox)] = (row.label, header, period)
                     if verdict is not False or cell.value is None:
                         continue  # the asked period's cell is the row's own reading
-                    if cell.percent != (field.type == "percent"):
+                    if cell.percent != asks_percent(field):
                         continue  # a share beside an amount (or an amount beside a share) is another fact
                     scale, scale_word, _conf = self._scale(doc, field, row, page_ls, cell)
                     out.append(
@@ -354,18 +374,36 @@ class TableReader:
         self, doc: DocumentView, field: FieldLike, labels: LabelSet, lines: dict[int, list[Line]]
     ) -> list[Candidate]:
         out: list[Candidate] = []
-        per_share = bool(_PER_SHARE.search(field.description))
+        per_share = field_basis(field) is not None
         windows = _prose_windows(doc, lines)
         if per_share and _DIVIDEND.search(field.description):
             out += dividend_per_share(windows)
-        out += self._table_candidates(doc, field, labels, lines)
-        out += [c for c in key_values(lines, labels) if _number_of(c)]
+        table = self._table_candidates(doc, field, labels, lines)
+        out += table
+        # A two-cell row ("Total assets   411,976") is also a key-value line, but only its table reading
+        # knows the scale declared above it ("(In millions)").
+        rows = {(c.page, round(c.bbox[1])) for c in table if c.bbox is not None}
+        out += [
+            c
+            for c in key_values(lines, labels)
+            if _number_of(c)
+            and not (c.bbox is not None and c.scale is None and (c.page, round(c.bbox[1])) in rows)
+        ]
         out += label_then_value(lines, labels, "integer" if field.type == "integer" else "number", windows)
         if field.type == "integer":
             out += counts(lines, field.description) + group_count(lines, field.description)
-            out += people_count(windows, field.description) + vote_counts(lines, field.description)
+            out += vote_counts(lines, field.description)
+        kind = field_kind(field)
+        if field.type == "integer" or (kind is not None and kind.name == "people"):
+            out += people_count(windows, field.description)  # "Employees" typed as a number, too
         if field.type == "percent":
             out += largest_holding(lines, field.description) + share_of(windows, field.description)
+        for cand in out:
+            if cand.scope is None and cand.bbox is not None:
+                # a key-value line or a sentence printed in a parent-only statement or a segment note
+                cand.scope = _scope_at(
+                    doc, lines, cand.page, _line_index(lines.get(cand.page, []), cand.bbox[1])
+                )
         return out
 
     def _table_candidates(
@@ -382,6 +420,7 @@ class TableReader:
                     continue
                 cand = self._pick_cell(doc, field, row, page_ls, score, (want, report))
                 if cand is not None:
+                    cand.scope = _scope_at(doc, lines, page, row.line.index)
                     out.append(cand)
         return out
 
@@ -394,7 +433,8 @@ class TableReader:
         score: float,
         period: tuple[Period, ReportPeriod],
     ) -> Candidate | None:
-        cells = _value_columns(field.type, row)
+        percent = asks_percent(field)  # a percent field, or a number field whose unit is "%"
+        cells = _value_columns(percent, row)
         if not any(c.value is not None for c in cells):
             return None
         notes = note_columns(lines, row.line.index)
@@ -408,7 +448,7 @@ class TableReader:
         cell, col_conf = picked
         if cell.value is None:
             return None  # the period's cell is a dash ("—", "N/A"): no value, and not its neighbour's
-        if field.type != "percent" and cell.percent:
+        if not percent and cell.percent:
             return Candidate(
                 "table",
                 row.page,
@@ -442,7 +482,7 @@ class TableReader:
         nearest declaration above on the page (a caption "(in millions, except per share data)",
         "单位：万元", "₹ in crore", or the column header); a per-share row under an "except per share"
         caption is printed as it is."""
-        if field.type == "percent" or _PER_SHARE.search(f"{field.description} {field.unit or ''}"):
+        if asks_percent(field) or field_basis(field) is not None:
             # "(In millions, except per share data)": per-share amounts are printed as they are.
             return 1.0, None, KNOWN_SCALE
         if cell.scale_word:
@@ -453,7 +493,7 @@ class TableReader:
         for j in range(row.line.index - 1, -1, -1):
             found = declared_scale(lines[j].text)
             if found:
-                if EXCEPT_PER_SHARE.search(lines[j].text) and _PER_SHARE.search(row.extended_label):
+                if EXCEPT_PER_SHARE.search(lines[j].text) and share_basis(row.extended_label) is not None:
                     return 1.0, None, KNOWN_SCALE  # the row is a per-share amount the caption exempts
                 return found[0], found[1], KNOWN_SCALE
         if field.type == "integer" or (field.unit or "").lower() in _COUNT_UNITS:
@@ -462,29 +502,54 @@ class TableReader:
 
     # -- choosing ---------------------------------------------------------------------------------
     def _best(self, doc: DocumentView, field: FieldLike, candidates: list[Candidate]) -> ReadResult:
-        typed: list[tuple[Candidate, Any, float | None]] = []
+        typed: list[_Reading] = []
         for cand in candidates:
             try:
                 value, applied = self._typed(field, cand)
             except ValueError:
                 continue
             if value is not None:
-                typed.append((cand, value, applied))
+                why = (
+                    reading_implausibility(field, value, cand.raw, cand.snippet)
+                    if field.type in NUMERIC_TYPES
+                    else None
+                )
+                typed.append(_Reading(cand, value, applied, cand.score, why))
         if not typed:
             return not_found(doc.doc_id, field.name, self.name, "no row, line or statement names this field")
-        typed.sort(key=lambda t: (-t[0].score, t[0].page))
-        best, value, applied = typed[0]
-        confidence = best.score
-        rivals = [t for t in typed[1:] if t[0].score >= best.score - 0.05 and not _same(t[1], value)]
+        typed, scope_note = _in_scope(field, typed)
+        # A plausible reading goes before any implausible one, whatever their scores: a headcount read
+        # from a row about shares must not win over the one read from the sentence about employees.
+        typed.sort(key=lambda t: (t.why is not None, -t.score, t.cand.page))
+        chosen = typed[0]
+        confidence = chosen.score
+        notes = [scope_note] if scope_note and chosen.cand.scope else []
+        same = [t for t in typed[1:] if t.why is None and _agree(field, t, chosen)]
+        exact = min([chosen, *same], key=lambda t: _tolerance(field, t))
+        if exact is not chosen:
+            # "$60.9 billion" in prose and 60,915 (in millions) in a table are one fact: the exact figure.
+            notes.append(f"{chosen.cand.kind} {chosen.cand.raw!r} rounds it")
+            chosen = exact
+        rivals = [
+            t
+            for t in typed[1:]
+            if t.why is None
+            and t.score >= confidence - 0.05
+            and t is not chosen
+            and not _agree(field, t, chosen)
+        ]
         if rivals:
             # Two equally good readings disagree (the same label in two tables, two years...): do not guess.
             confidence = round(confidence * RIVALS_FACTOR, 4)
+        best, value, applied = chosen.cand, chosen.value, chosen.applied
+        message = f"{best.kind}: {best.raw!r}" + (
+            f" ×{applied:g} ({best.scale_word})" if applied and applied != 1 else ""
+        )
         ocr_note = ""
         if (ocr_conf := _ocr_confidence(doc, best)) is not None:
             ocr_note = f" (read by OCR, word confidence {ocr_conf:g})"
             if ocr_conf < OCR_TRUSTED_WORD:
                 confidence = min(confidence, OCR_DOUBTFUL)
-        # A value no real document holds (999999999 employees) is kept for review, never confident.
         result = found(
             doc.doc_id,
             field.name,
@@ -501,11 +566,11 @@ class TableReader:
                 snippet=best.snippet,
                 reader=self.name,
             ),
-            message=f"{best.kind}: {best.raw!r}"
-            + (f" ×{applied:g} ({best.scale_word})" if applied and applied != 1 else "")
-            + ocr_note,
+            message="; ".join([message + ocr_note, *notes]),
         )
-        return checked(field, result)
+        # A value no real document holds (999999999 employees), or one the words around it deny (a
+        # percentage for an amount), is kept for review, never confident.
+        return checked(field, result, best.raw if field.type in NUMERIC_TYPES else None)
 
     def _typed(self, field: FieldLike, cand: Candidate) -> tuple[Any, float | None]:
         if field.type == "boolean":
@@ -515,19 +580,23 @@ class TableReader:
         number = cand.number if cand.number is not None else _number_of(cand)
         if number is None:
             return None, None
+        wanted = field_basis(field)
+        if wanted is not None:
+            # "每10股派发现金红利3元" is 3 per 10 shares: 0.30 for a field asking per share, 3 per 10 shares.
+            number = rebase(number, cand.basis or _basis_before(cand), wanted)
         scale = cand.scale or 1.0
         value = to_field_scale(number, scale, field.scale or 1.0)
         return coerce(value, field.type), scale
 
 
-def _value_columns(field_type: str, row: Row) -> list[Cell]:
+def _value_columns(percent: bool, row: Row) -> list[Cell]:
     """The row's cells that can hold the field's value, dashes included (a dash holds its column:
     without it the next period's number would take its place). A change printed in points ("120 bps",
     "1.2 pp") is never a value."""
     cells = [c for c in row.cells if not c.points]
     values = [c for c in cells if not c.absent]
     label_has_pct = "%" in row.label or "％" in row.label
-    if field_type == "percent":
+    if percent:
         kind = [c for c in values if c.percent] or (values if label_has_pct else [])
     else:
         # A ratio field printed as a percentage ("Gross margin 82.84%") reads as 0.8284.
@@ -541,6 +610,108 @@ def _under_note(cell: Cell, notes: list[tuple[float, float]]) -> bool:
     if cell.value is None or "," in cell.text or abs(cell.value) >= 1000:
         return False
     return any(x0 - 6 <= cell.x1 and cell.x0 <= x1 + 6 for x0, x1 in notes)
+
+
+@dataclass
+class _Reading:
+    """A candidate typed for the field: its value, the scale applied, its score and, when the words
+    around it deny it, why (readers/plausibility.py)."""
+
+    cand: Candidate
+    value: Any
+    applied: float | None
+    score: float
+    why: str | None
+
+
+def _in_scope(field: FieldLike, typed: list[_Reading]) -> tuple[list[_Reading], str | None]:
+    """The readings of the entity the field asks about: a parent-only statement's or a segment note's
+    figure is dropped when a reading of the field's own scope exists, else kept at a lower score."""
+    wanted = field_scope(field)
+    own = [t for t in typed if t.cand.scope in (None, wanted)]
+    if len(own) == len(typed):
+        return typed, None
+    if any(t.why is None for t in own):
+        return own, None
+    for t in typed:
+        if t.cand.scope not in (None, wanted):
+            t.score = round(t.score * OTHER_SCOPE_FACTOR, 4)
+    others = sorted({t.cand.scope or "" for t in typed if t.cand.scope not in (None, wanted)})
+    return typed, f"read from a {'/'.join(others)} statement, not the {wanted} one"
+
+
+def _tolerance(field: FieldLike, t: _Reading) -> float:
+    """Half a unit of the last digit printed, in the field's scale: how far the printed figure may be from
+    the exact one it rounds ("60.9" billion: 0.05 billion; "60,915" million: 0.5 million)."""
+    if not isinstance(t.value, int | float) or isinstance(t.value, bool):
+        return 0.0
+    m = re.search(r"\d[\d,]*(?:\.(\d+))?", t.cand.raw)
+    if m is None or t.cand.number is not None:
+        return 0.0  # a number the finder computed (a dividend in cents, "2.1 million"): take it as exact
+    decimals = len(m.group(1) or "")
+    return 0.5 * 10.0**-decimals * (t.applied or 1.0) / (field.scale or 1.0)
+
+
+_ROUNDING = 0.01  # a rounded figure names the exact one it rounds when it is printed to within 1%
+
+
+def _agree(field: FieldLike, a: _Reading, b: _Reading) -> bool:
+    """Two readings of one fact: equal, or equal up to the rounding of the less precise."""
+    if _same(a.value, b.value):
+        return True
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (a.value, b.value)):
+        return False
+    tol = max(_tolerance(field, a), _tolerance(field, b))
+    precise = min(_tolerance(field, a), _tolerance(field, b))
+    if tol > _ROUNDING * abs(float(a.value)):
+        return False  # "$4 billion" is too round to name which of 3.6 or 4.4 billion it rounds
+    return tol > precise and abs(float(a.value) - float(b.value)) <= tol + 1e-9 * abs(float(a.value))
+
+
+def _basis_before(cand: Candidate) -> int | None:
+    """The share basis named just before the printed value in its row or sentence ("每10股派息数（元）")."""
+    at = cand.snippet.find(cand.raw)
+    return share_basis(cand.snippet[:at] if at > 0 else cand.snippet)
+
+
+def _scope_at(doc: DocumentView, lines: dict[int, list[Line]], page: int, index: int) -> str | None:
+    """The statement a row is printed in when it is not the consolidated one: "parent" or "segment"."""
+    scopes = doc.memo("scopes", lambda: _scope_marks(lines))
+    carried, marks = scopes.get(page, (None, []))
+    scope = carried
+    for i, mark in marks:
+        if i <= index:
+            scope = mark
+    return scope if scope in ("parent", "segment") else None
+
+
+def _line_index(lines: list[Line], top: float) -> int:
+    """The index of the line at `top` on its page (the last line above it when none is exactly there)."""
+    index = 0
+    for i, line in enumerate(lines):
+        if line.top <= top + 0.5:
+            index = i
+    return index
+
+
+def _scope_marks(lines: dict[int, list[Line]]) -> dict[int, tuple[str | None, list[tuple[int, str]]]]:
+    """For each page, the scope carried in from the pages before and the titles that change it."""
+    out: dict[int, tuple[str | None, list[tuple[int, str]]]] = {}
+    current: str | None = None
+    # A line printed on many pages is a running header ("PART II", "Item 8"), not a title.
+    seen = Counter(text for page_ls in lines.values() for text in {line.text.strip() for line in page_ls})
+    for page in sorted(lines):
+        marks: list[tuple[int, str]] = []
+        carried = current
+        for i, line in enumerate(lines[page]):
+            scope = statement_scope(line.text) if seen[line.text.strip()] < 3 else None
+            if scope == "section" and current != "segment":
+                continue  # a heading in capitals ends a segment discussion only
+            if scope is not None:
+                current = None if scope == "section" else scope
+                marks.append((i, current or "consolidated"))
+        out[page] = (carried, marks)
+    return out
 
 
 def _number_of(cand: Candidate) -> float | None:

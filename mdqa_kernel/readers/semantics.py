@@ -1,0 +1,194 @@
+"""Field semantics: what a plan field's words say its value is, and what the words around a reading say.
+
+A reader must return the value the field asks for, in the field's terms, not merely a number found near
+its label. These functions read both sides by their words, never by document:
+
+- the share basis of a per-share amount: "每10股派发现金红利3.00元" is printed per 10 shares; a field
+  that asks per share gets 0.30, one that asks per 10 shares ("每10股派息数") gets 3.00 (`share_basis`,
+  `rebase`);
+- whether a field asks for a level ("Revenue", "营业收入") or a change of it ("revenue growth", "同比
+  增减"), and whether the words just before a printed number make it a change ("increased by $32.5
+  billion", "同比增长") rather than the level (`asks_change`, `change_before`);
+- whether a field is an amount (a level in a currency or a count) that a percentage cannot be
+  (`is_amount`);
+- the entity a statement covers: a parent-company-only statement ("母公司资产负债表", "Condensed
+  Financial Information of Registrant") or a segment note is not the consolidated group a field asks
+  about unless the field says so (`field_scope`, `statement_scope`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Literal
+
+from mdqa_kernel.readers.base import FieldLike
+
+Scope = Literal["consolidated", "parent", "segment"]
+
+# -- the share basis of a per-share amount -------------------------------------------------------
+
+_PER_TEN = re.compile(r"每\s*(?:10|十)\s*股|per\s+(?:10|ten)\s+(?:ordinary\s+|common\s+)?shares", re.I)
+_PER_ONE = re.compile(
+    r"每股|per\s+(?:ordinary\s+|common\s+)?share\b|/\s*share\b|\beps\b|earnings\s+per|元\s*/\s*股", re.I
+)
+
+
+def share_basis(text: str) -> int | None:
+    """How many shares a per-share amount in `text` is stated for: 10 ("每10股", "per 10 shares"), 1
+    ("每股", "per share", "EPS"), None when the text names no per-share basis."""
+    text = unicodedata.normalize("NFKC", text)
+    if _PER_TEN.search(text):
+        return 10
+    if _PER_ONE.search(text):
+        return 1
+    return None
+
+
+def field_basis(field: FieldLike) -> int | None:
+    """The share basis a field asks for, from its unit, name and description."""
+    return share_basis(f"{field.unit or ''} {field.name.replace('_', ' ')} {field.description}")
+
+
+def rebase(value: float, printed: int | None, wanted: int | None) -> float:
+    """A per-share amount printed per `printed` shares, stated per `wanted` shares (unchanged when
+    either basis is unknown): 3.00 per 10 shares is 0.30 per share."""
+    if not printed or not wanted or printed == wanted:
+        return value
+    return float(f"{value * wanted / printed:.12g}")
+
+
+# -- level, change, percentage --------------------------------------------------------------------
+
+_CHANGE_FIELD = re.compile(
+    r"growth|change|increase|decrease|\bdelta\b|\byoy\b|year[- ]over[- ]year|variance"
+    r"|增长|增减|增幅|降幅|变动|变化|同比|环比|较上年|比上年",
+    re.I,
+)
+_RATIO_FIELD = re.compile(
+    r"ratio|\brate\b|margin|percent|proportion|share of|\byield\b|return on|\broe\b|\broa\b|%"
+    r"|率|比例|比重|占比|百分比",
+    re.I,
+)
+# The words right before a printed number that make it a change: "increased by", "a decrease of",
+# "growth of", "up", "同比增长", "增减", "较上年增加". "increased to $X" states the level and is not one.
+_CHANGE_BEFORE = re.compile(
+    r"(?:\b(?:increase[sd]?|decrease[sd]?|grew|growth|rose|fell|declined?|gain(?:ed)?|drop(?:ped)?"
+    r"|(?:was|were|is|are)\s+(?:up|down)|higher|lower)\s*(?:by|of)?"
+    r"|(?:同比|较上年|比上年|较上期|比上期)?(?:增长|增加|减少|下降|上升|增减|变动|降低|提高)(?:了)?(?:幅度)?(?:为|达)?)"
+    r"\s*(?:approximately|about|nearly|almost|约)?\s*[$¥￥€£]?\s*$"
+    # "an increase in total revenue of $", "growth in net income was $"
+    r"|\b(?:increase|decrease|growth|rise|decline|drop|change)\s+in\s+[\w\s]{1,40}?\s+(?:of|by|was|were)"
+    r"\s*(?:approximately|about)?\s*[$¥￥€£]?\s*$",
+    re.I,
+)
+_CHANGE_HEADER = re.compile(r"增减|变动|change|increase|decrease|variance", re.I)
+
+
+def asks_percent(field: FieldLike) -> bool:
+    """True when the field asks for percentage points: a percent field, or a number whose unit is "%"."""
+    unit = (field.unit or "").strip().lower()
+    return field.type == "percent" or (
+        field.type == "number" and unit in ("%", "％", "percent", "pct", "percentage")
+    )
+
+
+def asks_change(field: FieldLike) -> bool:
+    """True when the field names a change of a quantity ("revenue growth", "营业收入同比增减")."""
+    return bool(_CHANGE_FIELD.search(f"{field.name.replace('_', ' ')} {field.description}"))
+
+
+def is_amount(field: FieldLike) -> bool:
+    """True when the field asks for the level of an amount or a count: not a percentage, a ratio or a
+    change ("Total revenue", "营业收入", "Number of employees")."""
+    if field.type not in ("number", "integer"):
+        return False
+    unit = (field.unit or "").strip().lower()
+    words = f"{field.name.replace('_', ' ')} {field.description} {unit}"
+    if unit in ("%", "percent", "pct", "ratio", "x", "times", "倍") or _RATIO_FIELD.search(words):
+        return False
+    return not asks_change(field) and field_basis(field) is None
+
+
+def change_before(text: str) -> str | None:
+    """The change words that end `text` (the text just before a printed number), or None."""
+    m = _CHANGE_BEFORE.search(unicodedata.normalize("NFKC", text)[-40:])
+    return m.group(0).strip() if m else None
+
+
+def names_change(text: str) -> bool:
+    """True when a column header or label names a change ("本期比上年同期增减", "$ Change")."""
+    return bool(_CHANGE_HEADER.search(text))
+
+
+# -- entity scope ----------------------------------------------------------------------------------
+
+_PARENT_FIELD = re.compile(
+    r"母公司(?:报表|资产负债表|利润表|现金流量表)|parent[- ]company[- ]only|registrant", re.I
+)
+_SEGMENT_FIELD = re.compile(r"segment|分部|板块", re.I)
+# A statement's title: "母公司资产负债表", "PARENT COMPANY ONLY", "Condensed Financial Information of
+# Registrant", "Note 19 — Segment Information", "分部信息", "报告分部". "归属于母公司所有者的净利润" is a
+# consolidated line item, not a title: the parent titles need a statement's name after 母公司.
+_PARENT_TITLE = re.compile(
+    r"母公司\s*(?:资产负债表|利润表|现金流量表|所有者权益|股东权益|财务报表)"
+    r"|parent\s+company(?:\s+only)?\s+(?:balance\s+sheets?|statements?|financial|condensed)"
+    r"|parent\s+company\s+only|^parent\s+company$|condensed\s+financial\s+information\s+of\s+(?:the\s+)?registrant"
+    r"|financial\s+statements\s+of\s+the\s+parent",
+    re.I,
+)
+_SEGMENT_TITLE = re.compile(
+    r"^(?:note\s*\d+\s*[-—–.:]?\s*)?(?:\d+[.、]\s*)?(?:business\s+)?segment\s+(?:information|reporting|results|data)"
+    r"|^[\d一二三四五六七八九十()（）.、\s]*(?:分部信息|分部报告|报告分部)",
+    re.I,
+)
+# Titles that end a parent or segment scope: the consolidated statements, the next note or item. Numbered
+# Chinese headings ("一、经营活动产生的现金流量") are rows of the statements too: they end nothing.
+_CONSOLIDATED_TITLE = re.compile(
+    r"合并\s*(?:资产负债表|利润表|现金流量表|所有者权益|股东权益|财务报表)"
+    r"|^consolidated\s+(?:balance\s+sheets?|statements?)"
+    r"|^note\s*\d+\b|^item\s+\d+[a-z]?\s*[.:]\s*\S",  # "ITEM 8. FINANCIAL…", not a running header "Item 8"
+    re.I,
+)
+
+
+# An English section heading in capitals ("OPERATING EXPENSES") ends a segment discussion, not a parent-only
+# statement (whose own headings, "CONDENSED BALANCE SHEETS", are capitals too).
+_SECTION_HEADING = re.compile(r"^[A-Z][A-Z,’'&\- ]{3,60}[A-Z]$")
+
+
+# A numbered Chinese section heading ("三、公司基本情况", "二十、补充资料") ends a parent scope; a statement's
+# own numbered rows ("一、营业总收入", "一、经营活动产生的现金流量：") name line items and carry figures.
+_ZH_SECTION = re.compile(r"^[一二三四五六七八九十]{1,3}\s*、\s*\S")
+_ZH_STATEMENT_ROW = re.compile(
+    r"收入|成本|费用|利润|收益|损失|现金|资产|负债|权益|股本|公积|税|净额|合计|总计|其中"
+)
+
+
+def field_scope(field: FieldLike) -> Scope:
+    """The entity a field asks about: the consolidated group unless its words say parent or segment."""
+    words = f"{field.name.replace('_', ' ')} {field.description}"
+    if _PARENT_FIELD.search(words):
+        return "parent"
+    if _SEGMENT_FIELD.search(words):
+        return "segment"
+    return "consolidated"
+
+
+def statement_scope(line: str) -> str | None:
+    """The scope a title line opens ("parent", "segment", "consolidated" for a title that ends one,
+    "section" for a heading that ends a segment discussion only), or None when the line is no title. A title is short: a sentence that mentions one is not."""
+    text = unicodedata.normalize("NFKC", line).strip()
+    if not text or len(text) > 90 or "。" in text or len(re.findall(r"\d+", text)) > 2:
+        return None  # a sentence or a row of figures, not a title
+    if _PARENT_TITLE.search(text):
+        return "parent"
+    if _SEGMENT_TITLE.search(text):
+        return "segment"
+    if _CONSOLIDATED_TITLE.search(text):
+        return "consolidated"
+    if _SECTION_HEADING.match(text):
+        return "section"
+    if _ZH_SECTION.match(text) and not _ZH_STATEMENT_ROW.search(text) and not re.search(r"\d|[:：]$", text):
+        return "consolidated"  # "二十、补充资料" after the parent's notes: the group's figures again
+    return None
