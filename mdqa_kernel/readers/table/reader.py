@@ -112,7 +112,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-15"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-16"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -143,7 +143,8 @@ TABLE_READER_VERSION = "table-15"  # 4: disclosure topics under their printed na
 # parent-only statement's or a segment note's figure yields to the consolidated one (else it is less sure);
 # a rounded prose figure ("$60.9 billion") yields to the exact figure it rounds; the level after a change
 # ("increased 18% to $60.9 billion"); workforce counts in English and Chinese prose; the auditor from the
-# audit report's signature block; crore and lakh after a number
+# audit report's signature block; crore and lakh after a number;
+# 16: the parts of 15 (built apart on branches) together
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
