@@ -75,7 +75,7 @@ def test_a_found_value_where_the_gold_says_absent_is_wrong() -> None:
 
 
 def test_calibration_curve_and_operating_threshold() -> None:
-    curve = rb._calibration(_cells(), _gold())
+    curve = rb._curve(rb.score(_cells(), _gold()))
     assert curve["threshold"].to_list() == list(rb.THRESHOLDS)
     at = {r["threshold"]: r for r in curve.iter_rows(named=True)}
     assert at[0.0]["precision"] == 0.5 and at[0.0]["wrong"] == 2

@@ -208,7 +208,10 @@ def figures(scored: pl.DataFrame, by: list[str] | None = None) -> pl.DataFrame:
 
 
 def _curve(scored: pl.DataFrame, thresholds: tuple[float, ...] = THRESHOLDS) -> pl.DataFrame:
-    """Per threshold: a found value below it counts as not found (a gold-absent cell is then right)."""
+    """Per threshold: a found value below it counts as not found (a gold-absent cell is then right).
+    The bench's figures (wrong, found) on a fixed grid of thresholds, per (set, reader); for one run's
+    cells against any gold (corrections included), metrics.calibration_curve gives the same curve with
+    its confidence interval."""
     absent = pl.col("gold").is_null()
     rows = []
     for t in thresholds:
@@ -219,15 +222,6 @@ def _curve(scored: pl.DataFrame, thresholds: tuple[float, ...] = THRESHOLDS) -> 
         rows.append(figures(at).with_columns(threshold=pl.lit(t)))
     out = pl.concat(rows)
     return out.select("threshold", *FIGURE_COLUMNS)
-
-
-# TO BE REPLACED AT MERGE by metrics.calibration_curve(cells, gold) (branch wt-review): same inputs,
-# one row per confidence threshold with coverage, precision and accuracy.
-def _calibration(
-    cells: pl.DataFrame, gold: pl.DataFrame, thresholds: tuple[float, ...] = THRESHOLDS
-) -> pl.DataFrame:
-    """The calibration curve of one run: threshold, accuracy, precision, coverage, wrong, n, found."""
-    return _curve(score(cells, gold), thresholds)
 
 
 def best_threshold(curve: pl.DataFrame, target: float = TARGET_PRECISION) -> dict[str, Any] | None:
