@@ -71,6 +71,7 @@ from mdqa_kernel.text.labels import (
     field_labels,
     is_topic,
     label_score,
+    normalize_label,
     phrase_variants,
 )
 from mdqa_kernel.text.layout import (
@@ -83,6 +84,16 @@ from mdqa_kernel.text.layout import (
     page_lines,
     table_rows,
 )
+from mdqa_kernel.text.statement_context import (
+    description_heads,
+    head_cover,
+    is_english,
+    section_heading,
+    section_refuses,
+    specificity,
+    with_section,
+    without_attributable,
+)
 from mdqa_kernel.text.values import (
     declared_scale,
     find_numbers,
@@ -90,7 +101,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-14"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-15"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -104,6 +115,11 @@ TABLE_READER_VERSION = "table-14"  # 4: disclosure topics under their printed na
 # 13: a table of contents gives no values (its numbers are pages); a number after an English label and a
 # conjunction ("… comments and operated 14 data centers") belongs to the next clause; 14: an implausible
 # value for its kind (readers/plausibility.py: 999,999,999 employees) needs review instead of being confident
+# 15 (statements): English rows read in their statement context (text/statement_context.py) — no amount
+# from a per-share block, no balance from a "changes in …" block, "Diluted" under its "Earnings per share:"
+# heading; the description's line item without qualifiers and its "(net sales)" alternative name it; a
+# component ("Transaction-based revenue") is not the total; "attributable to the company" is preferred
+# when asked, a noncontrolling share never taken
 _DATE_LIST = re.compile(r"日期|\bdates\b", re.IGNORECASE)
 _PER_SHARE = re.compile(r"每股|per\s+share|/\s*share|每\s*10\s*股|\beps\b", re.IGNORECASE)
 _DIVIDEND = re.compile(r"股利|分红|派息|红利|dividend", re.IGNORECASE)
@@ -181,6 +197,11 @@ class TableReader:
                 doc.doc_id, field.name, self.name, "document has no text layer (scanned or empty)"
             )
         labels = field_labels(field.name, field.description)
+        if is_english(field.description):
+            # the line item without its qualifiers and its alternative name ("(net sales)") name it too
+            heads = [normalize_label(h) for h in description_heads(field.description)]
+            extra = tuple(h for h in heads if len(h) >= 2 and h not in labels.all)
+            labels = LabelSet(labels.primary + extra, labels.synonyms)
         lines = _lines_by_page(doc)
         if field.type in NUMERIC_TYPES:
             candidates = self._numeric_candidates(doc, field, labels, lines)
@@ -226,7 +247,7 @@ class TableReader:
         if per_share and _DIVIDEND.search(field.description):
             out += dividend_per_share(windows)
         out += self._table_candidates(doc, field, labels, lines)
-        out += [c for c in key_values(lines, labels) if _number_of(c)]
+        out += [_specific(c, field.description) for c in key_values(lines, labels) if _number_of(c)]
         out += label_then_value(lines, labels, "integer" if field.type == "integer" else "number", windows)
         if field.type == "integer":
             out += counts(lines, field.description) + group_count(lines, field.description)
@@ -240,10 +261,21 @@ class TableReader:
     ) -> list[Candidate]:
         out = []
         preferred = tuple(w for w in CURRENT_WORDS if w in field.description)
+        per_share = bool(_PER_SHARE.search(f"{field.description} {field.unit or ''}"))
         for page, page_ls in lines.items():
             rows = doc.memo(f"rows:{page}", lambda page_ls=page_ls: table_rows(page_ls))
             for row in rows:
-                score = max(label_score(v, labels) for v in [row.label, row.extended_label, *row.variants])
+                texts = [row.label, row.extended_label, *row.variants]
+                if is_english(row.label or row.extended_label) and is_english(field.description):
+                    # English statements: the row's section and how specific its label is count too
+                    section = section_heading(page_ls, row.line.index)
+                    if section_refuses(section, field.description, per_share):
+                        continue
+                    if section:
+                        texts.append(with_section(section, row.label))
+                    score = max(_english_fit(v, labels, field.description, row.label) for v in texts)
+                else:
+                    score = max(label_score(v, labels) for v in texts)
                 if score < self.min_label_score:
                     continue
                 cand = self._pick_cell(doc, field, row, page_ls, score, preferred)
@@ -377,6 +409,30 @@ class TableReader:
         scale = cand.scale or 1.0
         value = to_field_scale(number, scale, field.scale or 1.0)
         return coerce(value, field.type), scale
+
+
+def _english_fit(text: str, labels: LabelSet, description: str, own_label: str) -> float:
+    """An English row label's score: the string match, the label without its "attributable to …"
+    clause, or its words covering the description's head — times how specific it is (a component or
+    a noncontrolling share scores lower or zero; see text/statement_context.py)."""
+    if not is_english(text):
+        return label_score(text, labels)
+    base = max(
+        label_score(text, labels),
+        label_score(without_attributable(text), labels),
+        head_cover(text, description),
+    )
+    return round(base * specificity(text, description, own_label), 4)
+
+
+def _specific(cand: Candidate, description: str) -> Candidate:
+    """A "label: value" line judged like a table row's label: how specific it is for the description
+    (so "Net income $ 20,234" does not outrank "Net income attributable to X" in the statements)."""
+    at = cand.snippet.find(cand.raw.strip()) if cand.raw.strip() else -1
+    label = cand.snippet[:at] if at > 0 else ""
+    if is_english(label) and is_english(description):
+        cand.score = round(cand.score * specificity(label, description), 4)
+    return cand
 
 
 def _number_of(cand: Candidate) -> float | None:
