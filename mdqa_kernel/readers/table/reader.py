@@ -89,6 +89,7 @@ from mdqa_kernel.text.labels import (
     field_labels,
     is_topic,
     label_score,
+    normalize_label,
     phrase_variants,
 )
 from mdqa_kernel.text.layout import (
@@ -102,6 +103,16 @@ from mdqa_kernel.text.layout import (
     table_rows,
 )
 from mdqa_kernel.text.periods import Period, ReportPeriod, fits, parse_period, report_period, wanted_period
+from mdqa_kernel.text.statement_context import (
+    description_heads,
+    head_cover,
+    is_english,
+    section_heading,
+    section_refuses,
+    specificity,
+    with_section,
+    without_attributable,
+)
 from mdqa_kernel.text.values import (
     EXCEPT_PER_SHARE,
     declared_scale,
@@ -112,7 +123,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-16"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-17"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -144,7 +155,12 @@ TABLE_READER_VERSION = "table-16"  # 4: disclosure topics under their printed na
 # a rounded prose figure ("$60.9 billion") yields to the exact figure it rounds; the level after a change
 # ("increased 18% to $60.9 billion"); workforce counts in English and Chinese prose; the auditor from the
 # audit report's signature block; crore and lakh after a number;
-# 16: the parts of 15 (built apart on branches) together
+# 15 (statements): English rows read in their statement context (text/statement_context.py) — no amount
+# from a per-share block, no balance from a "changes in …" block, "Diluted" under its "Earnings per share:"
+# heading; the description's line item without qualifiers and its "(net sales)" alternative name it; a
+# component ("Transaction-based revenue") is not the total; "attributable to the company" is preferred
+# when asked, a noncontrolling share never taken;
+# 16: the parts of 15 (built apart on branches) together; 17: with the statements part
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
@@ -234,9 +250,7 @@ class TableReader:
         headers: dict[tuple[int, Any], tuple[str, str, str | None]] = {}
         if field.type in NUMERIC_TYPES:
             lines = _lines_by_page(doc)
-            other = self._period_cells(
-                doc, field, field_labels(field.name, field.description), lines, headers
-            )
+            other = self._period_cells(doc, field, _labels(field), lines, headers)
             gathered = gathered + other
         typed: list[tuple[Candidate, Any, float | None]] = []
         for cand in gathered:
@@ -286,7 +300,7 @@ class TableReader:
             return not_found(
                 doc.doc_id, field.name, self.name, "document has no text layer (scanned or empty)"
             )
-        labels = field_labels(field.name, field.description)
+        labels = _labels(field)
         lines = _lines_by_page(doc)
         if field.type in NUMERIC_TYPES:
             candidates = self._numeric_candidates(doc, field, labels, lines)
@@ -342,7 +356,7 @@ class TableReader:
         for page, page_ls in lines.items():
             rows = doc.memo(f"rows:{page}", lambda page_ls=page_ls: table_rows(page_ls))
             for row in rows:
-                score = max(label_score(v, labels) for v in [row.label, row.extended_label, *row.variants])
+                score = _row_score(page_ls, row, labels, field)
                 if score < self.min_label_score:
                     continue
                 texts = column_headers(page_ls, row.line.index, row.cells)
@@ -385,7 +399,7 @@ class TableReader:
         # knows the scale declared above it ("(In millions)").
         rows = {(c.page, round(c.bbox[1])) for c in table if c.bbox is not None}
         out += [
-            c
+            _specific(c, field.description)
             for c in key_values(lines, labels)
             if _number_of(c)
             and not (c.bbox is not None and c.scale is None and (c.page, round(c.bbox[1])) in rows)
@@ -416,7 +430,7 @@ class TableReader:
         for page, page_ls in lines.items():
             rows = doc.memo(f"rows:{page}", lambda page_ls=page_ls: table_rows(page_ls))
             for row in rows:
-                score = max(label_score(v, labels) for v in [row.label, row.extended_label, *row.variants])
+                score = _row_score(page_ls, row, labels, field)
                 if score < self.min_label_score:
                     continue
                 cand = self._pick_cell(doc, field, row, page_ls, score, (want, report))
@@ -494,7 +508,7 @@ class TableReader:
         for j in range(row.line.index - 1, -1, -1):
             found = declared_scale(lines[j].text)
             if found:
-                if EXCEPT_PER_SHARE.search(lines[j].text) and share_basis(row.extended_label) is not None:
+                if EXCEPT_PER_SHARE.search(lines[j].text) and share_basis(row.label) is not None:
                     return 1.0, None, KNOWN_SCALE  # the row is a per-share amount the caption exempts
                 return found[0], found[1], KNOWN_SCALE
         if field.type == "integer" or (field.unit or "").lower() in _COUNT_UNITS:
@@ -713,6 +727,55 @@ def _scope_marks(lines: dict[int, list[Line]]) -> dict[int, tuple[str | None, li
                 marks.append((i, current or "consolidated"))
         out[page] = (carried, marks)
     return out
+
+
+def _labels(field: FieldLike) -> LabelSet:
+    """The field's labels; for an English description also the line item without its qualifiers and
+    its alternative name ("Total revenue (net sales) …" names "net sales")."""
+    labels = field_labels(field.name, field.description)
+    if not is_english(field.description):
+        return labels
+    heads = [normalize_label(h) for h in description_heads(field.description)]
+    extra = tuple(h for h in heads if len(h) >= 2 and h not in labels.all)
+    return LabelSet(labels.primary + extra, labels.synonyms)
+
+
+def _row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike) -> float:
+    """How well a table row names the field. English statements: its section counts too (no amount
+    from a per-share block, no balance from a "changes in …" block: 0) and how specific its label is."""
+    texts = [row.label, row.extended_label, *row.variants]
+    if not (is_english(row.label or row.extended_label) and is_english(field.description)):
+        return max(label_score(v, labels) for v in texts)
+    section = section_heading(page_ls, row.line.index)
+    if section_refuses(section, field.description, field_basis(field) is not None):
+        return 0.0
+    if section:
+        texts.append(with_section(section, row.label))
+    return max(_english_fit(v, labels, field.description, row.label) for v in texts)
+
+
+def _english_fit(text: str, labels: LabelSet, description: str, own_label: str) -> float:
+    """An English row label's score: the string match, the label without its "attributable to …"
+    clause, or its words covering the description's head — times how specific it is (a component or
+    a noncontrolling share scores lower or zero; see text/statement_context.py)."""
+    if not is_english(text):
+        return label_score(text, labels)
+    base = max(
+        label_score(text, labels),
+        label_score(without_attributable(text), labels),
+        head_cover(text, description),
+    )
+    return round(base * specificity(text, description, own_label), 4)
+
+
+def _specific(cand: Candidate, description: str) -> Candidate:
+    """A "label: value" line judged like a table row's label: how specific it is for the description
+    (so "Net income $ 20,234" does not outrank "Net income attributable to X" in the statements)."""
+    at = cand.snippet.find(cand.raw.strip()) if cand.raw.strip() else -1
+    label = cand.snippet[:at] if at > 0 else ""
+    if is_english(label) and is_english(description):
+        cand.score = round(cand.score * specificity(label, description), 4)
+    return cand
 
 
 def _number_of(cand: Candidate) -> float | None:

@@ -1,0 +1,228 @@
+"""Statement context for English table rows: the section a row sits in, and how specific its label is.
+
+A row of a financial statement is read under its section heading — the outdented label-only line
+above it ("Changes in operating assets and liabilities:", "Per Share Data", "Earnings per common
+share:"). The section decides what the row can be: an inventory row under "Changes in …" is a change,
+not a balance; "Net earnings 3.81" under "Per Share Data" is per share, not an amount; "Diluted"
+under "Earnings per common share:" is the diluted EPS.
+
+A label is also more or less specific than the field asks. The description's head ("Net income",
+"Total revenue") must be covered by the label's words; a label that adds a restricting word the
+description lacks ("Transaction-based revenue", "Net earnings from continuing operations") is a
+component, not the field; "attributable to <the company>" is preferred when the description asks for
+it, and a noncontrolling interest's share is never the company's.
+
+Only ASCII (English) labels and descriptions are judged here; other labels keep their string score.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from mdqa_kernel.text.layout import Line
+
+# Words that add nothing to a line item's identity ("Total net revenue" is total revenue).
+_HARMLESS = frozenset({"total", "net", "consolidated", "common", "company", "amount", "reported"})
+_STOP = frozenset({"the", "of", "a", "an", "and", "to", "in", "on", "for", "by", "from", "at", "its", "or"})
+# Verbs of a cash-flow total's name: "Net cash provided by (used in)" names one line either way.
+_PERIOD_TOKEN = re.compile(r"q[1-4]|fy\d*|h[12]|20\d\dq[1-4]")  # "Revenues Q1 2023": a period, not a word
+_FLOW_VERBS = frozenset({"provided", "used", "generated"})
+# Same concept under another word, after stemming ("net earnings" is net income, "cost of sales" is
+# cost of revenue).
+_SAME_WORD = {"earning": "income", "sale": "revenue", "profit": "income"}
+# Parenthesised sign words inside labels: "Net earnings (loss)", "Net income/(loss)".
+_SIGN_NOTE = re.compile(r"/?\s*\((?:loss|losses|gain|income|deficit|benefit|expense)\)", re.IGNORECASE)
+_PAREN = re.compile(r"\([^)]*\)")
+_ATTRIBUTABLE = re.compile(r"\battributable\s+to\b(?P<who>.*?)(?=\s+per\s+|$)", re.IGNORECASE)
+_NONCONTROLLING = re.compile(r"non-?\s?controlling|minority", re.IGNORECASE)
+# Qualifier clauses of a description after its line item ("Net income attributable to the company",
+# "Cash and cash equivalents on the balance sheet", "… as printed in the cash flow statement").
+_QUALIFIER = re.compile(
+    r"\s+(?:attributable\s+to|including|excluding|on\s+the\s+balance\s+sheet|in\s+the\s+cash\s+flow"
+    r"|as\s+(?:printed|stated|reported)\s+in)\b.*$",
+    re.IGNORECASE,
+)
+_PERIOD_TAIL = re.compile(
+    r"\b(?:at|as of)\s+(?:the\s+)?(?:end|beginning)\s+of\s+(?:the\s+)?(?:year|period)\b", re.I
+)
+_PER_SHARE = re.compile(r"per\s+(?:common\s+)?share|/\s*share|\beps\b", re.IGNORECASE)
+# "(In millions, except per share data)": a title's scale note, not a per-share block
+_EXCEPT_PER_SHARE = re.compile(r"except\s+(?:for\s+)?per[\s-]+share\s+\w+", re.IGNORECASE)
+_CHANGES = re.compile(r"\bchanges?\s+in\b|\bincrease\b|\bdecrease\b", re.IGNORECASE)
+_SECTION_LOOKUP = 40  # lines above a row searched for its heading
+
+
+def is_english(text: str) -> bool:
+    return bool(text) and text.isascii() and bool(re.search(r"[A-Za-z]", text))
+
+
+def words(text: str) -> list[str]:
+    """Content words of an English label, stemmed, sign notes and parentheses dropped."""
+    t = unicodedata.normalize("NFKC", text).lower()
+    t = _SIGN_NOTE.sub(" ", t)
+    t = _PAREN.sub(" ", t)
+    t = _PERIOD_TAIL.sub(" ", t)
+    out = []
+    for w in re.split(r"[^a-z0-9]+", t.replace("'s", "")):
+        if not w or w in _STOP or w in _FLOW_VERBS or w.isdigit() or _PERIOD_TOKEN.fullmatch(w):
+            continue
+        if len(w) > 4 and w.endswith("ies"):
+            w = w[:-3] + "y"  # inventories → inventory
+        elif len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+            w = w[:-1]
+        out.append(_SAME_WORD.get(w, w))
+    return out
+
+
+def description_heads(description: str) -> list[str]:
+    """The line item(s) a description names, without qualifiers: "Total revenue (net sales) for …" →
+    ["Total revenue", "net sales"]; "Net income attributable to the company …" → ["Net income"]."""
+    desc = unicodedata.normalize("NFKC", description).strip()
+    # "Net cash provided by (used in) financing activities": the parenthesis is inside the name
+    core = re.split(r",", _PAREN.sub(" ", desc), maxsplit=1)[0]
+    core = re.sub(r"\s+", " ", core).strip()
+    core = re.sub(
+        r"\s+\b(?:for|at|as of|during)\b\s+(?:the\s+)?(?:end|fiscal|year|period|quarter)\b.*$", "", core
+    )
+    core = re.sub(r"\s+\bfor\s+the\b.*$", "", core, flags=re.IGNORECASE)
+    heads = [_QUALIFIER.sub("", core).strip()]
+    # a short alternative name in parentheses: "(net sales)", "(merchandise inventories)"
+    for alt in re.findall(r"\(([^)]*)\)", desc):
+        alt = alt.strip()
+        w = alt.split()
+        sign_note = _SIGN_NOTE.fullmatch(f"({alt})")  # "Operating income (loss)": a sign, not a name
+        if (
+            2 <= len(w) <= 5  # one word ("(FLNA)") names a segment, not its line item
+            and is_english(alt)
+            and not sign_note
+            and not re.search(r"\d|\b(?:the|an|a|e\.g|i\.e|not|or)\b", alt, re.I)
+            and words(alt)
+        ):
+            heads.append(alt)
+    return [h for h in heads if h]
+
+
+def wants_attributable(description: str) -> bool:
+    """The description asks for the company's share ("attributable to the company / parent")."""
+    m = _ATTRIBUTABLE.search(re.split(r"[(]", description, maxsplit=1)[0])
+    return bool(m) and not _NONCONTROLLING.search(m.group("who"))
+
+
+def _split_attributable(label: str) -> tuple[str, str | None]:
+    m = _ATTRIBUTABLE.search(label)
+    if not m:
+        return label, None
+    return f"{label[: m.start()].strip(' ,:')} {label[m.end() :]}".strip(), m.group("who").strip()
+
+
+def without_attributable(label: str) -> str:
+    """The label without its "attributable to …" clause: "Net income attributable to X" → "Net income"."""
+    return _split_attributable(label)[0]
+
+
+def _needed(head: str) -> set[str]:
+    """The words a label must have to name a head: all but the harmless ones ("Net income" needs
+    "income"; a head of harmless words only needs them all)."""
+    have = set(words(head))
+    return (have - _HARMLESS) or have
+
+
+def head_cover(label: str, description: str) -> float:
+    """How well an English label names the description's head: 0.9 when the label's words cover a
+    head's words and add only harmless ones ("Total net revenue" for "Total revenue"), 0 otherwise."""
+    have = set(words(_split_attributable(label)[0]))
+    for head in description_heads(description):
+        need = _needed(head)
+        if need and need <= have and have - need <= _HARMLESS:
+            return 0.9
+    return 0.0
+
+
+def specificity(label: str, description: str, own_label: str = "") -> float:
+    """A factor in (0, 1] on a label's score: 1 when the label is as specific as the description asks,
+    lower when it adds a restricting word (a component: "Transaction-based revenue" for total revenue)
+    or lacks the "attributable to the company" the description asks for; 0 for a noncontrolling
+    interest's share when the description is about the company or the whole."""
+    if not (is_english(label) and is_english(description)):
+        return 1.0
+    # The row's own words always count, also when a wrapped fragment or the heading around them is
+    # read as the label (and a fragment's "attributable to …" clause must not swallow them).
+    rest = label.replace(own_label, " ") if own_label else label
+    head_text, who = _split_attributable(rest)
+    own_head, own_who = _split_attributable(own_label)
+    head_text, who = f"{head_text} {own_head}", who if who is not None else own_who
+    desc_words = set(words(_QUALIFIER.sub("", description.split("(")[0]))) | {
+        w for h in description_heads(description) for w in words(h)
+    }
+    factor = 1.0
+    if who is not None and _NONCONTROLLING.search(who) and not _describes_noncontrolling_share(description):
+        return 0.0
+    if wants_attributable(description):
+        factor *= 1.0 if who is not None else 0.9
+    elif who is not None and re.search(r"\bincluding\b", description, re.IGNORECASE):
+        factor *= 0.7  # the company's share where the whole (with noncontrolling interests) is asked
+    have = set(words(head_text))
+    covered = any((need := _needed(h)) and need <= have for h in description_heads(description))
+    extra = have - desc_words - _HARMLESS
+    if covered and extra:
+        factor *= 0.55  # the head plus a restricting word: a component or another line item (below 0.6)
+    return factor
+
+
+def _describes_noncontrolling_share(description: str) -> bool:
+    head = re.split(r"[(]", description, maxsplit=1)[0]
+    return bool(_NONCONTROLLING.search(head)) and not re.search(r"\bincluding\b", head, re.IGNORECASE)
+
+
+def section_heading(lines: list[Line], row_index: int) -> str:
+    """The heading of the block a row sits in: the nearest label-only English line above it that is
+    outdented from the row's label; '' when an outdented data row comes first (another block)."""
+    row = lines[row_index]
+    x0 = row.words[0].x0
+    for j in range(row_index - 1, max(row_index - _SECTION_LOOKUP, -1), -1):
+        line = lines[j]
+        if line.words[0].x0 >= x0 - 2:
+            continue
+        _label, cells, _units = line.split()
+        text = line.text.strip()
+        if cells or not is_english(text) or len(text.split()) > 12:
+            return ""
+        return _wrapped_heading(lines, j, text)
+    return ""
+
+
+def _wrapped_heading(lines: list[Line], j: int, text: str) -> str:
+    """A heading wrapped over lines ("Weighted-average shares used to compute Adjusted Net" / "Income
+    (Loss) Per Share:"): label-only lines just above at the same indent belong to it."""
+    x0 = lines[j].words[0].x0
+    for k in range(j - 1, max(j - 3, -1), -1):
+        above = lines[k]
+        _label, cells, _units = above.split()
+        line_text = above.text.strip()
+        if (
+            cells
+            or abs(above.words[0].x0 - x0) > 2
+            or line_text.endswith((":", "."))
+            or not is_english(line_text)
+        ):
+            break
+        text = f"{line_text} {text}"
+    return text
+
+
+def section_refuses(section: str, description: str, per_share_field: bool) -> str | None:
+    """Why a row in this section cannot hold the field, or None: an amount field is not read from a
+    per-share block, a balance or flow field not from a block of changes (working-capital changes)."""
+    if not section:
+        return None
+    if not per_share_field and _PER_SHARE.search(_EXCEPT_PER_SHARE.sub(" ", section)):
+        return "per-share section"
+    if _CHANGES.search(section) and not _CHANGES.search(description):
+        return "changes section"
+    return None
+
+
+def with_section(section: str, label: str) -> str:
+    """A short row label read under its heading: "Diluted" under "Earnings per common share:"."""
+    return f"{section.rstrip(': ')} {label}" if section else label
