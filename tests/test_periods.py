@@ -19,7 +19,14 @@ from mdqa_kernel.parsing.pdf import parse_pdf
 from mdqa_kernel.readers import Status, view_from_parse
 from mdqa_kernel.readers.confidence import CONFIDENT
 from mdqa_kernel.readers.table.reader import TableReader
-from mdqa_kernel.text.periods import ReportPeriod, fits, parse_period, report_period, wanted_period
+from mdqa_kernel.text.periods import (
+    ReportPeriod,
+    column_periods,
+    fits,
+    parse_period,
+    report_period,
+    wanted_period,
+)
 from mdqa_kernel.text.values import declared_scale
 
 # A drawn line: (x, text, how) with how "l" (x is the left edge), "r" (right edge) or "c" (centre).
@@ -313,3 +320,30 @@ def test_period_parsing_and_matching():
 def test_scale_declarations(caption, factor):
     found = declared_scale(caption)
     assert found is not None and found[0] == factor
+
+
+def test_quarterly_data_columns_are_quarters_not_the_year(tmp_path: Path) -> None:
+    """A 10-K's quarterly data: four dates a quarter apart head the columns. The first ends on the
+    fiscal year's last day, but it is the fourth quarter, not the year: an annual field takes the
+    income statement's figure, and with only the quarterly table it takes none."""
+    quarter_cols = (260.0, 340.0, 420.0, 500.0)
+    quarterly = [
+        text("Supplementary quarterly financial data (unaudited)"),
+        text("(In millions)"),
+        row("", "Dec. 31, 2023", "Sep. 30, 2023", "Jun. 30, 2023", "Mar. 31, 2023", cols=quarter_cols),
+        row("Net revenue", "1,450", "1,300", "1,210", "1,100", cols=quarter_cols),
+    ]
+    annual = [
+        text("Consolidated statements of operations"),
+        text("(In millions)"),
+        row("", "2023", "2022"),
+        row("Net revenue", "5,060", "4,700"),
+    ]
+    periods_only = [fits(p, wanted_period("Net revenue", ReportPeriod(year=2023)), ReportPeriod(year=2023))
+                    for p in column_periods(["Dec. 31, 2023", "Sep. 30, 2023", "Jun. 30, 2023", "Mar. 31, 2023"])]  # fmt: skip
+    assert periods_only == [False, False, False, False]
+    both = view(draw(tmp_path / "both.pdf", [quarterly, annual]), year=2023, doctype="10-K")
+    result = read(both, "Net revenue for the fiscal year")
+    assert result.value == 5_060_000_000 and result.confidence >= CONFIDENT
+    alone = view(draw(tmp_path / "alone.pdf", [quarterly]), year=2023, doctype="10-K")
+    assert read(alone, "Net revenue for the fiscal year").confidence < CONFIDENT

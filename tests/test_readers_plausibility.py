@@ -115,3 +115,22 @@ def test_real_extremes_stay_plausible(field: Any, value: Any) -> None:
     assert implausibility(field, value) is None
     result = found("d", field.name, "table", value, confidence=0.95, message="table: x")
     assert checked(field, result) is result
+
+
+def test_a_few_dollars_is_no_amount_kept_in_millions(tmp_path: Path) -> None:
+    """A sentence's small figure read for a field kept in USD millions (here $0.2) needs review;
+    the same figure for a field in plain dollars, and a real figure in millions, do not."""
+    revenue_millions = fld(
+        "total_revenue", "Total revenue in USD millions", type="number", unit="USD", scale=1e6
+    )
+    assert "too small" in (implausibility(revenue_millions, -2e-07) or "")
+    assert implausibility(revenue_millions, 0.012) is None  # $12,000 from a table in thousands
+    assert implausibility(revenue_millions, 94_943) is None and implausibility(revenue_millions, 0) is None
+    plain = fld("fee", "Filing fee in USD", type="number", unit="USD")
+    assert implausibility(plain, 0.2) is None
+    path = text_pdf(
+        tmp_path / "small.pdf", [["Annual report 2023", "Total revenue was $0.2 per visit on average."]]
+    )
+    doc = view_from_parse(parse_pdf(path), "small", {"year": 2023})
+    result = TableReader().read(doc, revenue_millions, "")
+    assert result.status != Status.FOUND or result.confidence < CONFIDENT

@@ -118,8 +118,31 @@ def field_kind(field: FieldLike) -> Kind | None:
     return Kind(name, KIND_BOUNDS[name], whole=True)
 
 
+# An amount a plan keeps in millions (or more) is a statement's figure: a table in millions prints
+# nothing below half a million, one in thousands nothing below a thousand. A few units ("$0.2" from a
+# sentence, a price, a note number read with the wrong scale) is another fact.
+_LARGE_FIELD_SCALE = 1e6
+_SMALLEST_AMOUNT = 1_000.0
+
+
+def _tiny_amount(field: FieldLike, value: Any) -> str | None:
+    if field.type != "number" or (field.scale or 1.0) < _LARGE_FIELD_SCALE:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or value == 0:
+        return None
+    number = float(value) * field.scale
+    if not math.isfinite(number) or abs(number) >= _SMALLEST_AMOUNT:
+        return None
+    return (
+        f"{number:,.6g} in plain units is too small for an amount kept in units of {field.scale:,.0f} "
+        f"(a statement figure is at least {_SMALLEST_AMOUNT:,.0f})"
+    )
+
+
 def implausibility(field: FieldLike, value: Any) -> str | None:
     """Why `value` cannot be this field's value, or None when it can (or no bound applies)."""
+    if (tiny := _tiny_amount(field, value)) is not None:
+        return tiny
     kind = field_kind(field)
     if kind is None or isinstance(value, bool) or not isinstance(value, int | float):
         return None

@@ -16,6 +16,7 @@ import datetime as dt
 import re
 import unicodedata
 from dataclasses import dataclass, replace
+from itertools import pairwise
 from typing import Any
 
 from mdqa_kernel.text.values import find_dates
@@ -373,6 +374,18 @@ def _is_opening(col: Period, report: ReportPeriod) -> bool:
     if col.end is not None and report.end is not None and report.quarterly and col.months is None:
         return 0 < (report.end - col.end).days < 366 and column_offset(col, report) is None
     return False
+
+
+def column_periods(headers: list[str]) -> list[Period]:
+    """The periods of a table's column headers, read together: three or more dates a quarter apart
+    with no span named ("Dec. 26, 2015  Sep. 26, 2015  Jun. 27, 2015 …", a 10-K's quarterly data) are
+    quarters, not the year that ends on the first of them."""
+    periods = [parse_period(h) for h in headers]
+    dated = [i for i, p in enumerate(periods) if p.end is not None and p.months is None and p.span is None]
+    ends = sorted({periods[i].end for i in dated if periods[i].end is not None})
+    if len(ends) < 3 or not all(80 <= (b - a).days <= 100 for a, b in pairwise(ends)):
+        return periods
+    return [replace(p, months=3, point=False) if i in dated else p for i, p in enumerate(periods)]
 
 
 def fits(col: Period, want: Period, report: ReportPeriod) -> bool | None:

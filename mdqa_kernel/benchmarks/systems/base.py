@@ -119,7 +119,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # mdqa v49: table reader table-14 and cascade-3 (an implausible value for its kind needs review); the package
 # restructure of issue 26. The rendered splits' and realdocs' cells as before.
 # mdqa v50: LLM reader llm-3 (its answers typed by the one field-type module) and the review fixes of session 18.
-# mdqa v51: table reader table-17 (number grammar, statement context, period-aware columns, unit semantics, entity scope, prose
+# mdqa v51: table reader table-18 (number grammar, statement context, period-aware columns, unit semantics, entity scope, prose
 # facts, OCR), cascade-4 and llm-4 (the LLM chooses among the table reader's candidates) of issue 27.
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).

@@ -102,7 +102,14 @@ from mdqa_kernel.text.layout import (
     page_lines,
     table_rows,
 )
-from mdqa_kernel.text.periods import Period, ReportPeriod, fits, parse_period, report_period, wanted_period
+from mdqa_kernel.text.periods import (
+    Period,
+    ReportPeriod,
+    column_periods,
+    fits,
+    report_period,
+    wanted_period,
+)
 from mdqa_kernel.text.statement_context import (
     description_heads,
     head_cover,
@@ -123,7 +130,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-17"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-18"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -160,7 +167,9 @@ TABLE_READER_VERSION = "table-17"  # 4: disclosure topics under their printed na
 # heading; the description's line item without qualifiers and its "(net sales)" alternative name it; a
 # component ("Transaction-based revenue") is not the total; "attributable to the company" is preferred
 # when asked, a noncontrolling share never taken;
-# 16: the parts of 15 (built apart on branches) together; 17: with the statements part
+# 16: the parts of 15 (built apart on branches) together; 17: with the statements part; 18: dates a quarter
+# apart heading columns are quarters, not the year (text/periods.column_periods); an amount kept in
+# millions is not a few dollars (readers/plausibility._tiny_amount)
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
@@ -360,8 +369,8 @@ class TableReader:
                 if score < self.min_label_score:
                     continue
                 texts = column_headers(page_ls, row.line.index, row.cells)
-                for cell, header in zip(row.cells, texts, strict=True):
-                    verdict = fits(parse_period(header), want, report)
+                for cell, header, col in zip(row.cells, texts, column_periods(texts), strict=True):
+                    verdict = fits(col, want, report)
                     period = None if verdict is None else ("asked" if verdict else "other")
                     headers[(row.page, cell.bbox)] = (row.label, header, period)
                     if verdict is not False or cell.value is None:
@@ -880,7 +889,7 @@ def _period_cell(
     and the year to date of a field that names neither) are not told apart: low confidence. A row
     whose header names no period gives its only number, or its first one at low confidence."""
     headers = column_headers(lines, row.line.index, cells)
-    verdicts = [fits(parse_period(h), want, report) for h in headers]
+    verdicts = [fits(p, want, report) for p in column_periods(headers)]
     chosen = [c for c, v in zip(cells, verdicts, strict=True) if v is True]
     if chosen:
         values = {c.value for c in chosen}
