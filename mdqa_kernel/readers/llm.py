@@ -105,15 +105,20 @@ def _squash(text: str) -> str:
     return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text))
 
 
-def build_prompt(doc: DocumentView, field: FieldLike, question: str, hits: pl.DataFrame) -> str:
-    year = doc.year
+def _prompt_head(doc: DocumentView, field: FieldLike, question: str) -> list[str]:
+    """The lines every reading prompt starts with: the document, the question, what to find."""
     meta = doc.metadata
     who = " ".join(str(meta[k]) for k in ("symbol", "doctype") if meta.get(k))
-    lines = [
-        f"Document: {who or doc.doc_id}" + (f", fiscal year {year}." if year else "."),
+    return [
+        f"Document: {who or doc.doc_id}" + (f", fiscal year {doc.year}." if doc.year else "."),
         f"Question: {question or field.description}",
         f"What to find: {field.description}",
     ]
+
+
+def build_prompt(doc: DocumentView, field: FieldLike, question: str, hits: pl.DataFrame) -> str:
+    year = doc.year
+    lines = _prompt_head(doc, field, question)
     if year and field.type in ("number", "integer", "percent"):
         lines.append(_period_hint(field, year))
     lines.append(_TYPE_HINTS.get(field.type, ""))
@@ -161,12 +166,8 @@ def build_choice_prompt(doc: DocumentView, field: FieldLike, question: str, choi
     """The candidates, numbered, each with its printed value, row label, column and page (the line it
     is printed in where no row and column say what it is)."""
     year = doc.year
-    meta = doc.metadata
-    who = " ".join(str(meta[k]) for k in ("symbol", "doctype") if meta.get(k))
     lines = [
-        f"Document: {who or doc.doc_id}" + (f", fiscal year {year}." if year else "."),
-        f"Question: {question or field.description}",
-        f"What to find: {field.description}",
+        *_prompt_head(doc, field, question),
         "These values are printed in the document. Answer with the one that answers the question.",
     ]
     if field.type in NUMERIC_TYPES:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -362,36 +363,42 @@ class TableReader:
         out: list[Candidate] = []
         report = document_period(doc)
         want = wanted_period(field.description, report)
+        for _page, page_ls, row, score in self._named_rows(doc, field, labels, lines):
+            texts = column_headers(page_ls, row.line.index, row.cells)
+            for cell, header, col in zip(row.cells, texts, column_periods(texts), strict=True):
+                verdict = fits(col, want, report)
+                period = None if verdict is None else ("asked" if verdict else "other")
+                headers[(row.page, cell.bbox)] = (row.label, header, period)
+                if verdict is not False or cell.value is None:
+                    continue  # the asked period's cell is the row's own reading
+                if cell.percent != asks_percent(field):
+                    continue  # a share beside an amount (or an amount beside a share) is another fact
+                scale, scale_word, _conf = self._scale(doc, field, row, page_ls, cell)
+                out.append(
+                    Candidate(
+                        "table",
+                        row.page,
+                        cell.text,
+                        row.snippet,
+                        round(score * OTHER_PERIOD, 4),
+                        cell.bbox,
+                        _cell_span(cell),
+                        scale=scale,
+                        scale_word=scale_word,
+                    )
+                )
+        return out
+
+    def _named_rows(
+        self, doc: DocumentView, field: FieldLike, labels: LabelSet, lines: dict[int, list[Line]]
+    ) -> Iterator[tuple[int, list[Line], Row, float]]:
+        """(page, its lines, row, score) of every table row whose label names the field well enough."""
         for page, page_ls in lines.items():
             rows = doc.memo(f"rows:{page}", lambda page_ls=page_ls: table_rows(page_ls))
             for row in rows:
                 score = _row_score(page_ls, row, labels, field)
-                if score < self.min_label_score:
-                    continue
-                texts = column_headers(page_ls, row.line.index, row.cells)
-                for cell, header, col in zip(row.cells, texts, column_periods(texts), strict=True):
-                    verdict = fits(col, want, report)
-                    period = None if verdict is None else ("asked" if verdict else "other")
-                    headers[(row.page, cell.bbox)] = (row.label, header, period)
-                    if verdict is not False or cell.value is None:
-                        continue  # the asked period's cell is the row's own reading
-                    if cell.percent != asks_percent(field):
-                        continue  # a share beside an amount (or an amount beside a share) is another fact
-                    scale, scale_word, _conf = self._scale(doc, field, row, page_ls, cell)
-                    out.append(
-                        Candidate(
-                            "table",
-                            row.page,
-                            cell.text,
-                            row.snippet,
-                            round(score * OTHER_PERIOD, 4),
-                            cell.bbox,
-                            _cell_span(cell),
-                            scale=scale,
-                            scale_word=scale_word,
-                        )
-                    )
-        return out
+                if score >= self.min_label_score:
+                    yield page, page_ls, row, score
 
     # -- numeric fields -------------------------------------------------------------------------
     def _numeric_candidates(
@@ -436,16 +443,11 @@ class TableReader:
         out = []
         report = document_period(doc)
         want = wanted_period(field.description, report)
-        for page, page_ls in lines.items():
-            rows = doc.memo(f"rows:{page}", lambda page_ls=page_ls: table_rows(page_ls))
-            for row in rows:
-                score = _row_score(page_ls, row, labels, field)
-                if score < self.min_label_score:
-                    continue
-                cand = self._pick_cell(doc, field, row, page_ls, score, (want, report))
-                if cand is not None:
-                    cand.scope = _scope_at(doc, lines, page, row.line.index)
-                    out.append(cand)
+        for page, page_ls, row, score in self._named_rows(doc, field, labels, lines):
+            cand = self._pick_cell(doc, field, row, page_ls, score, (want, report))
+            if cand is not None:
+                cand.scope = _scope_at(doc, lines, page, row.line.index)
+                out.append(cand)
         return out
 
     def _pick_cell(
