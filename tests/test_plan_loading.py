@@ -115,7 +115,9 @@ def test_alias_bomb_refused_fast_by_plan_check(tmp_path: Path, text: str) -> Non
     """)
     for r in out["results"]:
         assert r["code"] != 0, r
-        assert r["seconds"] < 1.0
+        # refused before expansion: well under a second alone; the bound leaves room for a loaded CI machine
+        # (1.3 s seen beside a benchmark run), while the expanded bomb grew past 2.8 GB and never returned
+        assert r["seconds"] < 5.0
         assert "bomb.yaml: line " in r["output"] and "aliases" in r["output"]
         assert r["length"] < 400 and "Traceback" not in r["output"]
 
