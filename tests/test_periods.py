@@ -347,3 +347,116 @@ def test_quarterly_data_columns_are_quarters_not_the_year(tmp_path: Path) -> Non
     assert result.value == 5_060_000_000 and result.confidence >= CONFIDENT
     alone = view(draw(tmp_path / "alone.pdf", [quarterly]), year=2023, doctype="10-K")
     assert read(alone, "Net revenue for the fiscal year").confidence < CONFIDENT
+
+
+def test_header_dates_split_over_lines_and_read_together() -> None:
+    """Column headers read together: a month and day under a spanning year is one date; end months a
+    quarter apart are quarters with or without a year; "Total" beside quarters is the year; a column
+    that lost its own label ("Q1" printed inside the caption) is not known."""
+    assert parse_period("Dec. 26").month_day == (12, 26) and parse_period("Dec. 26").named
+    assert parse_period("2015 Dec. 26").end == dt.date(2015, 12, 26)
+    assert parse_period("Decrease 5").month_day is None and not parse_period("Decrease 5").named
+    assert parse_period("4th Qtr.").months == 3
+    fy15 = ReportPeriod(year=2015, end=dt.date(2015, 12, 26))
+    annual = wanted_period("Research and development for the fiscal year", fy15)
+    no_year = column_periods(["Dec. 26", "Sep. 26", "Jun. 27", "Mar. 28"])
+    assert all(p.months == 3 for p in no_year)
+    assert [fits(p, annual, fy15) for p in no_year] == [False] * 4
+    # balance-sheet dates a year apart are not quarters
+    assert all(p.months is None for p in column_periods(["December 26, 2015", "December 27, 2014"]))
+    fy18 = ReportPeriod(year=2018, end=dt.date(2018, 1, 31))
+    span = "Fiscal Year Ended January 31, 2018"
+    headers = [span, f"{span} Q2", f"{span} Q3", f"{span} Q4", "Total"]
+    verdicts = [fits(p, wanted_period("Diluted EPS", fy18), fy18) for p in column_periods(headers)]
+    assert verdicts == [None, False, False, False, True]
+
+
+QUARTER_ENDS_2019 = ("December 31, 2019", "September 30, 2019", "June 30, 2019", "March 31, 2019")
+
+
+def _quarterly_pages(quarter_line: list[Item], year_line: list[Item] | None, cols: tuple[float, ...]):
+    lines = [text("Supplementary financial information (unaudited)")]
+    lines += [text("All quarters of 2015 and 2014 consisted of 13 weeks, ended on December 26, 2015.")]
+    lines += [text("(In millions)")]
+    if year_line:
+        lines.append(year_line)
+    lines += [quarter_line, row("Research and development", "229", "241", "235", "242", cols=cols)]
+    return lines
+
+
+def test_quarterly_data_under_split_headers_is_not_the_year(tmp_path: Path) -> None:
+    """A 10-K's quarterly data whose column dates print the month and day on one line and the year
+    spanning them on the line above, and the statement whose headers ("December 26," over "2015") sit
+    left of right-aligned numbers: the annual field takes the statement's figure, confidently; with the
+    quarterly table alone it takes none with confidence."""
+    cols = (300.0, 370.0, 440.0, 510.0)
+    quarterly = _quarterly_pages(
+        [(x - 20, d, "r") for x, d in zip(cols, ("Dec. 26", "Sep. 26", "Jun. 27", "Mar. 28"), strict=True)],
+        [(405, "2015", "c")],
+        cols,
+    )
+    statement_cols = (380.0, 470.0)
+    statement = [
+        text("Consolidated Statements of Operations"),
+        [(436, "Year Ended", "c")],
+        [(x - 25, d, "r") for x, d in zip(statement_cols, ("December 26,", "December 27,"), strict=True)],
+        [(x - 30, y, "r") for x, y in zip(statement_cols, ("2015", "2014"), strict=True)],
+        text("(In millions)"),
+        row("Research and development", "947", "1,072", cols=statement_cols),
+    ]
+    both = view(draw(tmp_path / "both.pdf", [quarterly, statement]), year=2015, doctype="10-K")
+    result = read(both, "Research and development for the fiscal year")
+    assert result.value == pytest.approx(947e6) and result.confidence >= CONFIDENT
+    alone = view(draw(tmp_path / "alone.pdf", [quarterly]), year=2015, doctype="10-K")
+    lone = read(alone, "Research and development for the fiscal year")
+    assert lone.status != Status.FOUND or lone.confidence < CONFIDENT
+
+
+def test_total_column_beside_quarters_and_a_sentence_above_the_table(tmp_path: Path) -> None:
+    """ "Q1" printed on the caption's line, "Total" beside Q2-Q4: the annual field takes the total. A
+    sentence above a table that names a date is not the header of its first column."""
+    cols = (300.0, 360.0, 420.0, 480.0, 540.0)
+    cover = [text("FORM 10-K  For the fiscal year ended January 31, 2018")]
+    quarters = [
+        text("Note 17. Quarterly Financial Data (Unaudited)"),
+        [(420, "Fiscal Year Ended January 31, 2018", "c")],
+        [(72, "(Amounts in millions, except per share data) Q1", "l"),
+         *((x, q, "r") for x, q in zip(cols[1:], ("Q2", "Q3", "Q4", "Total"), strict=True))],
+        row("Diluted earnings per share", "1.00", "0.96", "0.58", "0.73", "3.28", cols=cols),
+    ]  # fmt: skip
+    qcols = (330.0, 410.0, 490.0, 570.0)
+    dated = [
+        text("As of December 31, 2019, we did not have any letters of credit issued or outstanding."),
+        text("For the Quarters Ended"),
+        [(x, d, "r") for x, d in zip(qcols, QUARTER_ENDS_2019, strict=True)],
+        text("(Amounts in millions, except per share data)"),
+        row("Net income", "525", "204", "328", "447", cols=qcols),
+    ]
+    doc = view(draw(tmp_path / "q.pdf", [cover, quarters]), year=2018, doctype="10-K")
+    eps = read(doc, "Diluted earnings per share for the fiscal year")
+    assert eps.value == pytest.approx(3.28)
+    dated_doc = view(draw(tmp_path / "d.pdf", [dated]), year=2019, doctype="10-K")
+    income = read(dated_doc, "Net income for the fiscal year")
+    assert income.status != Status.FOUND or income.confidence < CONFIDENT
+
+
+def test_cash_flow_rows_named_by_a_qualified_description_and_their_scale(tmp_path: Path) -> None:
+    """A description that names its recipient and period in words ("… paid to shareholders in the
+    fiscal year of the report") still names the row "Cash dividends paid"; a number a line reader takes
+    from a row-shaped line ("Common stock cash dividends paid (19,800) …") is under the declared
+    "(In millions)" like the table's rows, never a million times too small."""
+    statement = [
+        text("CONSOLIDATED STATEMENTS OF CASH FLOWS"),
+        text("(In millions)"),
+        row("", "2023", "2022", "2021"),
+        row("Financing activities", "", "", ""),
+        row("Cash dividends paid", "(6,172)", "(5,815)", "(5,509)"),
+    ]
+    doc = view(draw(tmp_path / "cf.pdf", [statement]), year=2023, doctype="10-K")
+    description = "Cash dividends paid to shareholders in the fiscal year of the report, in USD"
+    paid = read(doc, description)
+    assert paid.value == pytest.approx(-6_172e6) and paid.confidence >= CONFIDENT
+    statement[-1] = row("Common stock cash dividends paid", "(19,800)", "(18,135)", "(16,521)")
+    other = view(draw(tmp_path / "cf2.pdf", [statement]), year=2023, doctype="10-K")
+    common = read(other, description)
+    assert common.value == pytest.approx(-19_800e6) and common.message.startswith("prose")

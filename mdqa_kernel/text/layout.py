@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import statistics
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import pairwise
 
@@ -595,14 +595,23 @@ def column_headers(lines: list[Line], row_index: int, cells: list[Cell], max_lin
         return []
     left = min(c.x0 for c in cells) - 2
     right = max(c.x1 for c in cells) + 2
+    # A header centred left of right-aligned numbers ("2015" above "3,991") may end before the first of
+    # them: it is still that column's when its centre is within half a column's pitch of the cell's.
+    first = min(cells, key=lambda c: c.x0)
+    centres = sorted(c.xc for c in cells)
+    reach = min((b - a for a, b in pairwise(centres)), default=0.0) / 2
+
+    def inside(g: tuple[str, float, float]) -> bool:
+        return (g[2] >= left and g[1] <= right) or abs((g[1] + g[2]) / 2 - first.xc) <= reach
+
     block: list[list[tuple[str, float, float]]] = []
     for j in range(row_index - 1, max(row_index - max_lines, -1), -1):
-        groups = [g for g in _column_groups(lines[j]) if g[2] >= left and g[1] <= right]
+        groups = [g for g in _column_groups(lines[j]) if inside(g)]
         if block and (len(block) >= 6 or (not _names_period(groups) and _is_data_row(lines[j]))):
             break
         if not block and not _names_period(groups):
             continue  # a row of the same table, or a line of its own
-        if len(lines[j].text) > 120:
+        if len(lines[j].text) > 120 or _SENTENCE.match(lines[j].text.strip()):
             break  # prose above the table
         block.append(groups)
     texts: list[list[str]] = [[] for _ in cells]
@@ -631,9 +640,20 @@ def _names_period(groups: list[tuple[str, float, float]]) -> bool:
     return any(
         len(g[0]) <= 60
         and not (is_number_shaped(g[0]) and not _YEAR.fullmatch(g[0]))
-        and parse_period(g[0]).named
+        and _header_period(g[0])
         for g in groups
     )
+
+
+def _header_period(text: str) -> bool:
+    period = parse_period(text)
+    if period.month_day is not None and not replace(period, month_day=None).named:
+        return len(text) <= 12  # "Dec. 26" heads a column; "Balance at March 31" labels a row
+    return period.named
+
+
+# A sentence of prose ("All quarters of 2015 consisted of 13 weeks."): above a table, never its header.
+_SENTENCE = re.compile(r"^(?:\S+\s+){7,}\S*[\w)\]]\.$")
 
 
 def _group_over(cell: Cell, cells: list[Cell], groups: list[tuple[str, float, float]]) -> str:

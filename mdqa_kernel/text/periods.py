@@ -16,7 +16,6 @@ import datetime as dt
 import re
 import unicodedata
 from dataclasses import dataclass, replace
-from itertools import pairwise
 from typing import Any
 
 from mdqa_kernel.text.values import find_dates
@@ -42,7 +41,16 @@ _SPAN_WORDS = {
     "three": 3, "six": 6, "nine": 9, "twelve": 12, "thirteen": 13, "twenty-six": 26,
     "thirty-nine": 39, "fifty-two": 52, "fifty-three": 53,
 }  # fmt: skip
-_QUARTER_WORDS = re.compile(r"\bquarters?\s+ended\b|\b(?:first|second|third|fourth)\s+quarter\b", re.I)
+_QUARTER_WORDS = re.compile(
+    r"\bquarters?\s+ended\b|\b(?:first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:quarter|qtr)\b", re.I
+)
+# A month and day with no year ("Dec. 26", "March 31,"): a column's end date whose year is printed on
+# another header line ("2015" spanning the four quarters below it).
+_MONTH_DAY = re.compile(
+    r"\b(january|february|march|april|may|june|july|august|september|october|november|december"
+    r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?\s+([0-3]?\d)\b(?!\s*,?\s*(?:19|20)\d\d)",
+    re.I,
+)
 _YEAR_WORDS = re.compile(
     r"\byears?\s+ended\b|\bfiscal\s+years?\b|\bfull[\s-]year\b|\bannual\b|\btwelve\s+months\b", re.I
 )
@@ -108,11 +116,12 @@ class Period:
     opening: bool = False  # the balance at the start of the year ("年初", "期初", "上年末")
     change: bool = False  # a change between periods ("增减", "% Change"): never a period's value
     point: bool = False  # a balance at a date ("本报告期末", "June 30, 2023" with no span), not a flow
+    month_day: tuple[int, int] | None = None  # "Dec. 26" with no year anywhere in the header
 
     @property
     def named(self) -> bool:
         return self.change or any(
-            v is not None for v in (self.year, self.end, self.months, self.span, self.offset)
+            v is not None for v in (self.year, self.end, self.months, self.span, self.offset, self.month_day)
         )
 
 
@@ -225,6 +234,10 @@ def parse_period(text: str) -> Period:
         months = None  # "上年度末" is a point: the prior year's closing balance
     end = dates[0] if len(set(dates)) == 1 else None
     year = years[0] if len(set(years)) == 1 else None
+    month_day = _month_day(t) if not dates else None
+    if month_day is not None and year is not None:
+        # "2015" above "Dec. 26": one date, printed on two header lines
+        end, month_day = _date_or_none(year, *month_day), None
     if end is not None and year == end.year:
         year = None  # the date's own year: the date says more
     point = (
@@ -232,7 +245,24 @@ def parse_period(text: str) -> Period:
         or (word.endswith("末") and span is None)
         or (end is not None and months is None and span is None)
     )
-    return Period(year, end, months, span, offset, opening, change, point)
+    return Period(year, end, months, span, offset, opening, change, point, month_day)
+
+
+def _month_day(text: str) -> tuple[int, int] | None:
+    """(month, day) of the one month-and-day a text names without a year; None for none or several."""
+    found = {
+        (_MONTH_NAMES.index(m.group(1).lower()[:3]) + 1, int(m.group(2)))
+        for m in _MONTH_DAY.finditer(text)
+        if 1 <= int(m.group(2)) <= 31
+    }
+    return found.pop() if len(found) == 1 else None
+
+
+def _date_or_none(year: int, month: int, day: int) -> dt.date | None:
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        return None
 
 
 # A period a field description names besides its line item ("Net income, prior fiscal year", "上期净利润"):
@@ -377,15 +407,68 @@ def _is_opening(col: Period, report: ReportPeriod) -> bool:
 
 
 def column_periods(headers: list[str]) -> list[Period]:
-    """The periods of a table's column headers, read together: three or more dates a quarter apart
-    with no span named ("Dec. 26, 2015  Sep. 26, 2015  Jun. 27, 2015 …", a 10-K's quarterly data) are
-    quarters, not the year that ends on the first of them."""
+    """The periods of a table's column headers, read together (a column's own header can mislead):
+    - three or more columns ending in months a quarter apart with no span named ("Dec. 26, 2015  Sep. 26,
+      2015  Jun. 27, 2015 …", or "Dec. 26  Sep. 26 …" under a spanning "2015": a 10-K's quarterly
+      data) are quarters, not the year that ends on the first of them;
+    - beside two or more quarters, a "Total" (or "Year", "Full year") column is their year;
+    - a column whose header is only the text spanning its siblings, while each of them adds its own
+      label ("Q2", "Q3"), has lost its own label: its period is not known."""
     periods = [parse_period(h) for h in headers]
-    dated = [i for i, p in enumerate(periods) if p.end is not None and p.months is None and p.span is None]
-    ends = sorted({periods[i].end for i in dated if periods[i].end is not None})
-    if len(ends) < 3 or not all(80 <= (b - a).days <= 100 for a, b in pairwise(ends)):
+    periods = _quarter_columns(periods)
+    quarters = [i for i, p in enumerate(periods) if p.months == 3]
+    if len(quarters) < 2:
         return periods
-    return [replace(p, months=3, point=False) if i in dated else p for i, p in enumerate(periods)]
+    shared = _shared_prefix([headers[i] for i in quarters])
+    out = []
+    for header, p in zip(headers, periods, strict=True):
+        rest = header[len(shared) :].strip() if shared and header.startswith(shared) else header.strip()
+        if _TOTAL_COLUMN.fullmatch(rest):
+            out.append(_year_of_quarters(shared, [periods[i] for i in quarters]))
+        elif shared and not rest and p.months != 3:
+            out.append(Period())  # its own label ("Q1") was lost: which quarter, or the year?
+        else:
+            out.append(p)
+    return out
+
+
+_TOTAL_COLUMN = re.compile(r"(?:total|full[\s-]*year|fiscal\s+year|year|annual|twelve\s+months)\.?", re.I)
+
+
+def _quarter_columns(periods: list[Period]) -> list[Period]:
+    """Columns whose end months are three or more apart by multiples of three, none naming a span other
+    than a quarter: quarters."""
+    days = {
+        i: (p.end.month, p.end.day) if p.end is not None else p.month_day
+        for i, p in enumerate(periods)
+        if (p.end is not None or p.month_day is not None) and p.months in (None, 3) and p.span is None
+    }
+    months = {md[0] for md in days.values() if md is not None}
+    if len(months) < 3 or any((a - b) % 3 for a in months for b in months):
+        return periods
+    return [replace(p, months=3, point=False) if i in days else p for i, p in enumerate(periods)]
+
+
+def _shared_prefix(headers: list[str]) -> str:
+    """The words every header starts with (the text spanning the columns), "" when none."""
+    if not headers:
+        return ""
+    first = headers[0].split()
+    n = 0
+    while n < len(first) and all(h.split()[n : n + 1] == [first[n]] for h in headers[1:]):
+        n += 1
+    return " ".join(first[:n])
+
+
+def _year_of_quarters(shared: str, quarters: list[Period]) -> Period:
+    """The year whose quarters stand beside a "Total" column: the spanning header's, else the one year
+    the quarters share."""
+    spanning = parse_period(shared)
+    if spanning.end is not None or spanning.year is not None:
+        return replace(spanning, months=12, point=False, span=None)
+    years = {fiscal_year_of(p.end) if p.end is not None else p.year for p in quarters}
+    year = years.pop() if len(years) == 1 else None
+    return Period(year=year, months=12) if year is not None else Period()
 
 
 def fits(col: Period, want: Period, report: ReportPeriod) -> bool | None:
@@ -394,6 +477,8 @@ def fits(col: Period, want: Period, report: ReportPeriod) -> bool | None:
         return want.change and _spans_agree(col, want, report)
     if not col.named:
         return None
+    if _span_kinds(col, report) and not _spans_agree(col, want, report):
+        return False  # a quarter's column never holds the year, whatever year it names
     if want.end is not None and col.end is not None:
         return abs((col.end - want.end).days) <= 7 and _spans_agree(col, want, report)
     target = _target_offset(want, report)

@@ -40,6 +40,7 @@ _NONCONTROLLING = re.compile(r"non-?\s?controlling|minority", re.IGNORECASE)
 # "Cash and cash equivalents on the balance sheet", "… as printed in the cash flow statement").
 _QUALIFIER = re.compile(
     r"\s+(?:attributable\s+to|including|excluding|on\s+the\s+balance\s+sheet|in\s+the\s+cash\s+flow"
+    r"|to\s+(?:the\s+company's\s+|its\s+)?(?:common\s+)?(?:share|stock)holders"
     r"|as\s+(?:printed|stated|reported)\s+in)\b.*$",
     re.IGNORECASE,
 )
@@ -83,7 +84,7 @@ def description_heads(description: str) -> list[str]:
     core = re.split(r",", _PAREN.sub(" ", desc), maxsplit=1)[0]
     core = re.sub(r"\s+", " ", core).strip()
     core = re.sub(
-        r"\s+\b(?:for|at|as of|during)\b\s+(?:the\s+)?(?:end|fiscal|year|period|quarter)\b.*$", "", core
+        r"\s+\b(?:for|in|at|as of|during)\b\s+(?:the\s+)?(?:end|fiscal|year|period|quarter)\b.*$", "", core
     )
     core = re.sub(r"\s+\bfor\s+the\b.*$", "", core, flags=re.IGNORECASE)
     heads = [_QUALIFIER.sub("", core).strip()]

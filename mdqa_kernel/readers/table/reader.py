@@ -131,7 +131,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-18"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-20"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -170,7 +170,13 @@ TABLE_READER_VERSION = "table-18"  # 4: disclosure topics under their printed na
 # when asked, a noncontrolling share never taken;
 # 16: the parts of 15 (built apart on branches) together; 17: with the statements part; 18: dates a quarter
 # apart heading columns are quarters, not the year (text/periods.column_periods); an amount kept in
-# millions is not a few dollars (readers/plausibility._tiny_amount)
+# millions is not a few dollars (readers/plausibility._tiny_amount); 19: column headers read together —
+# month-day headers under a spanning year ("2015" over "Dec. 26  Sep. 26 …"), end months a quarter apart
+# are quarters (with or without a year), "Total" beside quarters is the year, a column that lost its own
+# label ("Q1") is not known, a quarter's column never holds the year; a header centred left of
+# right-aligned numbers; a sentence above a table is not its header; 20: a description's "in the fiscal year
+# of the report" and "to shareholders" qualify its line item, they do not name it; a number a line reader
+# takes from a row-shaped line is under the scale declared above it, like the table's rows
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
@@ -430,6 +436,8 @@ class TableReader:
         if field.type == "percent":
             out += largest_holding(lines, field.description) + share_of(windows, field.description)
         for cand in out:
+            if cand.kind in ("prose", "key_value"):
+                _row_scale(cand, field, lines.get(cand.page, []))
             if cand.scope is None and cand.bbox is not None:
                 # a key-value line or a sentence printed in a parent-only statement or a segment note
                 cand.scope = _scope_at(
@@ -516,12 +524,9 @@ class TableReader:
         own = declared_scale(row.label) or declared_scale(row.extended_label)
         if own:
             return own[0], own[1], KNOWN_SCALE
-        for j in range(row.line.index - 1, -1, -1):
-            found = declared_scale(lines[j].text)
-            if found:
-                if EXCEPT_PER_SHARE.search(lines[j].text) and share_basis(row.label) is not None:
-                    return 1.0, None, KNOWN_SCALE  # the row is a per-share amount the caption exempts
-                return found[0], found[1], KNOWN_SCALE
+        above = _declared_above(lines, row.line.index, row.label)
+        if above is not None:
+            return above[0], above[1], KNOWN_SCALE
         if field.type == "integer" or (field.unit or "").lower() in _COUNT_UNITS:
             return 1.0, None, COUNT_SCALE
         return 1.0, None, UNDECLARED_SCALE  # nothing declared: probably units, but say so
@@ -709,6 +714,35 @@ def _scope_at(doc: DocumentView, lines: dict[int, list[Line]], page: int, index:
         if i <= index:
             scope = mark
     return scope if scope in ("parent", "segment") else None
+
+
+def _declared_above(lines: list[Line], index: int, label: str) -> tuple[float, str | None] | None:
+    """The scale declared nearest above a line on its page ("(In millions)", "单位：万元"); (1, None)
+    for a per-share row under "(In millions, except per share data)"; None when nothing is declared."""
+    for j in range(index - 1, -1, -1):
+        found = declared_scale(lines[j].text)
+        if found:
+            if EXCEPT_PER_SHARE.search(lines[j].text) and share_basis(label) is not None:
+                return 1.0, None  # the row is a per-share amount the caption exempts
+            return found[0], found[1]
+    return None
+
+
+def _row_scale(cand: Candidate, field: FieldLike, lines: list[Line]) -> None:
+    """A number read from a line shaped like a table row ("Cash dividends paid (6,172) (5,815)
+    (5,509)") by a line reader rather than the table reader is printed under the same declared scale as
+    the table's rows: take it, so a right number is not reported a million times too small."""
+    if cand.scale not in (None, 1.0) or cand.scale_word or cand.bbox is None or not lines:
+        return
+    if asks_percent(field) or field_basis(field) is not None or "%" in cand.raw:
+        return
+    index = _line_index(lines, cand.bbox[1])
+    label, cells, _units = lines[index].split()
+    if len(cells) < 2 or not label or declared_scale(lines[index].text):
+        return  # a sentence, or a line that declares its own scale
+    above = _declared_above(lines, index, " ".join(w.text for w in label))
+    if above is not None and above[0] != 1.0:
+        cand.scale, cand.scale_word = above
 
 
 def _line_index(lines: list[Line], top: float) -> int:
