@@ -13,8 +13,15 @@ from reportlab.pdfgen import canvas
 
 from mdqa_kernel.parsing.pdf import parse_pdf
 from mdqa_kernel.readers import view_from_parse
+from mdqa_kernel.readers.confidence import CONFIDENT
 from mdqa_kernel.readers.table.reader import TableReader
-from mdqa_kernel.text.statement_context import description_heads, specificity
+from mdqa_kernel.text.statement_context import (
+    asked_statement,
+    description_heads,
+    specificity,
+    statement_title,
+)
+from tests.test_periods import draw, row, text, view  # drawn statements with free layouts
 
 # (indent in points, label, current-year value, prior-year value); a row without values is a heading
 Line = tuple[float, str, str, str]
@@ -141,3 +148,46 @@ def test_specificity_and_heads():
     assert specificity("Transaction-based revenue", desc) < 0.7
     assert specificity("Net income attributable to noncontrolling interests", NET_INCOME.description) == 0.0
     assert specificity("营业收入", desc) == 1.0  # other languages keep their string score
+
+
+def test_primary_statements_define_their_line_items(tmp_path):
+    """A page titled by a primary statement is where its line items are defined: the same label in a
+    note's table does not put its reading in doubt, and a field that names its statement ("as printed in
+    the cash flow statement") takes that statement's row, whatever the management discussion prints."""
+    md_a = [
+        text("Liquidity and capital resources"),
+        text("(In millions)"),
+        row("", "2023", "2022"),
+        row("Capital expenditures", "$ 1,675", "$ 2,262"),
+        text("Foreign currency forward contracts - gains (losses)"),
+        text("(In millions)"),
+        row("", "2023", "2022"),
+        row("Research and development", "(10)", "(3)"),
+    ]
+    statements = [
+        text("CONSOLIDATED STATEMENTS OF OPERATIONS"),
+        text("(In millions)"),
+        row("", "2023", "2022"),
+        row("Research and development", "947", "1,072"),
+    ]
+    cash_flows = [
+        text("CONSOLIDATED STATEMENTS OF CASH FLOWS"),
+        text("(In millions)"),
+        row("", "2023", "2022"),
+        row("Purchases of property, plant and equipment", "(1,675)", "(2,262)"),
+    ]
+    doc = view(draw(tmp_path / "k.pdf", [md_a, statements, cash_flows]), year=2023, doctype="10-K")
+    rd = TableReader().read(doc, fld("research", "Research and development for the fiscal year"), "")
+    assert rd.value == pytest.approx(947) and rd.confidence >= CONFIDENT and rd.evidence.page == 2
+    capex = TableReader().read(
+        doc,
+        fld("capex", "Capital expenditures (purchases of property and equipment) for the fiscal year of the "
+            "report as printed in the cash flow statement, in USD millions"),
+        "",
+    )  # fmt: skip
+    assert capex.value == pytest.approx(-1_675) and capex.evidence.page == 3
+    assert statement_title("Notes to Consolidated Financial Statements") is None
+    assert (
+        statement_title("合并现金流量表") == "cash_flow"
+        and asked_statement("on the balance sheet") == "balance"
+    )

@@ -52,6 +52,10 @@ IMPLAUSIBLE = 0.3
 OCR_TRUSTED_WORD = 90.0
 OCR_DOUBTFUL = 0.5
 
+# A field that names its statement ("… as printed in the cash flow statement"): a reading from another page
+# (a note, the management discussion) keeps this share of its score, so the statement's row wins.
+NAMED_STATEMENT_ELSEWHERE = 0.9
+
 # A figure from a parent-company-only statement or a segment note for a field about the consolidated group
 # (readers/semantics.py), when no consolidated reading exists: it may be the figure asked for, or not.
 OTHER_SCOPE_FACTOR = 0.7

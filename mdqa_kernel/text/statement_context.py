@@ -34,6 +34,8 @@ _SAME_WORD = {"earning": "income", "sale": "revenue", "profit": "income"}
 # Parenthesised sign words inside labels: "Net earnings (loss)", "Net income/(loss)".
 _SIGN_NOTE = re.compile(r"/?\s*\((?:loss|losses|gain|income|deficit|benefit|expense)\)", re.IGNORECASE)
 _PAREN = re.compile(r"\([^)]*\)")
+# "Property, plant and equipment" and "property and equipment" name one asset class.
+_PPE = re.compile(r"property,?\s+plant,?\s+(?:and|&)\s+equipment", re.IGNORECASE)
 _ATTRIBUTABLE = re.compile(r"\battributable\s+to\b(?P<who>.*?)(?=\s+per\s+|$)", re.IGNORECASE)
 _NONCONTROLLING = re.compile(r"non-?\s?controlling|minority", re.IGNORECASE)
 # Qualifier clauses of a description after its line item ("Net income attributable to the company",
@@ -61,6 +63,7 @@ def is_english(text: str) -> bool:
 def words(text: str) -> list[str]:
     """Content words of an English label, stemmed, sign notes and parentheses dropped."""
     t = unicodedata.normalize("NFKC", text).lower()
+    t = _PPE.sub("property and equipment", t)
     t = _SIGN_NOTE.sub(" ", t)
     t = _PAREN.sub(" ", t)
     t = _PERIOD_TAIL.sub(" ", t)
@@ -227,3 +230,74 @@ def section_refuses(section: str, description: str, per_share_field: bool) -> st
 def with_section(section: str, label: str) -> str:
     """A short row label read under its heading: "Diluted" under "Earnings per common share:"."""
     return f"{section.rstrip(': ')} {label}" if section else label
+
+
+# -- the primary statements -------------------------------------------------------------------------
+# A page headed by a primary statement's title is where its line items are defined: a reading there
+# outranks the same label in a note, a five-year summary or the management discussion. The kinds:
+# "income", "balance", "cash_flow" (English, Indian and Chinese titles).
+_STATEMENT_TITLES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "cash_flow",
+        re.compile(
+            r"statements?\s+of\s+(?:consolidated\s+)?cash\s+flows?|cash\s+flows?\s+statements?"
+            r"|现金流量表",
+            re.I,
+        ),
+    ),
+    (
+        "balance",
+        re.compile(
+            r"balance\s+sheets?|statements?\s+of\s+(?:consolidated\s+)?financial\s+(?:position"
+            r"|condition)|资产负债表",
+            re.I,
+        ),
+    ),
+    (
+        "income",
+        re.compile(
+            r"statements?\s+of\s+(?:consolidated\s+)?(?:operations|income|earnings|comprehensive"
+            r"\s+(?:income|loss)|profit\s+(?:and|&)\s+loss)|income\s+statements?|利润表",
+            re.I,
+        ),
+    ),
+)
+# Words of a line that mentions a statement without being its title ("Notes to Consolidated Financial
+# Statements", "see the Consolidated Statements of Cash Flows", "Index to …").
+_NOT_A_TITLE = re.compile(
+    r"^\s*(?:notes?\s+to|see\b|index\b|refer)|\b(?:included|presented|reflected)\b", re.I
+)
+_TITLE_LINES = 12  # lines from a page's top searched for its title
+
+
+def statement_title(line: str) -> str | None:
+    """The primary statement a title line names ("Consolidated Statements of Cash Flows" → "cash_flow"),
+    None for a line that is no such title (a sentence, a row of figures, a note's reference)."""
+    text = unicodedata.normalize("NFKC", line).strip()
+    if not text or len(text) > 90 or len(re.findall(r"\d+", text)) > 2 or _NOT_A_TITLE.search(text):
+        return None
+    kinds = [kind for kind, pattern in _STATEMENT_TITLES if pattern.search(text)]
+    return kinds[0] if len(kinds) == 1 else None
+
+
+def page_statement(lines: list[Line]) -> str | None:
+    """The primary statement a page prints: the one title near its top; None for no title or several
+    (an index of the financial statements)."""
+    kinds = {statement_title(line.text) for line in lines[:_TITLE_LINES]} - {None}
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+_ASKED_STATEMENT: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("cash_flow", re.compile(r"cash\s+flows?\s+statement|statement\s+of\s+cash\s+flows?|现金流量表", re.I)),
+    ("balance", re.compile(r"balance\s+sheet|statement\s+of\s+financial\s+position|资产负债表", re.I)),
+    (
+        "income",
+        re.compile(r"income\s+statement|statement\s+of\s+(?:operations|income|earnings)|利润表", re.I),
+    ),
+)
+
+
+def asked_statement(description: str) -> str | None:
+    """The primary statement a field's description names ("… as printed in the cash flow statement")."""
+    kinds = [kind for kind, pattern in _ASKED_STATEMENT if pattern.search(description)]
+    return kinds[0] if len(kinds) == 1 else None

@@ -42,6 +42,7 @@ from mdqa_kernel.readers.confidence import (
     CONFIDENT,
     COUNT_SCALE,
     KNOWN_SCALE,
+    NAMED_STATEMENT_ELSEWHERE,
     OCR_DOUBTFUL,
     OCR_TRUSTED_WORD,
     OTHER_SCOPE_FACTOR,
@@ -112,9 +113,11 @@ from mdqa_kernel.text.periods import (
     wanted_period,
 )
 from mdqa_kernel.text.statement_context import (
+    asked_statement,
     description_heads,
     head_cover,
     is_english,
+    page_statement,
     section_heading,
     section_refuses,
     specificity,
@@ -131,7 +134,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-20"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-21"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -176,7 +179,10 @@ TABLE_READER_VERSION = "table-20"  # 4: disclosure topics under their printed na
 # label ("Q1") is not known, a quarter's column never holds the year; a header centred left of
 # right-aligned numbers; a sentence above a table is not its header; 20: a description's "in the fiscal year
 # of the report" and "to shareholders" qualify its line item, they do not name it; a number a line reader
-# takes from a row-shaped line is under the scale declared above it, like the table's rows
+# takes from a row-shaped line is under the scale declared above it, like the table's rows; 21: a primary
+# statement's page (its title: "Consolidated Statements of Cash Flows", "合并利润表") defines its line
+# items — a note's row with the same label is no rival, a field naming its statement takes that
+# statement's row; "property, plant and equipment" is "property and equipment"
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
@@ -549,9 +555,17 @@ class TableReader:
         if not typed:
             return not_found(doc.doc_id, field.name, self.name, "no row, line or statement names this field")
         typed, scope_note = _in_scope(field, typed)
+        statements = _statement_pages(doc)
+        asked = asked_statement(field.description)
+        if asked is not None:
+            # "… as printed in the cash flow statement": the same label elsewhere is another table's
+            for t in typed:
+                if statements.get(t.cand.page) != asked:
+                    t.score = round(t.score * NAMED_STATEMENT_ELSEWHERE, 4)
         # A plausible reading goes before any implausible one, whatever their scores: a headcount read
-        # from a row about shares must not win over the one read from the sentence about employees.
-        typed.sort(key=lambda t: (t.why is not None, -t.score, t.cand.page))
+        # from a row about shares must not win over the one read from the sentence about employees. At
+        # equal scores a primary statement's row goes first: that is where its line items are defined.
+        typed.sort(key=lambda t: (t.why is not None, -t.score, not _in_statement(t, statements), t.cand.page))
         chosen = typed[0]
         confidence = chosen.score
         notes = [scope_note] if scope_note and chosen.cand.scope else []
@@ -561,6 +575,8 @@ class TableReader:
             # "$60.9 billion" in prose and 60,915 (in millions) in a table are one fact: the exact figure.
             notes.append(f"{chosen.cand.kind} {chosen.cand.raw!r} rounds it")
             chosen = exact
+        # A note's or a summary's row with the same label does not put a primary statement's reading in
+        # doubt; two statements' rows, or two rows of neither, that disagree do.
         rivals = [
             t
             for t in typed[1:]
@@ -568,6 +584,7 @@ class TableReader:
             and t.score >= confidence - 0.05
             and t is not chosen
             and not _agree(field, t, chosen)
+            and not (_in_statement(chosen, statements) and not _in_statement(t, statements))
         ]
         if rivals:
             # Two equally good readings disagree (the same label in two tables, two years...): do not guess.
@@ -653,6 +670,18 @@ class _Reading:
     applied: float | None
     score: float
     why: str | None
+
+
+def _statement_pages(doc: DocumentView) -> dict[int, str | None]:
+    """The primary statement each page prints ("income", "balance", "cash_flow") or None."""
+    return doc.memo(
+        "statement_pages", lambda: {p: page_statement(ls) for p, ls in _lines_by_page(doc).items()}
+    )
+
+
+def _in_statement(t: _Reading, statements: dict[int, str | None]) -> bool:
+    """A table row of a consolidated primary statement."""
+    return t.cand.kind == "table" and t.cand.scope is None and statements.get(t.cand.page) is not None
 
 
 def _in_scope(field: FieldLike, typed: list[_Reading]) -> tuple[list[_Reading], str | None]:
