@@ -555,7 +555,8 @@ class TableReader:
         if not typed:
             return not_found(doc.doc_id, field.name, self.name, "no row, line or statement names this field")
         typed, scope_note = _in_scope(field, typed)
-        statements = _statement_pages(doc)
+        # only the group's statements define a consolidated field's line items
+        statements = _statement_pages(doc) if field_scope(field) == "consolidated" else {}
         asked = asked_statement(field.description)
         if asked is not None:
             # "… as printed in the cash flow statement": the same label elsewhere is another table's
