@@ -557,7 +557,7 @@ class TableReader:
         typed, scope_note = _in_scope(field, typed)
         # only the group's statements define a consolidated field's line items
         statements = _statement_pages(doc) if field_scope(field) == "consolidated" else {}
-        asked = asked_statement(field.description)
+        asked = asked_statement(field.description) if statements else None
         if asked is not None:
             # "… as printed in the cash flow statement": the same label elsewhere is another table's
             for t in typed:
