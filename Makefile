@@ -11,6 +11,8 @@ STAMP := $(VENV)/.installed-stamp
 EXTRAS ?= dev,notebook,local,ray
 PYTEST_ARGS ?=
 DEMO_QUESTIONS ?= 3
+# AGORA's agent loop for the bash-agent benchmark system (installed --no-deps; see pyproject.toml)
+MINI_SWE_AGENT := 2.4.6
 export CMAKE_BUILD_PARALLEL_LEVEL ?= $(shell nproc 2>/dev/null || echo 2)
 
 # llama.cpp: on x86-64 Linux never -march=native. Some VMs advertise AMX but fault on AMX tile loads
@@ -44,6 +46,7 @@ $(STAMP): pyproject.toml
 	  echo ">> CMAKE_ARGS=$(strip $(LLAMA_CMAKE_ARGS))"; \
 	fi
 	CMAKE_ARGS="$(strip $(LLAMA_CMAKE_ARGS))" $(BIN)/python -m pip install -q -e ".[$(EXTRAS)]"
+	$(BIN)/python -m pip install -q --no-deps "mini-swe-agent==$(MINI_SWE_AGENT)"
 	@touch $(STAMP)
 
 # Debian packages: Chromium for the browser tests, an embeddable CJK TrueType font for rendering

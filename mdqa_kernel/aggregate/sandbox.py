@@ -402,12 +402,59 @@ def run_with_retries(
     return result
 
 
+@dataclass
+class ShellResult:
+    """One shell command's outcome, as the parent observed it."""
+
+    output: str  # stdout then stderr (the tails kept under STREAM_CAP each)
+    returncode: int | None
+    timed_out: bool
+    isolation: str  # "bubblewrap" or "none"
+    seconds: float
+
+
+def run_shell(
+    command: str,
+    in_dir: Path,
+    *,
+    limits: SandboxLimits | None = None,
+    require_isolation: bool | None = None,
+) -> ShellResult:
+    """Run one bash command in the sandbox, `in_dir` mounted read-only at IN_DIR, a fresh scratch
+    tmpfs as its working folder (nothing it writes survives the command), no network, the same
+    rlimits and kill-on-deadline as the code step. For an agent's commands (untrusted, like code):
+    isolation is required as in `run_sandboxed`; an error (SandboxError "isolation") where it is
+    unavailable, before anything runs."""
+    limits = limits or SandboxLimits()
+    started = time.monotonic()
+    problem = isolation_problem()
+    if require_isolation is None:
+        require_isolation = os.environ.get(UNISOLATED_ENV) != "1"
+    if problem is not None and require_isolation:
+        raise _isolation_error(problem)
+    bwrap = bwrap_path() if problem is None else None
+    with tempfile.TemporaryDirectory(prefix="mdqa-shell-") as tmp:
+        if bwrap is not None:
+            setpriv = root_setpriv(bwrap) if os.geteuid() == 0 else None
+            prefix = bwrap_argv(bwrap, in_dir, limits, setpriv=setpriv)
+        else:
+            prefix = []
+        run = _run(lambda _fd: with_rlimits([*prefix, "/bin/bash", "-c", command], limits), limits,
+                   cwd=Path(tmp))  # fmt: skip
+    output = run.stdout + (("\n" if run.stdout and not run.stdout.endswith("\n") else "") + run.stderr
+                           if run.stderr else "")  # fmt: skip
+    return ShellResult(output, run.returncode, run.timed_out, ISOLATION if bwrap else "none",
+                       time.monotonic() - started)  # fmt: skip
+
+
 __all__ = [
     "SandboxError",
     "SandboxLimits",
     "SandboxResult",
+    "ShellResult",
     "isolation_available",
     "run_polars_code",
     "run_sandboxed",
+    "run_shell",
     "run_with_retries",
 ]

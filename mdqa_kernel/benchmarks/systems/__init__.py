@@ -5,7 +5,11 @@
   normalisation → sandboxed analysis code → final answer), chunk budget k;
 - mdqa: our pipeline through `mdqa_kernel.ask`; mdqa-oracle-rows: the same with the oracle reader;
 - paper-workflow-oracle-rows: the workflow's code and answer phases on the gold rows (beside
-  mdqa-oracle-rows: LLM-written code against a typed plan, both given perfect extraction).
+  mdqa-oracle-rows: LLM-written code against a typed plan, both given perfect extraction);
+- bash-agent: AGORA's harness (mini-swe-agent, one bash tool over the documents as text, each command in
+  the sandbox), k = its turn budget; mebench-rag: MEBench's LLM + RAG baseline (1,024-token chunks, top 5
+  per document, one call). Both run only when named (`--systems bash-agent,mebench-rag`): they are not
+  columns of the paper's Table 2.
 
 `SYSTEMS` maps a name to its run function; `table2_configs()` is the grid of the paper's Table 2
 plus ours, each also with noise.
@@ -15,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mdqa_kernel.benchmarks.systems import flat_rag, mdqa_pipeline, paper_workflow
+from mdqa_kernel.benchmarks.systems import bash_agent, flat_rag, mdqa_pipeline, mebench_rag, paper_workflow
 from mdqa_kernel.benchmarks.systems.base import (
     LLM,
     QuestionInput,
@@ -34,11 +38,16 @@ SYSTEMS: dict[str, RunFn] = {
     "mdqa": mdqa_pipeline.run,
     "mdqa-oracle-rows": mdqa_pipeline.run_oracle,
     "paper-workflow-oracle-rows": paper_workflow.run_oracle,
+    "bash-agent": bash_agent.run,
+    "mebench-rag": mebench_rag.run,
 }
 
 FLAT_RAG_K = (1.0, 1.5, 2.0, 2.5)
 WORKFLOW_K = (1.0, 3.0, 5.0)
 MDQA_K = (3.0,)
+BASH_AGENT_TURNS = 30.0  # the reduced budget on two cores (AGORA: 200 turns, 3,600 s: `bash-agent@200`)
+# Systems of the other seed papers: in the grid only when named.
+OPT_IN = (SystemConfig("bash-agent", k=BASH_AGENT_TURNS), SystemConfig("mebench-rag", k=5.0))
 
 
 def get_system(name: str) -> RunFn:
@@ -61,6 +70,18 @@ def _matches(config: SystemConfig, spec: str) -> bool:
     return config.k == float(k_text) and config.metadata == (flag == "meta")
 
 
+def _opt_in(systems: list[str]) -> list[SystemConfig]:
+    """The opt-in systems the specs name; `bash-agent@N` is an N-turn budget (any N)."""
+    found: list[SystemConfig] = []
+    for spec in systems:
+        name, _, rest = spec.strip().partition("@")
+        if name == "bash-agent" and rest:
+            found.append(SystemConfig(name, k=float(rest)))
+        else:
+            found += [c for c in OPT_IN if c.system == name]
+    return found
+
+
 def table2_configs(systems: list[str] | None = None, noise: bool = True) -> list[SystemConfig]:
     """The grid in priority order (what gives the most information per CPU-hour first, so a time
     budget finishes the useful columns): each config clean, then (with `noise`) with 0.5·|D|
@@ -77,6 +98,7 @@ def table2_configs(systems: list[str] | None = None, noise: bool = True) -> list
     clean += [SystemConfig("paper-workflow", k=k) for k in WORKFLOW_K[1:]]
     if systems:
         clean = [c for c in clean if any(_matches(c, s) for s in systems)]
+        clean += [c for c in dict.fromkeys(_opt_in(systems)) if c not in clean]
     noisy = [SystemConfig(c.system, c.k, c.metadata, noise=True) for c in clean] if noise else []
     return clean + noisy
 

@@ -181,7 +181,8 @@ class SystemConfig:
     @property
     def label(self) -> str:
         k = f"{self.k:g}"
-        parts = [self.system, f"k={k}·|D|" if self.system == "flat-rag" else f"k={k}"]
+        knob = {"flat-rag": f"k={k}·|D|", "bash-agent": f"turns={k}", "mebench-rag": f"top{k}/doc"}
+        parts = [self.system, knob.get(self.system, f"k={k}")]
         if self.metadata:
             parts.append("+metadata")
         if self.noise:
