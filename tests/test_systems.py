@@ -508,3 +508,41 @@ def test_grid_records_from_two_machines_merge_without_conflict(tmp_path) -> None
     for name in ("results.jsonl", "llm-cache.jsonl"):
         keys = {json.loads(x)["key"] for x in (grid / name).read_text(encoding="utf-8").splitlines()}
         assert keys == {"first", "other machine", "this machine"}
+
+
+def agent_reply(prompt: str, schema: dict[str, Any] | None) -> str:
+    """A bash agent's turns: a command first, the answer once a command's output came back."""
+    if "<returncode>" in prompt:
+        return "<answer>FLEX, HAIN, TG</answer>"
+    if "Question:" in prompt:
+        return "```bash\ngrep -rn 'net profit' /sandbox/in | head -5\n```"
+    return scripted(prompt, schema)
+
+
+@pytest.mark.skipif(not isolation_available(), reason="bubblewrap cannot isolate here (make sysdeps)")
+def test_opt_in_systems_stay_in_the_table_with_the_seed_papers_measures(tmp_path, monkeypatch) -> None:
+    from mdqa_kernel.benchmarks.reproduce import stored_opt_in
+    from mdqa_kernel.benchmarks.table2 import seed_measures
+    from mdqa_kernel.benchmarks.table2_report import seed_markdown
+
+    _llm, backend = make_llm(tmp_path, agent_reply)
+    monkeypatch.setattr(runner, "question_input", lambda corpus, ref, config, cfg: question())
+    pool = runner.LLMPool(backend.config, str(tmp_path / "ws"), backend=backend)
+    store = ResultStore(tmp_path / "results.jsonl")
+    agent, workflow = SystemConfig("bash-agent", k=4.0), SystemConfig("paper-workflow", k=1.0)
+    for config in (agent, workflow):
+        runner.run_config(config, [REF], corpus=None, pool=pool, store=store, log=lambda m: None)
+    assert stored_opt_in(store) == [agent]  # not in the default grid, still in the table
+    records = {r["config"]["system"]: r for r in store.latest().values()}
+    assert records["bash-agent"]["correct"] is True and records["bash-agent"]["notes"]["turns"] == 2
+    agent_measures = seed_measures(agent, [records["bash-agent"]], tmp_path)
+    assert agent_measures["agora_failures"] == {"correct": 1} and "ea_f1" not in agent_measures  # no cells
+    overall = [c for c in agent_measures["mebench_categories"] if c["category"] == "overall"]
+    assert overall == [{"category": "overall", "questions": 1, "correct": 1, "accuracy": 1.0}]
+    workflow_measures = seed_measures(workflow, [records["paper-workflow"]], tmp_path)
+    f1 = workflow_measures["ea_f1"]  # the workflow's cells (net profit 100, 101, …) against the gold
+    assert f1["questions"] == 1 and f1["predicted"] == 5 and f1["gold"] >= 5 and f1["tp"] == 0
+    text = seed_markdown([{"label": agent.label, "seed_measures": agent_measures},
+                          {"label": workflow.label, "seed_measures": workflow_measures}])  # fmt: skip
+    assert "| bash-agent turns=4 | no cells | 1/1 |" in text and "correct: 1" in text
+    assert "| paper-workflow k=1 | 0.000 / 0.000 / 0.000 (n=1) |" in text

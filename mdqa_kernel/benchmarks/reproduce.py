@@ -255,11 +255,26 @@ def grid_records(root: Path, refs: list[Any], opts: GridOptions) -> list[tuple[A
     store = ResultStore(root / RESULTS_FILE)
     rescore(store)
     out = []
-    for c in table2_configs(None, noise=True):
+    for c in [*table2_configs(None, noise=True), *stored_opt_in(store)]:
         records = config_records(store, c, refs, llm)
         if any(r.get("status") != "unavailable" for r in records):
             out.append((c, records))
     return out
+
+
+def stored_opt_in(store: Any) -> list[Any]:
+    """The configs of opt-in systems (bash-agent, mebench-rag: not in the default grid) that have
+    records in the store, so that their rows stay in the table after the run that named them."""
+    from mdqa_kernel.benchmarks.systems import OPT_IN, SystemConfig
+
+    systems = {c.system for c in OPT_IN}
+    found: dict[Any, None] = {}
+    for rec in store.latest().values():
+        cfg = rec.get("config") or {}
+        if cfg.get("system") in systems:
+            found[SystemConfig(cfg["system"], float(cfg.get("k", 1.0)), bool(cfg.get("metadata")),
+                               bool(cfg.get("noise")))] = None  # fmt: skip
+    return list(found)
 
 
 def table_figures(root: Path, refs: list[Any], opts: GridOptions) -> list[dict[str, Any]]:
@@ -272,7 +287,7 @@ def table_figures(root: Path, refs: list[Any], opts: GridOptions) -> list[dict[s
     for c, records in grid_records(root, refs, opts):
         final = [r for r in records if r.get("status") != "unavailable"]
         progress = {"complete": len(final) == len(refs), "ran": 0, "skipped": len(final)}
-        figs.append(figures(c, refs, records, progress, llm_config, opts.seed, opts.sample, 0.0))
+        figs.append(figures(c, refs, records, progress, llm_config, opts.seed, opts.sample, 0.0, root))
     return figs
 
 

@@ -171,7 +171,7 @@ def run_cell(
         config, refs, corpus, pool, store, deadline=deadline or None, retry_failed=retry_failed
     )
     records = config_records(store, config, refs, llm_identity(llm_config))
-    return figures(config, refs, records, progress, llm_config, seed, questions, time.time() - t0)
+    return figures(config, refs, records, progress, llm_config, seed, questions, time.time() - t0, root)
 
 
 def figures(
@@ -183,7 +183,9 @@ def figures(
     seed: int,
     questions: str | int,
     seconds: float,
+    root: Path | None = None,
 ) -> dict[str, Any]:
+    """The figures of one config; with the grid's `root`, also the other seed papers' measures."""
     final = [r for r in records if r.get("status") != "unavailable"]
     summary = summarize(final)
     return {
@@ -201,8 +203,46 @@ def figures(
         "llm": llm_identity(llm_config),
         "summary": summary.to_dicts() if summary.height else [],
         "stages": stage_breakdown(final) if final else [],
+        "seed_measures": seed_measures(config, final, root) if final and root is not None else {},
         "records": len(final),
         "unavailable": len(records) - len(final),
         "seconds": round(seconds, 1),
         "date": time.strftime("%Y-%m-%d"),
     }
+
+
+def seed_measures(config: SystemConfig, records: list[dict[str, Any]], root: Path) -> dict[str, Any]:
+    """The other seed papers' measures of one config's records: MEBench's entity-attributed F1 of the
+    kept cells (micro over the sample; absent for a system without cells), MEBench's accuracy per
+    question category (measures.MEBENCH_CATEGORIES), and AGORA's failure codes (bash-agent only)."""
+    from collections import Counter
+
+    from mdqa_kernel.benchmarks.measures import accuracy_per_category, cells_ea_f1
+    from mdqa_kernel.benchmarks.metrics import question_gold
+    from mdqa_kernel.benchmarks.runner import cells_path
+    from mdqa_kernel.benchmarks.systems.bash_agent import agora_failure
+
+    out: dict[str, Any] = {}
+    totals = Counter[str]()
+    with_cells = 0
+    for r in records:
+        path = cells_path(root, r["key"])
+        if not path.exists():
+            continue
+        f1 = cells_ea_f1(pl.read_parquet(path), question_gold(r["split"], r["question_id"]))
+        totals.update({k: f1[k] for k in ("tp", "predicted", "gold")})
+        with_cells += 1
+    if with_cells:
+        p = totals["tp"] / totals["predicted"] if totals["predicted"] else None
+        rec = totals["tp"] / totals["gold"] if totals["gold"] else None
+        f = None if p is None or rec is None else (2 * p * rec / (p + rec) if p + rec > 0 else 0.0)
+        out["ea_f1"] = {"questions": with_cells, **dict(totals), "precision": p, "recall": rec, "f1": f}
+    rows = [{"question_id": r["question_id"], "family": r.get("family") or "other",
+             "correct": bool(r.get("correct"))} for r in records]  # fmt: skip
+    out["mebench_categories"] = accuracy_per_category(pl.DataFrame(rows)).to_dicts()
+    if config.system == "bash-agent":
+        codes = Counter(
+            agora_failure(r.get("notes") or {}, bool(r.get("correct"))) or "correct" for r in records
+        )
+        out["agora_failures"] = dict(codes)
+    return out

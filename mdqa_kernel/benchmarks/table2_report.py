@@ -95,6 +95,39 @@ def markdown(frame: pl.DataFrame, meta: dict[str, Any]) -> str:
     return head + "\n".join(body) + tail
 
 
+def seed_markdown(figures: list[dict[str, Any]]) -> str:
+    """The other seed papers' measures per config: MEBench's entity-attributed F1 of the cells and its
+    accuracy per question category, AGORA's failure codes of the bash agent."""
+    rows = []
+    for fig in sorted(figures, key=lambda f: f["label"]):
+        m = fig.get("seed_measures") or {}
+        if not m:
+            continue
+        f1 = m.get("ea_f1")
+        cats = {c["category"]: c for c in m.get("mebench_categories", [])}
+
+        def acc(name: str, cats: dict[str, Any] = cats) -> str:
+            c = cats.get(name)
+            return f"{c['correct']}/{c['questions']}" if c else "–"
+
+        codes = m.get("agora_failures")
+        cells = [fig["label"],
+                 f"{_fmt(f1['precision'])} / {_fmt(f1['recall'])} / {_fmt(f1['f1'])} (n={f1['questions']})" if f1 else "no cells",
+                 acc("comparison"), acc("statistics"), acc("relationship"), acc("other"), acc("overall"),
+                 "; ".join(f"{k}: {v}" for k, v in sorted(codes.items())) if codes else "–"]  # fmt: skip
+        rows.append("| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |")
+    if not rows:
+        return ""
+    return (
+        "\n\nOther seed papers' measures on the same questions (MEBench: entity-attributed F1 of the "
+        "extracted cells, precision / recall / F1 over (document, field, value) triples, and correct "
+        "answers per MEBench question category, families mapped in measures.MEBENCH_CATEGORIES; AGORA: "
+        "the bash agent's failure codes by rules over its trajectories, systems.bash_agent.agora_failure):\n\n"
+        "| config | EA-F1 P / R / F1 | comparison | statistics | relationship | other | overall | AGORA failures |\n"
+        "|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n"
+    )
+
+
 def chart(frame: pl.DataFrame) -> Any:
     """Final accuracy per config and split: ours beside the paper's."""
     import altair as alt
@@ -143,7 +176,8 @@ def write_table2(figures: list[dict[str, Any]], out_dir: str | Path, meta: dict[
     else:
         Path(paths["csv"]).write_text("", encoding="utf-8")
     Path(paths["md"]).write_text(
-        markdown(frame, meta) if frame.height else "no results yet\n", encoding="utf-8"
+        markdown(frame, meta) + seed_markdown(figures) if frame.height else "no results yet\n",
+        encoding="utf-8",
     )
     if frame.height:
         c = chart(frame)

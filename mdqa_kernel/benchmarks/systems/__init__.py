@@ -107,6 +107,7 @@ __all__ = [
     "FLAT_RAG_K",
     "LLM",
     "MDQA_K",
+    "OPT_IN",
     "SYSTEMS",
     "WORKFLOW_K",
     "QuestionInput",
