@@ -294,7 +294,33 @@ def test_financebench_retrieval_on_a_small_filing(tmp_path: Path):
     assert "| pages/question |" in _format(got, (1, 2))
     assert main(["--financebench", str(folder), "--workspace", str(tmp_path / "ws"), "--k", "1", "--jobs", "1",
                  "--json", str(tmp_path / "out.json")]) == 0  # fmt: skip
-    assert json.loads((tmp_path / "out.json").read_text())["questions"] == 2
+    assert json.loads((tmp_path / "out.json").read_text())["bm25"]["questions"] == 2
+
+
+def test_hybrid_retrieval_finds_a_page_that_shares_no_word_with_the_question(tmp_path: Path):
+    """WordLlama's offline embeddings, fused with BM25: "earn from sales" finds the revenue page,
+    which BM25 alone cannot rank (no shared word), through the same DocHop measure."""
+    from mdqa_kernel.readers.retrieval import wordllama_embedder
+
+    folder = tmp_path / "fb"
+    (folder / "pdfs").mkdir(parents=True)
+    pages = [["Risk factors: weather and competition may hurt results."],
+             ["Employees: we had 3,000 staff at year end."],
+             ["The board of directors met four times."],
+             ["Revenue grew to 500 million dollars as customers bought more products."]]  # fmt: skip
+    text_pdf(folder / "pdfs" / "ACME_2020_10K.pdf", pages)
+    question = {"financebench_id": "fb1", "doc_name": "ACME_2020_10K", "question": "How much did the firm earn from sales?",
+                "company": "ACME", "question_type": "domain-relevant", "answer": "500",
+                "evidence": [{"doc_name": "ACME_2020_10K", "evidence_page_num": 3}]}  # fmt: skip
+    (folder / "questions.jsonl").write_text(json.dumps(question), encoding="utf-8")
+    bm25 = financebench_retrieval(folder, tmp_path / "ws", ks=(1,), jobs=1)
+    hybrid = financebench_retrieval(folder, tmp_path / "ws", ks=(1,), jobs=1, retriever="hybrid")
+    assert bm25["pages/question"]["recall@1"] == 0.0 and hybrid["pages/question"]["recall@1"] == 1.0
+    assert hybrid["retriever"] == "hybrid"
+    vectors = wordllama_embedder()(["net sales", "revenue", "board meeting"])
+    assert vectors.shape == (3, 256)
+    with pytest.raises(MeasureInputError, match="unknown retriever 'dense'"):
+        financebench_retrieval(folder, tmp_path / "ws", ks=(1,), jobs=1, retriever="dense")
 
 
 def test_financebench_questions_are_read_with_the_loaders_checks(tmp_path: Path):

@@ -350,13 +350,16 @@ def financebench_evidence(questions: list[dict[str, Any]]) -> pl.DataFrame:
     )
 
 
-def ranked_pages(chunks: pl.DataFrame, query: str, k: int, distinct: bool) -> list[int]:
-    """The pages of the top-k BM25 chunks of one document for a query, best first (our retrieval
-    stage, readers/retrieval.py, as the LLM reader calls it). distinct: the first k distinct pages
-    (ranking deeper chunks) rather than the pages of the first k chunks."""
+RETRIEVERS = ("bm25", "hybrid")  # hybrid: BM25 fused with WordLlama's offline embeddings (RRF)
+
+
+def ranked_pages(chunks: pl.DataFrame, query: str, k: int, distinct: bool, embedder: Any = None) -> list[int]:
+    """The pages of the top-k chunks of one document for a query, best first (our retrieval stage,
+    readers/retrieval.py, as the LLM reader calls it: BM25, or hybrid with an `embedder`). distinct:
+    the first k distinct pages (ranking deeper chunks) rather than the pages of the first k chunks."""
     from mdqa_kernel.readers.retrieval import ChunkIndex
 
-    index = ChunkIndex(chunks)
+    index = ChunkIndex(chunks, embedder)
     if not distinct:
         return [int(p) for p in index.search(query, k)["page"].to_list()]
     pages: list[int] = []
@@ -374,15 +377,21 @@ def financebench_retrieval(
     ks: Sequence[int] = (5, 10),
     limit: int | None = None,
     jobs: int | None = None,
+    retriever: str = "bm25",
 ) -> dict[str, Any]:
-    """DocHop's recall measures for BM25 over each question's own filing, FinanceBench evidence pages.
+    """DocHop's recall measures for our retrieval over each question's own filing, FinanceBench
+    evidence pages; `retriever`: bm25, or hybrid (BM25 + WordLlama embeddings, RRF).
 
     Each question's text is the query; its filing's chunks are ranked (readers/retrieval.py) and mapped
     to their pages. Two retrieved units: 'chunks' (the pages of the top K chunks, what a reader with
     k=K reads) and 'pages' (the top K distinct pages); each at both levels, and for the questions whose
     evidence spans two or more pages. `limit`: the first N questions only."""
     from mdqa_kernel.collection import Collection
+    from mdqa_kernel.readers.retrieval import wordllama_embedder
 
+    if retriever not in RETRIEVERS:
+        raise MeasureInputError(f"unknown retriever {retriever!r}; choose one of {', '.join(RETRIEVERS)}")
+    embedder = wordllama_embedder() if retriever == "hybrid" else None
     questions = financebench_questions(folder)[:limit]
     gold = financebench_evidence(questions)
     names = sorted(set(gold["doc_id"].to_list()))
@@ -401,10 +410,11 @@ def financebench_retrieval(
         "questions": len(questions),
         "documents": len(names),
         "parse_seconds": round(parsed, 1),
+        "retriever": retriever,
     }
     for unit, distinct in (("chunks", False), ("pages", True)):
         rows = [
-            (q["financebench_id"], d, ranked_pages(chunks[d], q["question"], max(ks), distinct))
+            (q["financebench_id"], d, ranked_pages(chunks[d], q["question"], max(ks), distinct, embedder))
             for q in questions
             for d in sorted({ev["doc_name"] for ev in q.get("evidence") or []})
         ]
@@ -450,12 +460,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--k", type=int, nargs="+", default=[5, 10])
     parser.add_argument("--limit", type=int, default=None, help="the first N questions only")
     parser.add_argument("--jobs", type=int, default=None, help="parser processes")
+    parser.add_argument("--retriever", nargs="+", choices=RETRIEVERS, default=["bm25"],
+                        help="one table per retriever (hybrid: BM25 + WordLlama embeddings)")  # fmt: skip
     parser.add_argument("--json", default=None, help="also write the figures to this file")
     args = parser.parse_args(argv)
-    result = financebench_retrieval(args.financebench, args.workspace, args.k, args.limit, args.jobs)
-    print(_format(result, args.k))
+    results = {}
+    for retriever in args.retriever:
+        result = financebench_retrieval(
+            args.financebench, args.workspace, args.k, args.limit, args.jobs, retriever=retriever
+        )
+        print(f"retriever: {retriever}\n{_format(result, args.k)}\n")
+        results[retriever] = result
     if args.json:
-        Path(args.json).write_text(json.dumps(result, indent=2), encoding="utf-8")
+        Path(args.json).write_text(json.dumps(results, indent=2), encoding="utf-8")
     return 0
 
 
