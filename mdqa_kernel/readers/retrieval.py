@@ -10,9 +10,9 @@ dimensions, weights inside the PyPI wheel; no model hub, no GPU, ~2,000 pages a 
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
-import functools
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
