@@ -39,6 +39,7 @@ NOTEBOOKS: dict[str, str] = {
     "scale": "scale.ipynb",
     "mudabench-table2": "mudabench.ipynb",
     "realfacts": "realfacts.ipynb",
+    "financebench": "financebench.ipynb",
 }
 MIME_PREFIX = "application/vnd.mdqa."
 

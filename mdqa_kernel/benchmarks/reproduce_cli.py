@@ -40,19 +40,29 @@ def _background(argv: list[str], log: Path) -> None:
 
 
 def _plain_parameters(
-    name: str, out: str, max_minutes: float | None, llm: str = "local", threads: int = 1
-) -> dict[str, Any] | None:
+    name: str, out: str, max_minutes: float | None, llm: str = "local", threads: int = 1,
+    grid: dict[str, Any] | None = None,
+) -> dict[str, Any] | None:  # fmt: skip
     """Papermill parameters of a plain notebook: the scale benchmark writes its table under --out and
     starts no size predicted to end after --max-minutes; realfacts keeps its workspace, LLM journal
-    and tables under --out and asks the --llm backend with --threads."""
+    and tables under --out and asks the --llm backend with --threads; financebench also takes the
+    grid's options (`grid`: sample, seed, systems, n_ctx, judge_llm, data_dir)."""
     if name == "realfacts":
         return {"results_dir": str((Path(out) / name).resolve()), "llm_backend": llm, "n_threads": threads}
+    if name == "financebench":
+        params = {"results_dir": str((Path(out) / name).resolve()), "llm_backend": llm, "n_threads": threads,
+                  "max_minutes": max_minutes}  # fmt: skip
+        return params | {k: v for k, v in (grid or {}).items() if v is not None}
     if name != "scale":
         return None
     params: dict[str, Any] = {"out_dir": str((Path(out) / name).resolve())}
     if max_minutes:
         params["max_minutes"] = max_minutes
     return params
+
+
+def _csv(text: str | None) -> list[str] | None:
+    return [t.strip() for t in text.split(",") if t.strip()] if text else None
 
 
 def _is_total(column: str) -> bool:
@@ -130,7 +140,16 @@ def _estimate(opts: Any, prices: str | None) -> None:
     "--systems",
     default=None,
     help="comma-separated subset of flat-rag, paper-workflow, mdqa, mdqa-oracle-rows, "
-    "paper-workflow-oracle-rows; name@k or name@k+meta picks one config",
+    "paper-workflow-oracle-rows, and the opt-in bash-agent, mebench-rag; name@k or name@k+meta picks one "
+    "config (bash-agent@N: N turns). financebench: flat-rag, mebench-rag, bash-agent",
+)
+@click.option(
+    "--settings",
+    default=None,
+    help="financebench: comma-separated singleStore,sharedStore (default both)",
+)
+@click.option(
+    "--data", default=None, help="financebench: the FinanceBench folder (default ../shared/financebench)"
 )
 @click.option("--no-noise", is_flag=True, help="leave out the noise variants")
 @click.option("--max-minutes", type=float, default=None, help="start no new question after this many minutes")
@@ -158,7 +177,7 @@ def _estimate(opts: Any, prices: str | None) -> None:
 )
 @click.option("--json", "as_json", is_flag=True, help="print the outcome as JSON")
 def reproduce_cmd(name: str | None, list_: bool, llm: str, sample: str, seed: int, jobs: int,
-                  systems: str | None, no_noise: bool, max_minutes: float | None, threads: int, n_ctx: int,
+                  systems: str | None, settings: str | None, data: str | None, no_noise: bool, max_minutes: float | None, threads: int, n_ctx: int,
                   no_llm_judge: bool, retry_failed: bool, out: str, force: bool, background: bool,
                   estimate_cost: bool, prices: str | None, snapshot: bool, as_json: bool) -> None:  # fmt: skip
     """Re-run a benchmark notebook through papermill and collect its figures."""
@@ -187,8 +206,14 @@ def reproduce_cmd(name: str | None, list_: bool, llm: str, sample: str, seed: in
         return
     try:
         if name != "mudabench-table2":
+            grid = {"sample": sample, "seed": seed, "systems": _csv(systems), "settings": _csv(settings),
+                    "n_ctx": n_ctx, "judge_llm": not no_llm_judge,
+                    "data_dir": str(Path(data).resolve()) if data else None}  # fmt: skip
             outcome = reproduce_notebook(
-                name, out, force=force, parameters=_plain_parameters(name, out, max_minutes, llm, threads)
+                name,
+                out,
+                force=force or name == "financebench",  # a grid resumes: always run it
+                parameters=_plain_parameters(name, out, max_minutes, llm, threads, grid),
             )
         else:
             opts = GridOptions(llm=llm, sample=sample, seed=seed, jobs=jobs, noise=not no_noise,
