@@ -135,14 +135,16 @@ def test_a_missing_filing_is_a_failed_record_not_a_crash(tmp_path: Path) -> None
 
 
 def shared_slice(tmp_path: Path, doc_names: list[str], n_questions: int) -> Path:
-    """A FinanceBench folder with a few of the shared filings (linked), their questions and results."""
+    """A FinanceBench folder with a few of the shared filings, their questions and results."""
     if not SHARED.is_dir():
         pytest.skip(f"{SHARED} is absent")
     folder = tmp_path / "fb-slice"
     (folder / "pdfs").mkdir(parents=True)
     (folder / "results").mkdir()
     for name in doc_names:
-        (folder / "pdfs" / f"{name}.pdf").symlink_to(SHARED / "pdfs" / f"{name}.pdf")
+        shutil.copy(
+            SHARED / "pdfs" / f"{name}.pdf", folder / "pdfs"
+        )  # copies: links out of the folder are refused
     keep = [
         line
         for line in (SHARED / "documents.jsonl").read_text().splitlines()
@@ -167,8 +169,8 @@ def shared_slice(tmp_path: Path, doc_names: list[str], n_questions: int) -> Path
 @pytest.mark.slow
 def test_mdqa_reproduce_financebench_with_the_tiny_model_on_shared_filings(tmp_path: Path) -> None:
     """`mdqa reproduce financebench` end to end (papermill, the notebook, the judge, the table) on two real
-    filings and two questions with the tiny model; then again, resumed from the journal."""
-    folder = shared_slice(tmp_path, ["ULTABEAUTY_2023Q4_EARNINGS", "PEPSICO_2023_8K_dated-2023-05-05"], 2)
+    filings and one question in both settings with the tiny model; then again, resumed (nothing re-run)."""
+    folder = shared_slice(tmp_path, ["ULTABEAUTY_2023Q4_EARNINGS", "PEPSICO_2023_8K_dated-2023-05-05"], 1)
     cmd = [str(Path(sys.executable).with_name("mdqa")), "reproduce", "financebench", "--llm", "local-tiny",
            "--data", str(folder), "--sample", "all", "--systems", "flat-rag", "--settings", "singleStore,sharedStore",
            "--n-ctx", "4096", "--out", str(tmp_path / "results"), "--json"]  # fmt: skip
@@ -176,7 +178,7 @@ def test_mdqa_reproduce_financebench_with_the_tiny_model_on_shared_filings(tmp_p
     assert done.returncode == 0, done.stderr[-3000:]
     out = tmp_path / "results" / "financebench"
     records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
-    assert len(records) == 4 and {r["setting"] for r in records} == {"singleStore", "sharedStore"}
+    assert len(records) == 2 and {r["setting"] for r in records} == {"singleStore", "sharedStore"}
     assert all(r["status"] == "ok" and r["judge"] in ("numeric", "llm") for r in records)
     figures = json.loads((out / "figures.json").read_text())[0]
     assert figures["complete"] is True and len(figures["published"]) == 2

@@ -31,6 +31,7 @@ from typing import Any
 import polars as pl
 
 from mdqa_kernel.benchmarks.financebench import collection_metadata, load_published
+from mdqa_kernel.benchmarks.grid import ResultStore
 from mdqa_kernel.benchmarks.llm_judge import LLMJudgeError, llm_judge
 from mdqa_kernel.benchmarks.numeric_judge import judge as numeric_judge
 from mdqa_kernel.benchmarks.runner import LLMPool, stage_stats
@@ -196,35 +197,6 @@ def run_question(
     return record
 
 
-class Store:
-    """results.jsonl: appended one line per finished question; the latest line of a key wins."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-
-    def latest(self) -> dict[str, dict[str, Any]]:
-        out: dict[str, dict[str, Any]] = {}
-        if not self.path.exists():
-            return out
-        for n, line in enumerate(self.path.read_text(encoding="utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError:  # a line cut by a crash mid-write: that question runs again
-                print(f"{self.path}:{n}: unreadable line skipped (the question will be run again)")
-                continue
-            out[rec["key"]] = rec
-        return out
-
-    def add(self, record: dict[str, Any]) -> None:
-        with open(self.path, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-
-
 def run_grid(
     configs: Sequence[FBConfig],
     questions: pl.DataFrame,
@@ -251,7 +223,7 @@ def run_grid(
     pool = LLMPool(
         llm_config, str(coll.workspace.path), backend=backend, judge_llm=judge_llm, journal=str(journal)
     )
-    store = Store(results_dir / RESULTS_FILE)
+    store = ResultStore(results_dir / RESULTS_FILE)
     llm = llm_identity(llm_config)
     deadline = time.time() + max_minutes * 60 if max_minutes is not None else None
     done = store.latest()
@@ -274,7 +246,7 @@ def run_grid(
 
 
 def current_records(
-    store: Store, configs: Sequence[FBConfig], questions: pl.DataFrame, llm: dict[str, Any]
+    store: ResultStore, configs: Sequence[FBConfig], questions: pl.DataFrame, llm: dict[str, Any]
 ) -> list[dict[str, Any]]:
     latest = store.latest()
     ids = questions["financebench_id"].to_list()
