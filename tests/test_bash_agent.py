@@ -238,3 +238,15 @@ def test_listing_a_folder_is_not_reading_its_documents() -> None:
     assert bash_agent._reads("cat '/sandbox/in/*/*.txt' | head", path)
     assert not bash_agent._reads("ls -R /sandbox/in", path)
     assert not bash_agent._reads("grep -n x /sandbox/in/annual_report/BETA_2023.txt", path)
+
+
+@needs_bwrap
+def test_an_answer_after_seeing_an_output_is_final_even_beside_a_command() -> None:
+    repeat = block("grep -rn revenue /sandbox/in") + "\n<answer>1,234 million</answer>"
+    llm = ScriptedChat([repeat])  # the same reply every turn, as a small model at temperature 0 does
+    out = get_system("bash-agent")(SystemConfig("bash-agent", k=30), question(), llm)
+    assert out.answer == "1,234 million" and out.notes["exit_status"] == "Submitted"
+    assert (out.notes["turns"], out.notes["commands"]) == (
+        2,
+        1,
+    )  # the first command ran; the second reply ended it

@@ -123,7 +123,10 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # facts, OCR), cascade-4 and llm-4 (the LLM chooses among the table reader's candidates) of issue 27.
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
+# bash-agent v2: an answer is final once a command's output has come back, even beside a command (v1 ran
+# the command and waited: the 1.5B model repeated "command + answer" until the budget ended, q_122870ea).
 SYSTEM_VERSIONS: dict[str, int] = {
+    "bash-agent": 2,
     "mdqa-oracle-rows": 36,
     "mdqa": 51,
     "paper-workflow": 2,

@@ -8,10 +8,10 @@ bubblewrap, the folder read-only at /sandbox/in, a fresh scratch /tmp per comman
 rlimits, killed at its deadline). The workspace, the project tree and the host are never visible.
 The model is our LLM layer (any backend; calls cached, journaled and counted under stage "agent").
 
-The episode ends when the model replies with its final answer inside <answer>…</answer> and no
-command (a reply with a command runs the command: an answer written before its output is not final;
-a reply without the tag and without exactly one ```bash block is a format error; three in a row end
-the episode), or when a budget runs out: turns (model calls), wall seconds, or the model's context.
+The episode ends when the model replies with its final answer inside <answer>…</answer> (before any
+command's output has come back, a reply with a command runs the command: an answer written blind is
+not final; a reply without the tag and without exactly one ```bash block is a format error; three in
+a row end the episode), or when a budget runs out: turns (model calls), wall seconds, or the model's context.
 The answer is the tag's content; a missing or malformed tag scores zero, as in AGORA.
 
 Budgets: AGORA allows 200 turns and 3,600 s per question. On two shared cores a turn of a 1.5B
@@ -215,9 +215,11 @@ class LayerModel:
         text = self.chat(plain, stage=STAGE)
         message = {"role": "assistant", "content": text, "extra": {"cost": 0.0}}
         answer = parse_answer(text)
-        # A reply with a command and an answer wrote the answer before seeing the output: the command
-        # runs and the model answers after it (only a reply without a command is final).
-        if answer is not None and not re.search(ACTION_REGEX, text, re.S):
+        # An answer is final once the model has seen a command's output. Before that, a reply with a
+        # command and an answer runs the command (the answer was written blind); after it, an answer
+        # ends the episode even beside a command (small models repeat "command + answer" verbatim
+        # and would otherwise loop until the budget ends).
+        if answer is not None and (_observed(messages) or not re.search(ACTION_REGEX, text, re.S)):
             raise Submitted(message, _exit("Submitted", answer, submission=answer))
         message["extra"]["actions"] = parse_regex_actions(
             text, action_regex=ACTION_REGEX, format_error_template=FORMAT_ERROR
@@ -243,6 +245,11 @@ class LayerModel:
 
     def serialize(self) -> dict[str, Any]:
         return {"info": {"model": self.config}}
+
+
+def _observed(messages: list[dict[str, Any]]) -> bool:
+    """Whether a command's output has come back in the conversation."""
+    return any(m.get("role") == "user" and "raw_output" in m.get("extra", {}) for m in messages)
 
 
 def _exit(status: str, content: str, submission: str = "") -> dict[str, Any]:
