@@ -219,15 +219,17 @@ def seed_measures(config: SystemConfig, records: list[dict[str, Any]], root: Pat
 
     from mdqa_kernel.benchmarks.measures import accuracy_per_category, cells_ea_f1
     from mdqa_kernel.benchmarks.metrics import question_gold
-    from mdqa_kernel.benchmarks.runner import cells_path
+    from mdqa_kernel.benchmarks.runner import DOCUMENT_GROUNDED, cells_path
     from mdqa_kernel.benchmarks.systems.bash_agent import agora_failure
 
     out: dict[str, Any] = {}
     totals = Counter[str]()
     with_cells = 0
+    not_kept = 0
     for r in records:
         path = cells_path(root, r["key"])
         if not path.exists():
+            not_kept += int(config.system in DOCUMENT_GROUNDED)  # scored where it ran, not kept here
             continue
         f1 = cells_ea_f1(pl.read_parquet(path), question_gold(r["split"], r["question_id"]))
         totals.update({k: f1[k] for k in ("tp", "predicted", "gold")})
@@ -237,6 +239,8 @@ def seed_measures(config: SystemConfig, records: list[dict[str, Any]], root: Pat
         rec = totals["tp"] / totals["gold"] if totals["gold"] else None
         f = None if p is None or rec is None else (2 * p * rec / (p + rec) if p + rec > 0 else 0.0)
         out["ea_f1"] = {"questions": with_cells, **dict(totals), "precision": p, "recall": rec, "f1": f}
+    if not_kept:
+        out["cells_not_kept"] = not_kept
     rows = [{"question_id": r["question_id"], "family": r.get("family") or "other",
              "correct": bool(r.get("correct"))} for r in records]  # fmt: skip
     out["mebench_categories"] = accuracy_per_category(pl.DataFrame(rows)).to_dicts()

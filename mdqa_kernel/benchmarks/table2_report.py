@@ -112,7 +112,8 @@ def seed_markdown(figures: list[dict[str, Any]]) -> str:
 
         codes = m.get("agora_failures")
         cells = [fig["label"],
-                 f"{_fmt(f1['precision'])} / {_fmt(f1['recall'])} / {_fmt(f1['f1'])} (n={f1['questions']})" if f1 else "no cells",
+                 f"{_fmt(f1['precision'])} / {_fmt(f1['recall'])} / {_fmt(f1['f1'])} (n={f1['questions']})" if f1
+                 else f"cells not kept here ({m['cells_not_kept']} questions)" if m.get("cells_not_kept") else "no cells",
                  acc("comparison"), acc("statistics"), acc("relationship"), acc("other"), acc("overall"),
                  "; ".join(f"{k}: {v}" for k, v in sorted(codes.items())) if codes else "–"]  # fmt: skip
         rows.append("| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |")
