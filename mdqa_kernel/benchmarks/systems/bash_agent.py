@@ -150,7 +150,11 @@ def _mini_swe_agent() -> Any:
     try:
         import minisweagent.agents.default as default
     except ImportError as e:
-        raise StageError(STAGE, f"mini-swe-agent is not installed ({e}); run `make install`") from e
+        raise StageError(
+            STAGE,
+            f"mini-swe-agent is not installed ({e}); run `make install`, or "
+            "`pip install --no-deps mini-swe-agent==2.4.6` (its core needs are mdqa's dependencies)",
+        ) from e
     return default
 
 
