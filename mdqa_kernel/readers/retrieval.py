@@ -20,6 +20,7 @@ import bm25s
 import numpy as np
 import polars as pl
 
+from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.text.language import CJK
 
 # Embedder: texts → vectors (llama-index's BaseEmbedding.get_text_embedding_batch fits).
@@ -164,7 +165,7 @@ def retrieve(
     return index.search(field_query(description, question), k)
 
 
-class EmbedderUnavailableError(RuntimeError):
+class EmbedderUnavailableError(MdqaError, RuntimeError):
     """The offline embedding model cannot be loaded here."""
 
 
