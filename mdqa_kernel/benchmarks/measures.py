@@ -353,17 +353,14 @@ def financebench_evidence(questions: list[dict[str, Any]]) -> pl.DataFrame:
 RETRIEVERS = ("bm25", "hybrid")  # hybrid: BM25 fused with WordLlama's offline embeddings (RRF)
 
 
-def ranked_pages(chunks: pl.DataFrame, query: str, k: int, distinct: bool, embedder: Any = None) -> list[int]:
-    """The pages of the top-k chunks of one document for a query, best first (our retrieval stage,
-    readers/retrieval.py, as the LLM reader calls it: BM25, or hybrid with an `embedder`). distinct:
-    the first k distinct pages (ranking deeper chunks) rather than the pages of the first k chunks."""
-    from mdqa_kernel.readers.retrieval import ChunkIndex
-
-    index = ChunkIndex(chunks, embedder)
+def ranked_pages(index: Any, query: str, k: int, distinct: bool) -> list[int]:
+    """The pages of the top-k chunks of one document's index (readers.retrieval.ChunkIndex: BM25, or
+    hybrid with an embedder) for a query, best first, as the LLM reader retrieves. distinct: the first
+    k distinct pages (ranking deeper chunks) rather than the pages of the first k chunks."""
     if not distinct:
         return [int(p) for p in index.search(query, k)["page"].to_list()]
     pages: list[int] = []
-    for p in index.search(query, chunks.height)["page"].to_list():
+    for p in index.search(query, index.chunks.height)["page"].to_list():
         if int(p) not in pages:
             pages.append(int(p))
         if len(pages) == k:
@@ -387,7 +384,7 @@ def financebench_retrieval(
     k=K reads) and 'pages' (the top K distinct pages); each at both levels, and for the questions whose
     evidence spans two or more pages. `limit`: the first N questions only."""
     from mdqa_kernel.collection import Collection
-    from mdqa_kernel.readers.retrieval import wordllama_embedder
+    from mdqa_kernel.readers.retrieval import ChunkIndex, wordllama_embedder
 
     if retriever not in RETRIEVERS:
         raise MeasureInputError(f"unknown retriever {retriever!r}; choose one of {', '.join(RETRIEVERS)}")
@@ -405,7 +402,8 @@ def financebench_retrieval(
         raise MeasureInputError(
             f"no PDF for {missing} under {Path(folder) / 'pdfs'}; the folder is incomplete"
         )
-    chunks = {n: coll.chunks(n) for n in names}
+    # One index per filing, shared by its questions (a hybrid index embeds the filing's chunks once).
+    indexes = {n: ChunkIndex(coll.chunks(n), embedder) for n in names}
     out: dict[str, Any] = {
         "questions": len(questions),
         "documents": len(names),
@@ -414,7 +412,7 @@ def financebench_retrieval(
     }
     for unit, distinct in (("chunks", False), ("pages", True)):
         rows = [
-            (q["financebench_id"], d, ranked_pages(chunks[d], q["question"], max(ks), distinct, embedder))
+            (q["financebench_id"], d, ranked_pages(indexes[d], q["question"], max(ks), distinct))
             for q in questions
             for d in sorted({ev["doc_name"] for ev in q.get("evidence") or []})
         ]

@@ -266,6 +266,16 @@ def fit_blocks(blocks: Sequence[str], budget_tokens: int) -> tuple[list[str], in
     return kept, 0
 
 
+def document_pages(q: QuestionInput, doc_id: str) -> pl.DataFrame:
+    """One row per page (page, text) of a document, from the collection's text chunks in order."""
+    chunks = q.chunks(doc_id)
+    if "kind" in chunks.columns:
+        chunks = chunks.filter(pl.col("kind") == "text")
+    if chunks.height == 0:
+        return pl.DataFrame(schema={"page": pl.Int64, "text": pl.String})
+    return chunks.group_by("page", maintain_order=True).agg(pl.col("text").str.join("\n")).sort("page")
+
+
 def doc_label(row: dict[str, Any]) -> str:
     return f"{row.get('symbol')} {row.get('year')} {row.get('doctype')}"
 

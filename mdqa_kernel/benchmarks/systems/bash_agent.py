@@ -43,6 +43,7 @@ from mdqa_kernel.benchmarks.systems.base import (
     SystemConfig,
     SystemOutput,
     approx_tokens,
+    document_pages,
 )
 
 STAGE = "agent"
@@ -124,13 +125,8 @@ def write_documents(q: QuestionInput, root: Path) -> list[dict[str, Any]]:
         if rel in used:
             rel = f"{folder}/{name}_{_safe(doc['doc_id'])}.txt"
         used.add(rel)
-        chunks = q.chunks(doc["doc_id"])
-        if "kind" in chunks.columns:
-            chunks = chunks.filter(chunks["kind"] == "text")
-        pages: dict[int, list[str]] = {}
-        for chunk in chunks.sort("page").iter_rows(named=True):
-            pages.setdefault(int(chunk["page"]), []).append(str(chunk["text"]))
-        body = "".join(f"=== page {p} ===\n" + "\n".join(texts) + "\n" for p, texts in sorted(pages.items()))
+        pages = document_pages(q, doc["doc_id"])
+        body = "".join(f"=== page {p} ===\n{text}\n" for p, text in pages.iter_rows())
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(body, encoding="utf-8")

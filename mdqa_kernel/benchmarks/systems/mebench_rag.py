@@ -23,6 +23,7 @@ from mdqa_kernel.benchmarks.systems.base import (
     SystemOutput,
     approx_tokens,
     doc_label,
+    document_pages,
     fit_blocks,
     metadata_table,
 )
@@ -82,16 +83,6 @@ def token_chunks(pages: pl.DataFrame, size: int = CHUNK_TOKENS) -> pl.DataFrame:
             used += cost
     close()
     return pl.DataFrame(rows, schema={"chunk_id": pl.Int64, "pages": pl.String, "text": pl.String})
-
-
-def document_pages(q: QuestionInput, doc_id: str) -> pl.DataFrame:
-    """One row per page (page, text) from the collection's text chunks."""
-    chunks = q.chunks(doc_id)
-    if "kind" in chunks.columns:
-        chunks = chunks.filter(pl.col("kind") == "text")
-    if chunks.height == 0:
-        return pl.DataFrame(schema={"page": pl.Int64, "text": pl.String})
-    return chunks.group_by("page", maintain_order=True).agg(pl.col("text").str.join("\n")).sort("page")
 
 
 def retrieve(q: QuestionInput) -> list[dict[str, Any]]:
