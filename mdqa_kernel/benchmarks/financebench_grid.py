@@ -34,7 +34,7 @@ from mdqa_kernel.benchmarks.financebench import collection_metadata, load_publis
 from mdqa_kernel.benchmarks.grid import ResultStore
 from mdqa_kernel.benchmarks.llm_judge import LLMJudgeError, llm_judge
 from mdqa_kernel.benchmarks.numeric_judge import judge as numeric_judge
-from mdqa_kernel.benchmarks.runner import LLMPool, stage_stats
+from mdqa_kernel.benchmarks.runner import LLMPool, stage_stats, stage_totals
 from mdqa_kernel.benchmarks.systems import QuestionInput, StageError, SystemConfig, get_system
 from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.store import stable_hash
@@ -182,10 +182,7 @@ def run_question(
     record["wall_s"] = round(time.perf_counter() - t0, 2)
     stats = stage_stats(client.calls())
     client.flush()
-    record["llm_calls"] = sum(int(s["calls"]) for s in stats.values())
-    record["paid_calls"] = sum(int(s["paid_calls"]) for s in stats.values())
-    record["prompt_tokens"] = sum(int(s["prompt_tokens"] or 0) for s in stats.values())
-    record["completion_tokens"] = sum(int(s["completion_tokens"] or 0) for s in stats.values())
+    record.update(stage_totals(stats))
     answer = output.answer if output is not None else None
     notes = dict(output.notes) if output is not None else {}
     if len(json.dumps(notes, default=str)) > 200_000:  # a long agent trajectory: keep the record small
@@ -260,7 +257,7 @@ def summary(records: list[dict[str, Any]], questions: pl.DataFrame) -> pl.DataFr
         return pl.DataFrame()
     frame = pl.DataFrame(
         [{k: r.get(k) for k in ("config", "financebench_id", "question_type", "status", "correct", "judge",
-                                "llm_calls", "prompt_tokens", "completion_tokens", "wall_s")} for r in records],
+                                "llm_calls", "llm_prompt_tokens", "llm_completion_tokens", "wall_s")} for r in records],
         schema_overrides={"correct": pl.Boolean}, infer_schema_length=None,
     )  # fmt: skip
     ok = pl.col("correct").fill_null(False)
@@ -271,7 +268,7 @@ def summary(records: list[dict[str, Any]], questions: pl.DataFrame) -> pl.DataFr
         pl.col("correct").is_null().sum().alias("unjudged"),
         (pl.col("status") != "ok").sum().alias("failed"),
         pl.col("llm_calls").mean().round(1).alias("calls_per_q"),
-        pl.col("prompt_tokens").mean().round(0).alias("prompt_tokens_per_q"),
+        pl.col("llm_prompt_tokens").mean().round(0).alias("prompt_tokens_per_q"),
         pl.col("wall_s").mean().round(1).alias("wall_s_per_q"),
     ]
     per_type = questions.group_by("question_type").len()

@@ -133,7 +133,8 @@ def cached_seconds(workspace: Any, calls: pl.DataFrame) -> float:
     return total
 
 
-def _totals(stats: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def stage_totals(stats: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """llm_calls, llm_paid_calls, llm_prompt_tokens, … summed over the stages of `stage_stats`."""
     keys = (
         "calls",
         "paid_calls",
@@ -234,7 +235,7 @@ def run_one(
     calls = client.calls()
     stats = stage_stats(calls)
     client.flush()
-    record.update(llm_stages=stats, **_totals(stats))
+    record.update(llm_stages=stats, **stage_totals(stats))
     record["cold_wall_s"] = round(record["wall_s"] + cached_seconds(client.workspace, calls), 2)
     record["run_id"] = client.run_id  # its calls in the workspace's llm_calls
     if output is not None and output.fatal and output.failures:
