@@ -3,8 +3,9 @@ question, in the paper's settings, judged, beside the 16 published configuration
 
 Settings (the paper's names): `singleStore`, the question's own filing is the whole collection;
 `sharedStore`, every filing of the folder (43 in the development slice), so the system must find the
-filing the question names. Systems are those of `benchmarks.systems` that need no MuDABench gold:
-flat-rag, mebench-rag, bash-agent (specs as for Table 2: `name` or `name@k`).
+filing the question names. Systems: `mdqa` (systems/statements.py: the statement planner's plan through
+the pipeline, retrieval over the named filings otherwise) and those of `benchmarks.systems` that need no
+MuDABench gold: flat-rag, mebench-rag, bash-agent (specs as for Table 2: `name` or `name@k`).
 
 Judging: the deterministic numeric judge (numeric_judge: numbers with unit, scale and rounding,
 leading yes/no) decides where it can; the rest goes to the LLM judge (llm_judge, same model), and the
@@ -12,8 +13,7 @@ record says which judge decided. Resumable: one JSON line per (config, setting, 
 `results.jsonl` (the latest line of a key wins); LLM answers are journaled in `llm-cache.jsonl`, so a
 re-run replays them without the model.
 
-Not here yet (issue 28): the `mdqa` pipeline over FinanceBench (`ask()` with analyst-question plans),
-`mdqa-oracle-pages`, and failure attribution beyond the failed stage and the judge.
+Not here yet (issue 28): `mdqa-oracle-pages`, and failure attribution beyond the failed stage and the judge.
 """
 
 from __future__ import annotations
@@ -35,13 +35,13 @@ from mdqa_kernel.benchmarks.grid import ResultStore
 from mdqa_kernel.benchmarks.llm_judge import LLMJudgeError, llm_judge
 from mdqa_kernel.benchmarks.numeric_judge import judge as numeric_judge
 from mdqa_kernel.benchmarks.runner import LLMPool, stage_stats, stage_totals
-from mdqa_kernel.benchmarks.systems import QuestionInput, StageError, SystemConfig, get_system
+from mdqa_kernel.benchmarks.systems import QuestionInput, StageError, SystemConfig, get_system, statements
 from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.store import stable_hash
 
 SETTINGS = ("singleStore", "sharedStore")
-SYSTEMS = ("flat-rag", "mebench-rag", "bash-agent")
-DEFAULT_K = {"flat-rag": 1.0, "mebench-rag": 5.0, "bash-agent": 30.0}
+SYSTEMS = ("mdqa", "flat-rag", "mebench-rag", "bash-agent")
+DEFAULT_K = {"mdqa": 3.0, "flat-rag": 1.0, "mebench-rag": 5.0, "bash-agent": 30.0}
 QUESTION_TYPES = ("metrics-generated", "domain-relevant", "novel-generated")
 RESULTS_FILE, JOURNAL_FILE = "results.jsonl", "llm-cache.jsonl"
 COLLECTION = "financebench"
@@ -172,7 +172,8 @@ def run_question(
     output = None
     try:
         qi = question_input(q, coll, config.setting, pool.config.n_ctx, pool.config.max_tokens)
-        output = get_system(config.system)(SystemConfig(config.system, config.k), qi, client)
+        run_system = statements.run if config.system == "mdqa" else get_system(config.system)
+        output = run_system(SystemConfig(config.system, config.k), qi, client)
         record.update(status="ok", failed_stage=None, error=None)
     except StageError as e:
         record.update(status="failed", failed_stage=e.stage, error=str(e)[:1000])

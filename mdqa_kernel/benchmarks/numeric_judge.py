@@ -38,25 +38,12 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from mdqa_kernel.text.asks import SCALE_WORDS, asked_decimals, asked_scale
+
 VerdictKind = Literal["correct", "incorrect", "not_numeric"]
 RELATIVE_TOLERANCE = 0.01
 
-_SCALES = {
-    "thousand": 1e3,
-    "thousands": 1e3,
-    "k": 1e3,
-    "million": 1e6,
-    "millions": 1e6,
-    "mn": 1e6,
-    "mm": 1e6,
-    "m": 1e6,
-    "billion": 1e9,
-    "billions": 1e9,
-    "bn": 1e9,
-    "b": 1e9,
-    "trillion": 1e12,
-    "trillions": 1e12,
-}
+_SCALES = SCALE_WORDS
 # A number with an optional sign, currency and scale or unit. Short scale letters (m, b, k) must be
 # attached to the digits ("$4.6b") so that "2 by ..." is not read as billions.
 _QUANTITY = re.compile(
@@ -82,15 +69,6 @@ _YES_NO = re.compile(r"^[\W_]*(yes|no)\b", re.I)
 # Questions whose answer is a name or an explanation, even when the reference quotes a number.
 _NAME_QUESTION = re.compile(r"^\W*(?:who|whom|where|why|what\s+(?:drove|caused))\b|\bwhich\b", re.I)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-_DECIMALS = re.compile(
-    r"round(?:ed|ing)?\b[^.?]*?\bto\s+(?:the\s+)?(?:nearest\s+)?(\w+)\s+decimal(?:\s+places?|s)?", re.I
-)
-_WORD_NUMBERS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
-_QUESTION_UNIT = re.compile(
-    r"\b(?:in|of)\s+(?:units\s+of\s+)?(?:USD|U\.?S\.?\s*dollars?|US\$|\$|dollars?)\s*(thousands?|millions?|billions?)\b"
-    r"|\b(?:USD|US\$)\s*(thousands?|millions?|billions?)\b",
-    re.I,
-)
 _ASKS_PERCENT_OR_RATIO = re.compile(r"%|\bpercent(?:age|s)?\b|\bratio\b", re.I)
 
 
@@ -109,25 +87,6 @@ class Quantity:
 class Verdict:
     verdict: VerdictKind
     reason: str
-
-
-def asked_scale(question: str) -> float:
-    """The scale of the unit the question asks for ("in USD millions": 1e6), 1 when none."""
-    m = _QUESTION_UNIT.search(question)
-    if not m:
-        return 1.0
-    return _SCALES[(m.group(1) or m.group(2)).lower()]
-
-
-def asked_decimals(question: str) -> int | None:
-    """Decimal places the question asks the answer rounded to, None when it asks none."""
-    m = _DECIMALS.search(question)
-    if not m:
-        return None
-    word = m.group(1).lower()
-    if word.isdigit():
-        return int(word)
-    return _WORD_NUMBERS.get(word)
 
 
 def _is_excluded(text: str, m: re.Match[str], question: str, question_numbers: set[str]) -> bool:

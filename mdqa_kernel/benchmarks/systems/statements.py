@@ -1,0 +1,91 @@
+"""mdqa on analyst questions (FinanceBench): the statement planner, then the pipeline, else retrieval.
+
+A question the statement planner reads completely (plan/analyst.py: one company, named fiscal years, a
+line item or a metric with its formula) becomes a plan that selects the filing by metadata, reads one
+field per (line item, year) with the cascade (the table reader first, the LLM reader for the cells it
+is unsure of) and derives the answer; the record keeps the formula and every value with its page.
+A field that is not found leaves the question unanswered ("not found"), never a guess.
+
+Any other question (a judgement, a narrative, an 8-K event) is answered by retrieval over the filings
+the question names: the company, and its years and kind of filing when the question says them
+(`select_filings`), with the flat-RAG prompt on the same model. The record says which route answered.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import polars as pl
+
+from mdqa_kernel.benchmarks.systems import flat_rag
+from mdqa_kernel.benchmarks.systems.base import LLM, QuestionInput, StageError, SystemConfig, SystemOutput
+from mdqa_kernel.plan.analyst import describe, select_filings, statement_plan
+
+ROUTE_PLAN, ROUTE_RETRIEVAL = "statement-plan", "retrieval"
+
+
+def _collection(q: QuestionInput) -> Any:
+    if q.collection is None:
+        raise StageError("collection", "the mdqa system needs the question's collection")
+    return q.collection.where(pl.col("doc_id").is_in(q.documents["doc_id"].to_list()))
+
+
+def run(config: SystemConfig, q: QuestionInput, llm: LLM) -> SystemOutput:
+    coll = _collection(q)
+    plan = statement_plan(q.question, coll.documents)
+    if plan is None:
+        return _retrieval(config, q, coll, llm)
+    from mdqa_kernel.ask import ask
+
+    try:
+        result = ask(q.question, coll, plan=plan, reader="cascade", llm=llm, k=max(1, round(config.k)))
+    except Exception as exc:  # an AskError names its stage; anything else is the pipeline's bug
+        raise StageError(
+            str(getattr(exc, "stage", None) or "pipeline"), f"{type(exc).__name__}: {exc}"
+        ) from exc
+    out = SystemOutput(answer=None)
+    out.notes = {"route": ROUTE_PLAN, **describe(plan), "values": _values(result)}
+    selected = result.rows.height
+    if selected != 1:
+        out.fail("collection", f"the plan's filters select {selected} filings, not one")
+        out.fatal = True
+        return out
+    missing = [v["field"] for v in out.notes["values"] if v["value"] is None]
+    if missing:
+        out.fail("extract", f"not found: {', '.join(missing)}")
+        out.fatal = True
+        return out
+    if result.answer is None:
+        out.fail("aggregate", result.error or "no answer")
+        out.fatal = True
+        return out
+    out.answer = result.answer.text
+    return out
+
+
+def _values(result: Any) -> list[dict[str, Any]]:
+    """Each field's value with the page it was read from and how sure the reader was."""
+    cells = result.extraction.cells if result.extraction is not None else None
+    if not isinstance(cells, pl.DataFrame) or cells.height == 0:
+        return []
+    keep = [
+        c
+        for c in ("doc_id", "field", "status", "value_json", "page", "confidence", "reader")
+        if c in cells.columns
+    ]
+    out = []
+    for row in cells.select(keep).iter_rows(named=True):
+        value = json.loads(row["value_json"]) if row.get("value_json") else None
+        out.append({**{k: row[k] for k in keep if k != "value_json"}, "value": value})
+    return out
+
+
+def _retrieval(config: SystemConfig, q: QuestionInput, coll: Any, llm: LLM) -> SystemOutput:
+    docs = select_filings(q.question, coll.documents)
+    chosen = q.documents.filter(pl.col("doc_id").is_in(docs)) if docs else q.documents
+    narrowed = QuestionInput(q.question_id, q.split, q.question, q.language, chosen, q.chunks, collection=coll,
+                             n_ctx=q.n_ctx, max_tokens=q.max_tokens)  # fmt: skip
+    out = flat_rag.run(SystemConfig("flat-rag", max(config.k, 5.0 / max(chosen.height, 1))), narrowed, llm)
+    out.notes = {"route": ROUTE_RETRIEVAL, "filings": chosen["doc_id"].to_list(), **out.notes}
+    return out
