@@ -261,3 +261,18 @@ def answer(question: str, coll: Collection) -> tuple[str | None, dict]:
 def test_statement_questions_answered_from_the_report(collection, question, expected):
     text_, values = answer(question, collection)
     assert text_ is not None and expected in text_, (text_, values)
+
+
+def test_one_figure_read_for_two_years_needs_review():
+    from mdqa_kernel.benchmarks.systems.statements import same_figure_for_two_years
+
+    values = [
+        {"field": "property_plant_equipment_net_fy2018", "value": 253.0, "page": 69},
+        {"field": "property_plant_equipment_net_fy2019", "value": 253.0, "page": 69},
+        {"field": "revenue_fy2019", "value": 6489.0, "page": 30},
+    ]
+    assert same_figure_for_two_years(values) == [
+        "property_plant_equipment_net_fy2018 and property_plant_equipment_net_fy2019 are both 253.0 (page 69)"
+    ]
+    values[0]["value"] = 282.0
+    assert same_figure_for_two_years(values) == []

@@ -56,12 +56,35 @@ def run(config: SystemConfig, q: QuestionInput, llm: LLM) -> SystemOutput:
         out.fail("extract", f"not found: {', '.join(missing)}")
         out.fatal = True
         return out
+    clashes = same_figure_for_two_years(out.notes["values"])
+    if clashes:
+        out.fail("extract", f"needs review: {'; '.join(clashes)}")
+        out.fatal = True
+        return out
     if result.answer is None:
         out.fail("aggregate", result.error or "no answer")
         out.fatal = True
         return out
     out.answer = result.answer.text
     return out
+
+
+def same_figure_for_two_years(values: list[dict[str, Any]]) -> list[str]:
+    """Readings of one line item for two fiscal years that are the same figure from the same page: a
+    statement prints each year in its own column, so one of them took the wrong column (the answer
+    would mix periods); the question is left for review instead."""
+    seen: dict[tuple[str, Any, Any], str] = {}
+    clashes = []
+    for v in values:
+        item, _, year = str(v["field"]).rpartition("_fy")
+        if not item or not year.isdigit() or v.get("value") in (None, 0):
+            continue
+        key = (item, v.get("value"), v.get("page"))
+        if key in seen:
+            clashes.append(f"{seen[key]} and {v['field']} are both {v['value']} (page {v.get('page')})")
+        else:
+            seen[key] = str(v["field"])
+    return clashes
 
 
 def _values(result: Any) -> list[dict[str, Any]]:
