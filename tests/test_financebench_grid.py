@@ -70,8 +70,9 @@ def test_configs_and_samples() -> None:
     configs = fg.parse_configs(["flat-rag", "bash-agent@12"], ["singleStore", "sharedStore"])
     assert [c.label for c in configs] == ["flat-rag k=1·|D| singleStore", "flat-rag k=1·|D| sharedStore",
                                           "bash-agent turns=12 singleStore", "bash-agent turns=12 sharedStore"]  # fmt: skip
-    with pytest.raises(fg.FinanceBenchGridError, match="unknown system 'mdqa'"):
-        fg.parse_configs(["mdqa"], ["singleStore"])
+    with pytest.raises(fg.FinanceBenchGridError, match="unknown system 'paper-workflow'"):
+        fg.parse_configs(["paper-workflow"], ["singleStore"])
+    assert [c.label for c in fg.parse_configs(["mdqa"], ["sharedStore"])] == ["mdqa k=3 sharedStore"]
     with pytest.raises(fg.FinanceBenchGridError, match="unknown setting"):
         fg.parse_configs(["flat-rag"], ["oracle"])
     questions = pl.DataFrame({"financebench_id": [f"q{i}" for i in range(9)],

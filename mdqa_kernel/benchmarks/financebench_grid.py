@@ -45,7 +45,7 @@ DEFAULT_K = {"mdqa": 3.0, "flat-rag": 1.0, "mebench-rag": 5.0, "bash-agent": 30.
 QUESTION_TYPES = ("metrics-generated", "domain-relevant", "novel-generated")
 RESULTS_FILE, JOURNAL_FILE = "results.jsonl", "llm-cache.jsonl"
 COLLECTION = "financebench"
-VERSION = 1  # of the records' meaning; bump when judging or the input changes
+VERSION = 3  # of the records' meaning; bump when judging, the input or a system changes (2: mdqa; 3: its confidence floor)
 
 
 class FinanceBenchGridError(MdqaError, ValueError):

@@ -141,7 +141,7 @@ def _estimate(opts: Any, prices: str | None) -> None:
     default=None,
     help="comma-separated subset of flat-rag, paper-workflow, mdqa, mdqa-oracle-rows, "
     "paper-workflow-oracle-rows, and the opt-in bash-agent, mebench-rag; name@k or name@k+meta picks one "
-    "config (bash-agent@N: N turns). financebench: flat-rag, mebench-rag, bash-agent",
+    "config (bash-agent@N: N turns). financebench: mdqa, flat-rag, mebench-rag, bash-agent",
 )
 @click.option(
     "--settings",
