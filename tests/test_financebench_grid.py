@@ -188,3 +188,32 @@ def test_mdqa_reproduce_financebench_with_the_tiny_model_on_shared_filings(tmp_p
     again = subprocess.run(cmd, capture_output=True, text=True, timeout=900, check=False)
     assert again.returncode == 0, again.stderr[-3000:]
     assert (out / "results.jsonl").read_text() == (tmp_path / "before.jsonl").read_text()  # nothing re-run
+
+
+def test_failure_attribution() -> None:
+    base = {"config": "mdqa k=3 sharedStore", "status": "ok", "answer": None, "correct": False}
+    plan = {"route": "statement-plan"}
+    cases = [
+        ({**base, "correct": True, "answer": "1.73"}, None),
+        ({**base, "status": "failed", "failed_stage": "collection"}, "filing not selected"),
+        ({**base, "status": "failed", "failed_stage": "system"}, "system failed"),
+        ({**base, "notes": plan, "failures": [{"stage": "extract", "error": "not found: revenue_fy2019"}]}, "field not found"),
+        ({**base, "notes": plan, "failures": [{"stage": "extract", "error": "needs review: capex (llm, 0.3)"}]}, "needs review"),
+        ({**base, "notes": plan, "failures": [{"stage": "collection", "error": "2 filings"}]}, "filing not selected"),
+        ({**base, "notes": plan, "answer": "24.26"}, "wrong value or formula"),
+        ({**base, "notes": {"route": "retrieval"}, "answer": "yes"}, "not planned (retrieval)"),
+        ({**base, "answer": "yes", "correct": None}, "judge"),
+        ({**base, "config": "flat-rag k=1·|D| singleStore", "answer": "12"}, "wrong answer"),
+    ]  # fmt: skip
+    for record, expected in cases:
+        assert fg.attribute(record) == expected, record
+    table = fg.failure_table([r for r, _ in cases])
+    mdqa = table.filter(pl.col("config") == "mdqa k=3 sharedStore").row(0, named=True)
+    assert mdqa["filing not selected"] == 2 and mdqa["needs review"] == 1 and "wrong answer" in table.columns
+
+
+def test_questions_split_like_the_realfacts_facts() -> None:
+    questions = load_questions(SHARED).select("financebench_id", "company")
+    split = fg.with_split(questions, SHARED)
+    by_company = dict(split.select("company", "split").unique().iter_rows())
+    assert sum(s == "validation" for s in by_company.values()) == 7 and by_company["Microsoft"] == "dev"

@@ -278,6 +278,57 @@ def summary(records: list[dict[str, Any]], questions: pl.DataFrame) -> pl.DataFr
     return out.rename({t: f"{t} (of {totals.get(t, 0)})" for t in QUESTION_TYPES})
 
 
+def with_split(questions: pl.DataFrame, folder: Path) -> pl.DataFrame:
+    """Each question's split: the realfacts split of the folder's companies (by company, fixed before
+    any reader rule was written; examples/realfacts/README.md): 'dev' or 'validation' (held out)."""
+    from mdqa_kernel.benchmarks.financebench import load_documents
+    from mdqa_kernel.benchmarks.realfacts import split_of
+
+    companies = load_documents(folder)["company"].unique().to_list()
+    return questions.with_columns(
+        pl.col("company")
+        .map_elements(lambda c: split_of(c, companies), return_dtype=pl.String)
+        .alias("split")
+    )
+
+
+FAILURE_CLASSES = ("filing not selected", "not planned (retrieval)", "field not found", "needs review",
+                   "wrong value or formula", "wrong answer", "no answer", "system failed", "judge")  # fmt: skip
+
+
+def attribute(record: dict[str, Any]) -> str | None:
+    """Why a question was not answered right, in the classes of FAILURE_CLASSES; None when it was."""
+    if record.get("correct"):
+        return None
+    if record.get("correct") is None and record.get("answer"):
+        return "judge"
+    if record.get("status") != "ok":
+        return "filing not selected" if record.get("failed_stage") == "collection" else "system failed"
+    notes = record.get("notes") or {}
+    errors = " ".join(f.get("error", "") for f in record.get("failures") or [])
+    if notes.get("route") == "statement-plan":
+        if any(f.get("stage") == "collection" for f in record.get("failures") or []):
+            return "filing not selected"
+        if "needs review" in errors:
+            return "needs review"
+        if "not found" in errors:
+            return "field not found"
+        return "wrong value or formula" if record.get("answer") else "no answer"
+    if notes.get("route") == "retrieval":
+        return "not planned (retrieval)"
+    return "wrong answer" if record.get("answer") else "no answer"
+
+
+def failure_table(records: list[dict[str, Any]]) -> pl.DataFrame:
+    """Per config: how many questions fell in each failure class."""
+    rows = [{"config": r["config"], "failure": attribute(r)} for r in records]
+    frame = pl.DataFrame(rows, schema={"config": pl.String, "failure": pl.String})
+    frame = frame.filter(pl.col("failure").is_not_null())
+    if frame.height == 0:
+        return pl.DataFrame(schema={"config": pl.String})
+    return frame.pivot(on="failure", index="config", values="failure", aggregate_function="len").fill_null(0)
+
+
 def published(folder: Path, questions: pl.DataFrame) -> pl.DataFrame:
     """The 16 published configurations on the same questions: accuracy by the paper's human labels,
     overall and per question type."""
@@ -313,15 +364,19 @@ def chart(ours: pl.DataFrame, theirs: pl.DataFrame) -> Any:
 
 
 __all__ = [
+    "FAILURE_CLASSES",
     "SETTINGS",
     "SYSTEMS",
     "FBConfig",
     "FinanceBenchGridError",
+    "attribute",
     "chart",
+    "failure_table",
     "judge_answer",
     "parse_configs",
     "published",
     "run_grid",
     "sample_questions",
     "summary",
+    "with_split",
 ]
