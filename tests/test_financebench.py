@@ -267,3 +267,22 @@ def test_judge_agreement_on_published_answers(fb: Path) -> None:
     assert a.filter(~pl.col("judged"))["agree"].sum() == 0
     assert set(a.filter(pl.col("label") == "refusal")["human"]) == {"incorrect"}
     assert "| numeric | " in agreement_report(fb, examples=3)
+
+
+def test_llm_judge_agreement_counts_against_the_human_labels() -> None:
+    """Orchestration only (a stand-in judge that calls everything correct): the sample is seeded, drawn
+    from the answers the numeric judge leaves, and agreement is the share the humans also called correct."""
+    from types import SimpleNamespace
+
+    from mdqa_kernel.benchmarks.financebench import left_to_llm_judge, llm_judge_agreement
+
+    class AlwaysCorrect:
+        def structured(self, prompt, schema, **kw):
+            return SimpleNamespace(correct=True, reason="stand-in")
+
+    left = left_to_llm_judge(FINANCEBENCH)
+    assert left.height > 0 and set(left["human"]) == {"correct", "incorrect"}
+    rows = llm_judge_agreement(AlwaysCorrect(), FINANCEBENCH, sample=12, seed=3)
+    again = llm_judge_agreement(AlwaysCorrect(), FINANCEBENCH, sample=12, seed=3)
+    assert rows.height == 12 and rows["financebench_id"].to_list() == again["financebench_id"].to_list()
+    assert int(rows["agree"].sum()) == int((rows["human"] == "correct").sum())

@@ -312,7 +312,83 @@ def agreement_report(path: str | Path | None = None, examples: int = 10) -> str:
     return "\n".join(lines)
 
 
-if __name__ == "__main__":
-    import sys
+def left_to_llm_judge(path: str | Path | None = None) -> pl.DataFrame:
+    """The published answers the numeric judge gives no verdict on (a reference that is neither a
+    number nor a yes/no, or an answer without a number): the LLM judge's share of the work."""
+    questions = load_questions(path).select("financebench_id", "question_type", "question", "answer")
+    published = load_published(path).select("config", "financebench_id", "answer", "label")
+    joined = published.join(questions.rename({"answer": "reference"}), on="financebench_id", how="inner")
+    rows = []
+    for r in joined.iter_rows(named=True):
+        kind = _reference_kind(r["question"], r["reference"])
+        if kind != "other":
+            v = judge(r["question"], r["reference"], r["answer"])
+            if v.verdict != "not_numeric" and (kind == "yes_no" or quantities(r["answer"], r["question"])):
+                continue
+        rows.append({**r, "kind": kind, "human": "correct" if r["label"] == "correct" else "incorrect"})
+    return pl.DataFrame(rows, infer_schema_length=None)
 
-    print(agreement_report(sys.argv[1] if len(sys.argv) > 1 else None, examples=30))
+
+def llm_judge_agreement(
+    llm: Any, path: str | Path | None = None, sample: int = 40, seed: int = 0
+) -> pl.DataFrame:
+    """The LLM judge (`llm_judge`, the model `llm` serves) beside the human labels on a seeded sample of
+    the answers left to it; one row per answer with its verdict, the human label and whether they agree."""
+    import random
+
+    from mdqa_kernel.benchmarks.llm_judge import LLMJudgeError, llm_judge
+
+    left = left_to_llm_judge(path)
+    picked = sorted(random.Random(seed).sample(range(left.height), min(sample, left.height)))
+    rows = []
+    for r in left[picked].iter_rows(named=True):
+        try:
+            ok, reason = llm_judge(r["answer"], r["reference"], r["question"], llm)
+            verdict = "correct" if ok else "incorrect"
+        except LLMJudgeError as e:
+            verdict, reason = "failed", str(e)[:200]
+        rows.append({"config": r["config"], "financebench_id": r["financebench_id"], "verdict": verdict,
+                     "human": r["human"], "agree": verdict == r["human"], "reason": reason})  # fmt: skip
+    return pl.DataFrame(rows, infer_schema_length=None)
+
+
+def _main(argv: list[str] | None = None) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        description="The judges of FinanceBench beside the paper's human labels."
+    )
+    parser.add_argument(
+        "path", nargs="?", default=None, help="FinanceBench folder (default ../shared/financebench)"
+    )
+    parser.add_argument("--llm-judge", type=int, default=0, metavar="N",
+                        help="also run the LLM judge on N sampled answers the numeric judge leaves to it")  # fmt: skip
+    parser.add_argument("--llm", default="local", help="LLM backend for --llm-judge (default local)")
+    parser.add_argument(
+        "--workspace", default="results/financebench-judge", help="LLM cache and journal folder"
+    )
+    args = parser.parse_args(argv)
+    print(agreement_report(args.path, examples=30))
+    if args.llm_judge:
+        from mdqa_kernel.benchmarks.runner import LLMPool
+        from mdqa_kernel.llm import LLMConfig
+        from mdqa_kernel.llm.journal import load_journal
+        from mdqa_kernel.store import Workspace
+
+        ws = Workspace(args.workspace)
+        journal = Path(args.workspace) / "llm-cache.jsonl"
+        load_journal(journal, ws)
+        pool = LLMPool(LLMConfig.from_env(backend=args.llm), str(ws.path), journal=str(journal))
+        client = pool.judge_client()
+        rows = llm_judge_agreement(client, args.path, sample=args.llm_judge)
+        client.flush()
+        agree = int(rows["agree"].sum())
+        print(f"\nLLM judge ({args.llm}) on {rows.height} sampled answers left to it: {agree} agree with the "
+              f"human labels ({agree / max(rows.height, 1):.3f}); judge correct / human incorrect: "
+              f"{rows.filter((pl.col('verdict') == 'correct') & (pl.col('human') == 'incorrect')).height}, "
+              f"the reverse: {rows.filter((pl.col('verdict') == 'incorrect') & (pl.col('human') == 'correct')).height}, "
+              f"failed: {rows.filter(pl.col('verdict') == 'failed').height}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    _main()
