@@ -276,3 +276,16 @@ def test_one_figure_read_for_two_years_needs_review():
     ]
     values[0]["value"] = 282.0
     assert same_figure_for_two_years(values) == []
+
+
+def test_reading_only_the_pages_given(collection):
+    """The `pages` reader: the inner reader sees the listed pages only (here the balance sheet, page 3)."""
+    question = "What is the FY2023 working capital ratio for Acme Widgets? Round to two decimal places."
+    plan = statement_plan(question, collection.documents)
+    balance = ask(
+        question, collection, plan=plan, reader="pages", inner="table", pages={"acme_2023_10k": [3]}
+    )
+    assert balance.answer is not None and "1.50" in balance.answer.text
+    income = ask(question, collection, plan=plan, reader="pages", inner="table", pages={"acme_2023_10k": [2]})
+    cells = income.extraction.cells
+    assert set(cells["status"]) == {"not_found"}  # the cached balance-sheet cells are not reused

@@ -217,3 +217,12 @@ def test_questions_split_like_the_realfacts_facts() -> None:
     split = fg.with_split(questions, SHARED)
     by_company = dict(split.select("company", "split").unique().iter_rows())
     assert sum(s == "validation" for s in by_company.values()) == 7 and by_company["Microsoft"] == "dev"
+
+
+def test_evidence_pages_are_one_based_by_filing() -> None:
+    q = {"evidence": [{"doc_name": "A_2019_10K", "evidence_page_num": 68}, {"doc_name": "A_2019_10K", "evidence_page_num": 69},
+                      {"doc_name": "A_2019_10K", "evidence_page_num": 68}, {"doc_name": "B", "evidence_page_num": 0}]}  # fmt: skip
+    assert fg.evidence_pages(q) == {"A_2019_10K": [69, 70], "B": [1]}
+    assert [c.label for c in fg.parse_configs(["mdqa-oracle-pages"], ["singleStore"])] == [
+        "mdqa-oracle-pages k=3 singleStore"
+    ]

@@ -13,7 +13,8 @@ record says which judge decided. Resumable: one JSON line per (config, setting, 
 `results.jsonl` (the latest line of a key wins); LLM answers are journaled in `llm-cache.jsonl`, so a
 re-run replays them without the model.
 
-Not here yet (issue 28): `mdqa-oracle-pages`, and failure attribution beyond the failed stage and the judge.
+`mdqa-oracle-pages` is mdqa reading only the question's evidence pages (the paper's `oracle` setting: the
+bound of planning, reading and the formula once the pages are found).
 """
 
 from __future__ import annotations
@@ -40,8 +41,8 @@ from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.store import stable_hash
 
 SETTINGS = ("singleStore", "sharedStore")
-SYSTEMS = ("mdqa", "flat-rag", "mebench-rag", "bash-agent")
-DEFAULT_K = {"mdqa": 3.0, "flat-rag": 1.0, "mebench-rag": 5.0, "bash-agent": 30.0}
+SYSTEMS = ("mdqa", "mdqa-oracle-pages", "flat-rag", "mebench-rag", "bash-agent")
+DEFAULT_K = {"mdqa": 3.0, "mdqa-oracle-pages": 3.0, "flat-rag": 1.0, "mebench-rag": 5.0, "bash-agent": 30.0}
 QUESTION_TYPES = ("metrics-generated", "domain-relevant", "novel-generated")
 RESULTS_FILE, JOURNAL_FILE = "results.jsonl", "llm-cache.jsonl"
 COLLECTION = "financebench"
@@ -136,7 +137,17 @@ def question_input(q: dict[str, Any], coll: Any, setting: str, n_ctx: int, max_t
     frame = docs.select(pl.col("doc_id"), pl.col("company").cast(pl.String).alias("symbol"),
                         pl.col("year").cast(pl.Int64), pl.col("doc_type").cast(pl.String).alias("doctype"))  # fmt: skip
     return QuestionInput(q["financebench_id"], "financebench", q["question"], "en", frame, coll.chunks,
-                         collection=coll, n_ctx=n_ctx, max_tokens=max_tokens)  # fmt: skip
+                         collection=coll, n_ctx=n_ctx, max_tokens=max_tokens, pages=evidence_pages(q))  # fmt: skip
+
+
+def evidence_pages(q: dict[str, Any]) -> dict[str, list[int]]:
+    """The question's evidence pages by filing, 1-based as the collection numbers them (FinanceBench
+    writes them 0-based)."""
+    pages: dict[str, list[int]] = {}
+    for e in q.get("evidence") or []:
+        if e.get("doc_name") and e.get("evidence_page_num") is not None:
+            pages.setdefault(str(e["doc_name"]), []).append(int(e["evidence_page_num"]) + 1)
+    return {doc: sorted(set(p)) for doc, p in pages.items()}
 
 
 def judge_answer(q: dict[str, Any], answer: str | None, judge_llm: Any | None) -> dict[str, Any]:
@@ -172,7 +183,8 @@ def run_question(
     output = None
     try:
         qi = question_input(q, coll, config.setting, pool.config.n_ctx, pool.config.max_tokens)
-        run_system = statements.run if config.system == "mdqa" else get_system(config.system)
+        own = {"mdqa": statements.run, "mdqa-oracle-pages": statements.run_oracle_pages}
+        run_system = own.get(config.system) or get_system(config.system)
         output = run_system(SystemConfig(config.system, config.k), qi, client)
         record.update(status="ok", failed_stage=None, error=None)
     except StageError as e:

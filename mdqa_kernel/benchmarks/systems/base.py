@@ -210,6 +210,9 @@ class QuestionInput:
     collection: Any = None  # a Collection restricted to `documents` (for the mdqa pipeline)
     gold_source: str = "mudabench:simple"  # for the oracle reader only
     schema: dict[str, str] = field(default_factory=dict)  # gold fields {value_x: description}: oracle only
+    pages: dict[str, list[int]] = field(
+        default_factory=dict
+    )  # evidence pages by doc_id (1-based): oracle only
     n_ctx: int = 8192
     max_tokens: int = 512
 

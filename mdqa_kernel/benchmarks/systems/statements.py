@@ -39,22 +39,30 @@ def _collection(q: QuestionInput) -> Any:
 
 
 def run(config: SystemConfig, q: QuestionInput, llm: LLM) -> SystemOutput:
+    return _run(config, q, llm, oracle=False)
+
+
+def run_oracle_pages(config: SystemConfig, q: QuestionInput, llm: LLM) -> SystemOutput:
+    """The same system reading only the question's evidence pages (`q.pages`): FinanceBench's oracle
+    setting, the bound of everything but finding the pages (planning, reading, the formula)."""
+    if not q.pages:
+        raise StageError("collection", "mdqa-oracle-pages needs the question's evidence pages")
+    return _run(config, q, llm, oracle=True)
+
+
+def _run(config: SystemConfig, q: QuestionInput, llm: LLM, *, oracle: bool) -> SystemOutput:
     coll = _collection(q)
     plan = statement_plan(q.question, coll.documents)
     if plan is None:
-        return _retrieval(config, q, coll, llm)
+        return _retrieval(config, q, coll, llm, pages=q.pages if oracle else None)
     from mdqa_kernel.ask import ask
 
+    options: dict[str, Any] = {"reader": "cascade", "llm": llm, "k": max(1, round(config.k)),
+                               "threshold": STATEMENT_THRESHOLD}  # fmt: skip
+    if oracle:
+        options.update(reader="pages", inner="cascade", pages=q.pages, client=llm)
     try:
-        result = ask(
-            q.question,
-            coll,
-            plan=plan,
-            reader="cascade",
-            llm=llm,
-            k=max(1, round(config.k)),
-            threshold=STATEMENT_THRESHOLD,
-        )
+        result = ask(q.question, coll, plan=plan, **options)
     except Exception as exc:  # an AskError names its stage; anything else is the pipeline's bug
         raise StageError(
             str(getattr(exc, "stage", None) or "pipeline"), f"{type(exc).__name__}: {exc}"
@@ -125,10 +133,19 @@ def _values(result: Any) -> list[dict[str, Any]]:
     return out
 
 
-def _retrieval(config: SystemConfig, q: QuestionInput, coll: Any, llm: LLM) -> SystemOutput:
-    docs = select_filings(q.question, coll.documents)
-    chosen = q.documents.filter(pl.col("doc_id").is_in(docs)) if docs else q.documents
-    narrowed = QuestionInput(q.question_id, q.split, q.question, q.language, chosen, q.chunks, collection=coll,
+def _retrieval(
+    config: SystemConfig, q: QuestionInput, coll: Any, llm: LLM, pages: dict[str, list[int]] | None = None
+) -> SystemOutput:
+    if pages:  # the oracle: the evidence pages' passages only, of the filings they are in
+        chosen = q.documents.filter(pl.col("doc_id").is_in(list(pages)))
+
+        def chunks(doc_id: str) -> pl.DataFrame:
+            return q.chunks(doc_id).filter(pl.col("page").is_in(pages.get(doc_id, [])))
+    else:
+        docs = select_filings(q.question, coll.documents)
+        chosen = q.documents.filter(pl.col("doc_id").is_in(docs)) if docs else q.documents
+        chunks = q.chunks
+    narrowed = QuestionInput(q.question_id, q.split, q.question, q.language, chosen, chunks, collection=coll,
                              n_ctx=q.n_ctx, max_tokens=q.max_tokens)  # fmt: skip
     out = flat_rag.run(SystemConfig("flat-rag", max(config.k, 5.0 / max(chosen.height, 1))), narrowed, llm)
     out.notes = {"route": ROUTE_RETRIEVAL, "filings": chosen["doc_id"].to_list(), **out.notes}
