@@ -24,6 +24,7 @@ from typing import Any
 
 import polars as pl
 
+from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.plan.aggregation import Aggregation, DeriveOp, Output
 from mdqa_kernel.plan.ir import FieldSpec, MetadataFilter, Plan
 from mdqa_kernel.text.asks import asked_decimals, asked_scale, asks_percent
@@ -44,7 +45,7 @@ _ANNUAL_TYPE = re.compile(r"10-?k\b|annual|年报|年度报告", re.I)
 _ENTITY_COLUMNS = ("company", "entity", "issuer", "name", "symbol")
 
 
-class UnknownTerm(ValueError):
+class UnknownTerm(MdqaError, ValueError):
     """A phrase of a formula or question that the vocabulary does not name (the planner declines)."""
 
 
