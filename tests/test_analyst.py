@@ -289,3 +289,18 @@ def test_reading_only_the_pages_given(collection):
     income = ask(question, collection, plan=plan, reader="pages", inner="table", pages={"acme_2023_10k": [2]})
     cells = income.extraction.cells
     assert set(cells["status"]) == {"not_found"}  # the cached balance-sheet cells are not reused
+
+
+def test_initials_name_a_long_company_and_a_misread_form_is_declined():
+    meta = pl.DataFrame(
+        {"doc_id": ["jj_2022_10k"], "company": ["Johnson & Johnson"], "doc_type": ["10k"], "year": [2022]}
+    )
+    assert read_statement_question("What is JnJ's FY2022 COGS?", meta) is not None
+    assert read_statement_question("What is J&J's FY2022 COGS?", meta) is not None
+    # "how many times … inventory" asks a turnover: the inventory level would answer something else
+    assert statement_plan("Roughly how many times has JnJ sold its inventory in FY2022?", meta) is None
+
+
+def test_a_question_for_reasons_is_not_a_figure():
+    assert statement_plan("What drove gross margin change as of FY2023 for Acme Widgets?", META) is None
+    assert statement_plan("Why did Acme Widgets's FY2023 net sales fall?", META) is None

@@ -355,6 +355,11 @@ _ASK = re.compile(r"\b(?:what|how\s+much|how\s+many)\b[^?]*\?", re.I)
 _ASK_WORD = re.compile(r"\b(?:what|how\s+much|how\s+many)\b", re.I)
 _PERCENT_OF = re.compile(r"\s+(?:as\s+(?:a\s+)?)?(?:%|percent(?:age)?)\s+of\s+", re.I)
 _MARGIN = re.compile(r"^\s*(?:\(?\s*%\s*\)?\s+)?(?:margin|profit\s+margin)\b", re.I)
+# the question asks for reasons, drivers or a list, not a figure
+_NOT_A_FIGURE = re.compile(
+    r"\bwhat\s+(?:drove|drives|caused|causes|explains?|led\s+to)\b|\bwhy\b|\bwhat\s+are\b", re.I
+)
+_ASKS_RATIO = re.compile(r"\bhow\s+many\s+times\b|\bratio\b|\bturnover\b|%|\bpercent", re.I)
 _LESS = re.compile(r"^\s+(?:less|minus)\s+$", re.I)
 
 
@@ -380,6 +385,8 @@ def read_statement_question(question: str, metadata: pl.DataFrame) -> StatementQ
     if company is None or not asked:
         return None
     column, name = company
+    if _NOT_A_FIGURE.search(asked[0]):
+        return None
     target = asked[0][[m.start() for m in _ASK_WORD.finditer(asked[0])][-1] :].rstrip("?")
     years = _years(target) or _years(question)
     if not years:
@@ -394,6 +401,8 @@ def read_statement_question(question: str, metadata: pl.DataFrame) -> StatementQ
     if formula is None:
         return None
     amount = is_amount(formula)
+    if amount and _ASKS_RATIO.search(clause):
+        return None  # "how many times …", "… ratio": an amount would answer another question
     scale = (asked_scale(question) if asked_scale(question) > 1 else AMOUNT_SCALE) if amount else 1.0
     return StatementQuestion(company=name, entity_column=column, years=years, formula=formula,
                              target=label, percent=percent and not amount, scale=scale,
@@ -525,30 +534,41 @@ def _entity_words(name: str) -> list[str]:
 
 def find_entity(question: str, metadata: pl.DataFrame) -> tuple[str, str] | None:
     """(column, value) of the one entity of the metadata the question names (whole words, case and
-    punctuation ignored: "Coca Cola" names "Coca-Cola"); None when it names none or several."""
+    punctuation ignored: "Coca Cola" names "Coca-Cola"; else by the initials of a name of three or more
+    words, "JnJ" or "J&J" for "Johnson & Johnson"); None when it names none or several."""
     words = " " + " ".join(_entity_words(question)) + " "
+    tokens = set(re.findall(r"[a-z0-9&]+", question.lower()))
     columns = [
         c
         for c in _ENTITY_COLUMNS
         if c in metadata.columns and metadata.schema[c] in (pl.String, pl.Categorical)
     ]
     for column in columns:
-        found = set()
-        for value in metadata[column].cast(pl.String).drop_nulls().unique().to_list():
-            key = " ".join(_entity_words(value))
-            if key and f" {key} " in words:
-                found.add(value)
+        values = metadata[column].cast(pl.String).drop_nulls().unique().to_list()
+        found = {v for v in values if (key := " ".join(_entity_words(v))) and f" {key} " in words}
         # a name inside another ("Block" in "Block Inc") is the longer one's
         found = {
             v
             for v in found
             if not any(v != o and " ".join(_entity_words(v)) in " ".join(_entity_words(o)) for o in found)
         }
+        if not found:
+            found = {v for v in values if tokens & _initials(v)}
         if len(found) == 1:
             return column, found.pop()
         if found:
             return None
     return None
+
+
+def _initials(name: str) -> set[str]:
+    """A name's initials as questions write them: "Johnson & Johnson" → jj, jnj, j&j. Names of three
+    or more words only (with "and"/"&"), so that a two-letter word is never taken for a company."""
+    words = _entity_words(name)
+    if len(words) < 3:
+        return set()
+    heads = ["" if w == "and" else w[0] for w in words]
+    return {"".join(heads), "".join(h or "n" for h in heads), "".join(h or "&" for h in heads)}
 
 
 def annual_report_filters(
