@@ -46,7 +46,7 @@ DEFAULT_K = {"mdqa": 3.0, "mdqa-oracle-pages": 3.0, "flat-rag": 1.0, "mebench-ra
 QUESTION_TYPES = ("metrics-generated", "domain-relevant", "novel-generated")
 RESULTS_FILE, JOURNAL_FILE = "results.jsonl", "llm-cache.jsonl"
 COLLECTION = "financebench"
-VERSION = 3  # of the records' meaning; bump when judging, the input or a system changes (2: mdqa; 3: its confidence floor)
+VERSION = 4  # of the records' meaning; bump when judging, the input or a system changes (2: mdqa; 3: its floor; 4: initials)
 
 
 class FinanceBenchGridError(MdqaError, ValueError):
