@@ -19,6 +19,7 @@ from mdqa_kernel.readers import READERS, ReaderError, UnknownReaderError, make_r
 from mdqa_kernel.readers.cascade import CascadeReader
 from mdqa_kernel.readers.llm import LLMReader
 from mdqa_kernel.readers.oracle import OracleReader
+from mdqa_kernel.readers.pages import PagesReader
 from mdqa_kernel.readers.table import TableReader
 
 
@@ -36,11 +37,12 @@ class EchoReader:
 
 
 def test_each_builtin_reader_registers_itself_in_its_module() -> None:
-    assert READERS.names() == ("cascade", "llm", "oracle", "table")
+    assert READERS.names() == ("cascade", "llm", "oracle", "pages", "table")
     for name, cls in [
         ("cascade", CascadeReader),
         ("llm", LLMReader),
         ("oracle", OracleReader),
+        ("pages", PagesReader),
         ("table", TableReader),
     ]:
         assert READERS.get(name) is cls and cls.name == name
@@ -79,7 +81,7 @@ def test_module_class_readers_and_unknown_names() -> None:
     with pytest.raises(UnknownReaderError) as info:
         make_reader("tabel")
     assert str(info.value).startswith(
-        "unknown reader 'tabel'; use one of cascade, llm, oracle, table or 'module:Class'"
+        "unknown reader 'tabel'; use one of cascade, llm, oracle, pages, table or 'module:Class'"
     )
     assert all(isinstance(info.value, c) for c in (ReaderError, UnknownNameError, MdqaError, KeyError))
 
@@ -108,6 +110,6 @@ def test_cli_choices_read_the_registries_when_needed() -> None:
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "mdqa_kernel.readers" not in loaded and "mdqa_kernel.llm" not in loaded
     help_text = CliRunner().invoke(main, ["extract", "--help"]).output
-    assert "[cascade|llm|oracle|table]" in help_text and "[local|ray]" in help_text
+    assert "[cascade|llm|oracle|pages|table]" in help_text and "[local|ray]" in help_text
     wrong = CliRunner().invoke(main, ["llm", "check", "--backend", "gpt"])
     assert wrong.exit_code == 2 and "'local', 'local-tiny', 'ollama', 'openai'" in wrong.output
