@@ -317,16 +317,14 @@ def left_to_llm_judge(path: str | Path | None = None) -> pl.DataFrame:
     number nor a yes/no, or an answer without a number): the LLM judge's share of the work."""
     questions = load_questions(path).select("financebench_id", "question_type", "question", "answer")
     published = load_published(path).select("config", "financebench_id", "answer", "label")
-    joined = published.join(questions.rename({"answer": "reference"}), on="financebench_id", how="inner")
-    rows = []
-    for r in joined.iter_rows(named=True):
-        kind = _reference_kind(r["question"], r["reference"])
-        if kind != "other":
-            v = judge(r["question"], r["reference"], r["answer"])
-            if v.verdict != "not_numeric" and (kind == "yes_no" or quantities(r["answer"], r["question"])):
-                continue
-        rows.append({**r, "kind": kind, "human": "correct" if r["label"] == "correct" else "incorrect"})
-    return pl.DataFrame(rows, infer_schema_length=None)
+    judged = judge_agreement(path).filter(pl.col("judged")).select("config", "financebench_id")
+    joined = published.join(
+        questions.rename({"answer": "reference"}), on="financebench_id", how="inner", maintain_order="left"
+    )
+    human = pl.when(pl.col("label") == "correct").then(pl.lit("correct")).otherwise(pl.lit("incorrect"))
+    return joined.join(
+        judged, on=["config", "financebench_id"], how="anti", maintain_order="left"
+    ).with_columns(human.alias("human"))
 
 
 def llm_judge_agreement(

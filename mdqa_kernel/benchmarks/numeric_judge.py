@@ -43,7 +43,6 @@ from mdqa_kernel.text.asks import SCALE_WORDS, asked_decimals, asked_scale
 VerdictKind = Literal["correct", "incorrect", "not_numeric"]
 RELATIVE_TOLERANCE = 0.01
 
-_SCALES = SCALE_WORDS
 # A number with an optional sign, currency and scale or unit. Short scale letters (m, b, k) must be
 # attached to the digits ("$4.6b") so that "2 by ..." is not read as billions.
 _QUANTITY = re.compile(
@@ -119,7 +118,7 @@ def quantities(text: str, question: str = "") -> list[Quantity]:
         parens = bool(m.group("open") and m.group("close")) and not scale_word
         sign = -1.0 if (m.group("sign") or m.group("sign2") or parens) else 1.0
         percent = m.group("pct") is not None
-        scale = 1.0 if percent else _SCALES.get(scale_word, default_scale)
+        scale = 1.0 if percent else SCALE_WORDS.get(scale_word, default_scale)
         value = sign * float(num)
         decimals = len(num.split(".")[1]) if "." in num else 0
         from_question = not percent and not scale_word and scale != 1.0

@@ -17,6 +17,7 @@ the answer's form from the question (text/asks.py). A question this planner cann
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -26,6 +27,14 @@ import polars as pl
 
 from mdqa_kernel.errors import MdqaError
 from mdqa_kernel.plan.aggregation import Aggregation, DeriveOp, Output
+from mdqa_kernel.plan.filings import (
+    FY_YEAR,
+    annual_report_filters,
+    entity_words,
+    find_entity,
+    fiscal_years,
+    select_filings,
+)
 from mdqa_kernel.plan.ir import FieldSpec, MetadataFilter, Plan
 from mdqa_kernel.text.asks import asked_decimals, asked_scale, asks_percent
 from mdqa_kernel.text.yamlsafe import load_yaml
@@ -41,8 +50,6 @@ __all__ = [
 
 AMOUNT_SCALE = 1e6  # fields are read in USD millions, the scale most statements print
 _SCALE_NAMES = {1e3: "thousand USD", 1e6: "million USD", 1e9: "billion USD"}
-_ANNUAL_TYPE = re.compile(r"10-?k\b|annual|年报|年度报告", re.I)
-_ENTITY_COLUMNS = ("company", "entity", "issuer", "name", "symbol")
 
 
 class UnknownTerm(MdqaError, ValueError):
@@ -133,7 +140,7 @@ class Mean:
 
 Node = Ref | Num | Bin | Mean
 
-_FY = re.compile(r"\bfy\s*'?((?:19|20)\d\d)\b|\bfiscal(?:\s+year)?\s+((?:19|20)\d\d)\b", re.I)
+
 _ASIDE = re.compile(r"\[[^\]]*\]|\((?:from|in|as|see|per|i\.e\.|e\.g\.)\b[^()]*\)", re.I)
 _WORD_OPS = [(r"\bdivided\s+by\b", " / "), (r"\btimes\b", " * "), (r"\bmultiplied\s+by\b", " * "),
              (r"\bplus\b", " + "), (r"\bminus\b", " - "), (r"\bless\b", " - ")]  # fmt: skip
@@ -192,25 +199,33 @@ def _tokens(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def _sum(tokens: list[tuple[str, str]], scope: _Scope) -> tuple[Node, list[tuple[str, str]]]:
-    node, tokens = _product(tokens, scope)
-    while tokens and tokens[0] in (("op", "+"), ("op", "-")):
+Tokens = list[tuple[str, str]]
+
+
+def _sum(tokens: Tokens, scope: _Scope) -> tuple[Node, Tokens]:
+    return _binary(tokens, scope, ("+", "-"), _product)
+
+
+def _product(tokens: Tokens, scope: _Scope) -> tuple[Node, Tokens]:
+    return _binary(tokens, scope, ("*", "/"), _factor)
+
+
+def _binary(
+    tokens: Tokens,
+    scope: _Scope,
+    ops: tuple[str, ...],
+    operand: Callable[[Tokens, _Scope], tuple[Node, Tokens]],
+) -> tuple[Node, Tokens]:
+    """Left-associative operands joined by `ops` (one precedence level of the grammar)."""
+    node, tokens = operand(tokens, scope)
+    while tokens and tokens[0][0] == "op" and tokens[0][1] in ops:
         op = tokens[0][1]
-        right, tokens = _product(tokens[1:], scope)
+        right, tokens = operand(tokens[1:], scope)
         node = Bin(op, node, right)
     return node, tokens
 
 
-def _product(tokens: list[tuple[str, str]], scope: _Scope) -> tuple[Node, list[tuple[str, str]]]:
-    node, tokens = _factor(tokens, scope)
-    while tokens and tokens[0] in (("op", "*"), ("op", "/")):
-        op = tokens[0][1]
-        right, tokens = _factor(tokens[1:], scope)
-        node = Bin(op, node, right)
-    return node, tokens
-
-
-def _factor(tokens: list[tuple[str, str]], scope: _Scope) -> tuple[Node, list[tuple[str, str]]]:
+def _factor(tokens: Tokens, scope: _Scope) -> tuple[Node, Tokens]:
     if not tokens:
         raise UnknownTerm("a formula ends where a term was expected")
     kind, value = tokens[0]
@@ -241,10 +256,10 @@ def _phrase(text: str, scope: _Scope) -> Node:
             return Mean((first, last)) if kind == "mean" else Bin("-", last, first)
     if text.startswith(("prior ", "prior year ", "previous year ")):
         return _at(text.split(" ", 1)[1].removeprefix("year "), scope.year - 1, scope)
-    own = _FY.findall(text)
+    own = FY_YEAR.findall(text)
     if own:
         year = int(own[0][0] or own[0][1])
-        return _at(_FY.sub(" ", text), year, scope)
+        return _at(FY_YEAR.sub(" ", text), year, scope)
     return _at(text, scope.year, scope)
 
 
@@ -267,17 +282,22 @@ def _names(text: str) -> list[str]:
 
 def _at(text: str, year: int, scope: _Scope) -> Node:
     """A term by name at a year: the question's definition, else a line item, else a metric."""
-    for name in _names(text):
-        if name in scope.definitions:
-            return _formula(
-                scope.definitions[name], _Scope(year, scope.terms, scope.definitions, scope.depth + 1)
-            )
-        term = scope.terms.by_phrase.get(name)
-        if isinstance(term, LineItem):
-            return Ref(term.name, year)
-        if isinstance(term, Metric):
-            return _formula(term.formula, _Scope(year, scope.terms, scope.definitions, scope.depth + 1))
+    term = _lookup(text, scope.terms, scope.definitions)
+    if isinstance(term, LineItem):
+        return Ref(term.name, year)
+    if isinstance(term, Metric):
+        return _formula(term.formula, _Scope(year, scope.terms, scope.definitions, scope.depth + 1))
     raise UnknownTerm(f"{text!r} names no line item or metric this planner knows")
+
+
+def _lookup(phrase: str, terms: Terms, definitions: dict[str, str]) -> LineItem | Metric | None:
+    """The question's definition (as a metric) or the vocabulary's term a phrase names."""
+    for name in _names(phrase):
+        if name in definitions:
+            return Metric(name, (name,), definitions[name], percent=asks_percent(definitions[name]))
+        if name in terms.by_phrase:
+            return terms.by_phrase[name]
+    return None
 
 
 def refs(node: Node) -> list[Ref]:
@@ -349,8 +369,8 @@ _DEFINITION = re.compile(
     r"|\bdefine\s+(?P<name2>[a-z][\w &%'’/().-]{1,60}?)\s+as:?\s+(?P<formula2>.+?)(?=\.\s|\.$|\?|$)",
     re.I,
 )
-_RANGE = re.compile(r"\bfy\s*((?:19|20)\d\d)\s*(?:-|–|to|through)\s*fy\s*((?:19|20)\d\d)\b", re.I)
-_FROM_TO = re.compile(r"\bfrom\s+fy\s*((?:19|20)\d\d)\s+(?:to|through)\s+fy\s*((?:19|20)\d\d)\b", re.I)
+
+
 _ASK = re.compile(r"\b(?:what|how\s+much|how\s+many)\b[^?]*\?", re.I)
 _ASK_WORD = re.compile(r"\b(?:what|how\s+much|how\s+many)\b", re.I)
 _PERCENT_OF = re.compile(r"\s+(?:as\s+(?:a\s+)?)?(?:%|percent(?:age)?)\s+of\s+", re.I)
@@ -388,14 +408,15 @@ def read_statement_question(question: str, metadata: pl.DataFrame) -> StatementQ
     if _NOT_A_FIGURE.search(asked[0]):
         return None
     target = asked[0][[m.start() for m in _ASK_WORD.finditer(asked[0])][-1] :].rstrip("?")
-    years = _years(target) or _years(question)
+    years = fiscal_years(target) or fiscal_years(question)
     if not years:
         return None
     definitions = definitions_of(question)
     clause = _strip_entity(target, name)
+    text = _norm(_ASIDE.sub(" ", clause))
+    spans = _abbreviated(text, _term_spans(text, terms, definitions), definitions)
     try:
-        formula, percent = _target_formula(clause, years, terms, definitions)
-        label = _target_label(clause, terms, definitions)
+        formula, percent = _target_formula(text, spans, years, terms, definitions)
     except UnknownTerm:
         return None
     if formula is None:
@@ -403,26 +424,17 @@ def read_statement_question(question: str, metadata: pl.DataFrame) -> StatementQ
     amount = is_amount(formula)
     if amount and _ASKS_RATIO.search(clause):
         return None  # "how many times …", "… ratio": an amount would answer another question
-    scale = (asked_scale(question) if asked_scale(question) > 1 else AMOUNT_SCALE) if amount else 1.0
+    unit_scale = asked_scale(question)
+    scale = (unit_scale if unit_scale > 1 else AMOUNT_SCALE) if amount else 1.0
     return StatementQuestion(company=name, entity_column=column, years=years, formula=formula,
-                             target=label, percent=percent and not amount, scale=scale,
+                             target=_target_label(text, spans), percent=percent and not amount, scale=scale,
                              decimals=asked_decimals(question))  # fmt: skip
-
-
-def _years(text: str) -> list[int]:
-    years = sorted({int(a or b) for a, b in _FY.findall(text)})
-    for rx in (_RANGE, _FROM_TO):
-        for a, b in rx.findall(text):
-            lo, hi = sorted((int(a), int(b)))
-            if hi - lo <= 10:
-                years = sorted({*years, *range(lo, hi + 1)})
-    return years
 
 
 def _strip_entity(text: str, name: str) -> str:
     """The target clause without the company's name (and its possessive or an aside after it)."""
     pattern = (
-        r"\b" + r"[\s\-]+".join(re.escape(w) for w in _entity_words(name)) + r"(?:'s|’s)?(?:\s*\([^)]*\))?"
+        r"\b" + r"[\s\-]+".join(re.escape(w) for w in entity_words(name)) + r"(?:'s|’s)?(?:\s*\([^)]*\))?"
     )
     return re.sub(pattern, " ", text, flags=re.I)
 
@@ -433,10 +445,8 @@ _LABEL_HEAD = re.compile(
 )
 
 
-def _target_label(clause: str, terms: Terms, definitions: dict[str, str]) -> str:
+def _target_label(text: str, spans: list[tuple[int, int, str]]) -> str:
     """The asked metric in the question's words ("3 year average of capex as a % of revenue")."""
-    text = _norm(_ASIDE.sub(" ", clause))
-    spans = _abbreviated(text, _term_spans(text, terms, definitions), definitions)
     if not spans:
         return text
     start, end = spans[0][0], spans[-1][1]
@@ -448,11 +458,10 @@ def _target_label(clause: str, terms: Terms, definitions: dict[str, str]) -> str
 
 
 def _target_formula(
-    clause: str, years: list[int], terms: Terms, definitions: dict[str, str]
+    text: str, spans: list[tuple[int, int, str]], years: list[int], terms: Terms, definitions: dict[str, str]
 ) -> tuple[Node | None, bool]:
-    """The formula the asked clause names, and whether it asks a percentage."""
-    text = _norm(_ASIDE.sub(" ", clause))
-    spans = _abbreviated(text, _term_spans(text, terms, definitions), definitions)
+    """The formula the asked clause (normalised, its term mentions `spans`) names, and whether it asks
+    a percentage."""
     if not spans:
         return None, False
     last = years[-1]
@@ -505,15 +514,6 @@ def _abbreviated(
     return out
 
 
-def _lookup(phrase: str, terms: Terms, definitions: dict[str, str]) -> LineItem | Metric | None:
-    for name in _names(phrase):
-        if name in definitions:
-            return Metric(name, (name,), definitions[name], percent=asks_percent(definitions[name]))
-        if name in terms.by_phrase:
-            return terms.by_phrase[name]
-    return None
-
-
 def _term_spans(text: str, terms: Terms, definitions: dict[str, str]) -> list[tuple[int, int, str]]:
     """Non-overlapping mentions of defined names and vocabulary phrases, longest first, in order."""
     phrases = sorted({*definitions, *terms.by_phrase}, key=len, reverse=True)
@@ -523,87 +523,6 @@ def _term_spans(text: str, terms: Terms, definitions: dict[str, str]) -> list[tu
             if all(m.end() <= s or m.start() >= e for s, e, _ in taken):
                 taken.append((m.start(), m.end(), p))
     return sorted(taken)
-
-
-# -- the collection -------------------------------------------------------------------------------
-
-
-def _entity_words(name: str) -> list[str]:
-    return re.findall(r"[a-z0-9]+", name.lower().replace("&", " and "))
-
-
-def find_entity(question: str, metadata: pl.DataFrame) -> tuple[str, str] | None:
-    """(column, value) of the one entity of the metadata the question names (whole words, case and
-    punctuation ignored: "Coca Cola" names "Coca-Cola"; else by the initials of a name of three or more
-    words, "JnJ" or "J&J" for "Johnson & Johnson"); None when it names none or several."""
-    words = " " + " ".join(_entity_words(question)) + " "
-    tokens = set(re.findall(r"[a-z0-9&]+", question.lower()))
-    columns = [
-        c
-        for c in _ENTITY_COLUMNS
-        if c in metadata.columns and metadata.schema[c] in (pl.String, pl.Categorical)
-    ]
-    for column in columns:
-        values = metadata[column].cast(pl.String).drop_nulls().unique().to_list()
-        found = {v for v in values if (key := " ".join(_entity_words(v))) and f" {key} " in words}
-        # a name inside another ("Block" in "Block Inc") is the longer one's
-        found = {
-            v
-            for v in found
-            if not any(v != o and " ".join(_entity_words(v)) in " ".join(_entity_words(o)) for o in found)
-        }
-        if not found:
-            found = {v for v in values if tokens & _initials(v)}
-        if len(found) == 1:
-            return column, found.pop()
-        if found:
-            return None
-    return None
-
-
-def _initials(name: str) -> set[str]:
-    """A name's initials as questions write them: "Johnson & Johnson" → jj, jnj, j&j. Names of three
-    or more words only (with "and"/"&"), so that a two-letter word is never taken for a company."""
-    words = _entity_words(name)
-    if len(words) < 3:
-        return set()
-    heads = ["" if w == "and" else w[0] for w in words]
-    return {"".join(heads), "".join(h or "n" for h in heads), "".join(h or "&" for h in heads)}
-
-
-def annual_report_filters(
-    sq: StatementQuestion, metadata: pl.DataFrame
-) -> tuple[list[MetadataFilter], int] | None:
-    """Filters that select the company's earliest annual report whose fiscal year is the latest one
-    asked or later (a 10-K prints the prior years beside its own), and that report's year."""
-    if "year" not in metadata.columns:
-        return None
-    rows = metadata.filter(pl.col(sq.entity_column).cast(pl.String) == sq.company)
-    type_col = next((c for c in ("doc_type", "doctype") if c in metadata.columns), None)
-    annual = None
-    if type_col is not None:
-        kinds = [
-            k
-            for k in rows[type_col].cast(pl.String).drop_nulls().unique().to_list()
-            if _ANNUAL_TYPE.search(k)
-        ]
-        if len(kinds) == 1:
-            annual = kinds[0]
-            rows = rows.filter(pl.col(type_col).cast(pl.String) == annual)
-    years = sorted(int(y) for y in rows["year"].cast(pl.Int64, strict=False).drop_nulls().unique().to_list())
-    fitting = [y for y in years if y >= max(sq.years)]
-    if not fitting:
-        return None
-    year = fitting[0]
-    # the filter's value in the column's own type (a metadata CSV may keep years as text)
-    as_stored: int | str = year if metadata.schema["year"].is_numeric() else str(year)
-    filters = [
-        MetadataFilter(column=sq.entity_column, equals=sq.company),
-        MetadataFilter(column="year", equals=as_stored),
-    ]
-    if annual is not None and type_col is not None:
-        filters.append(MetadataFilter(column=type_col, equals=annual))
-    return filters, year
 
 
 def _period(ref: Ref, item: LineItem, report_year: int) -> str:
@@ -637,16 +556,17 @@ def statement_plan(question: str, metadata: pl.DataFrame) -> Plan | None:
     sq = read_statement_question(question, metadata)
     if sq is None:
         return None
-    selected = annual_report_filters(sq, metadata)
+    selected = annual_report_filters(sq.company, sq.entity_column, sq.years, metadata)
     if selected is None:
         return None
     sq.filters, sq.report_year = selected
     terms = load_terms()
     fields = [field_spec(r, sq.report_year, sq.entity_column, terms) for r in refs(sq.formula)]
     expr = expression(sq.formula, terms)
-    if sq.scale != AMOUNT_SCALE and is_amount(sq.formula):
+    amount = is_amount(sq.formula)
+    if sq.scale != AMOUNT_SCALE and amount:
         expr = f"({expr}) * {AMOUNT_SCALE / sq.scale:g}"
-    unit = _SCALE_NAMES.get(sq.scale) if is_amount(sq.formula) else None
+    unit = _SCALE_NAMES.get(sq.scale) if amount else None
     decimals = sq.decimals if sq.decimals is not None else (1 if sq.percent else 2)
     years = f"FY{sq.years[0]}" + (f"–FY{sq.years[-1]}" if len(sq.years) > 1 else "")
     output = Output(form="number", value="answer", unit=unit, percent=sq.percent, decimals=decimals,
@@ -660,29 +580,3 @@ def describe(plan: Plan) -> dict[str, Any]:
     derive = plan.aggregation.steps[0] if plan.aggregation and plan.aggregation.steps else None
     return {"filters": [f.model_dump(by_alias=True, exclude_none=True) for f in plan.filters],
             "fields": [f.name for f in plan.fields], "formula": getattr(derive, "expr", None)}  # fmt: skip
-
-
-_QUARTER = re.compile(r"\bQ[1-4]\b|\b[1-4]Q\b|\bquarter(?:ly)?\b|\bthree months\b", re.I)
-_ANY_YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
-
-
-def select_filings(question: str, metadata: pl.DataFrame) -> list[str]:
-    """doc_ids of the filings a question names: its company's, narrowed to the years it names and to
-    quarterly or annual filings when it names a quarter or only fiscal years; [] when it names no
-    company of the collection (the caller decides what to search then)."""
-    entity = find_entity(question, metadata)
-    if entity is None or "doc_id" not in metadata.columns:
-        return []
-    column, name = entity
-    rows = metadata.filter(pl.col(column).cast(pl.String) == name)
-    years = _years(question) or sorted({int(y) for y in _ANY_YEAR.findall(question)})
-    if years and "year" in rows.columns:
-        hit = rows.filter(pl.col("year").cast(pl.Int64, strict=False).is_in(years))
-        rows = hit if hit.height else rows
-    type_col = next((c for c in ("doc_type", "doctype") if c in rows.columns), None)
-    if type_col is not None:
-        annual = rows[type_col].cast(pl.String).fill_null("").str.contains("(?i)" + _ANNUAL_TYPE.pattern)
-        quarterly = bool(_QUARTER.search(question))
-        narrowed = rows.filter(~annual if quarterly else annual)
-        rows = narrowed if narrowed.height else rows
-    return rows["doc_id"].to_list()

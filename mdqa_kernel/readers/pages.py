@@ -1,7 +1,7 @@
 """A reader that reads only the pages it is given: the statement pages an analyst points at, or a
 benchmark's evidence pages (FinanceBench's `oracle` setting), with any other reader doing the reading.
 
-    extract(plan, coll, "pages", inner="cascade", pages={"ACME_2023_10K": [52, 54]}, client=llm)
+    extract(plan, coll, "pages", inner="cascade", pages={doc_id: [statement_page, ...]}, client=llm)
 
 The document view the inner reader sees holds those pages only (their text, words and chunks); a
 document without listed pages is read whole. The pages enter the task key, so a cached cell read from

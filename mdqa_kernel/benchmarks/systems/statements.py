@@ -71,30 +71,27 @@ def _run(config: SystemConfig, q: QuestionInput, llm: LLM, *, oracle: bool) -> S
     out.notes = {"route": ROUTE_PLAN, **describe(plan), "values": _values(result)}
     selected = result.rows.height
     if selected != 1:
-        out.fail("collection", f"the plan's filters select {selected} filings, not one")
-        out.fatal = True
-        return out
+        return _unanswered(out, "collection", f"the plan's filters select {selected} filings, not one")
     missing = [v["field"] for v in out.notes["values"] if v["value"] is None]
     if missing:
-        out.fail("extract", f"not found: {', '.join(missing)}")
-        out.fatal = True
-        return out
+        return _unanswered(out, "extract", f"not found: {', '.join(missing)}")
     unsure = [f"{v['field']} ({v.get('reader')}, confidence {v.get('confidence')})" for v in out.notes["values"]
               if (v.get("confidence") or 0.0) < STATEMENT_THRESHOLD]  # fmt: skip
     if unsure:
-        out.fail("extract", f"needs review: {', '.join(unsure)}")
-        out.fatal = True
-        return out
+        return _unanswered(out, "extract", f"needs review: {', '.join(unsure)}")
     clashes = same_figure_for_two_years(out.notes["values"])
     if clashes:
-        out.fail("extract", f"needs review: {'; '.join(clashes)}")
-        out.fatal = True
-        return out
+        return _unanswered(out, "extract", f"needs review: {'; '.join(clashes)}")
     if result.answer is None:
-        out.fail("aggregate", result.error or "no answer")
-        out.fatal = True
-        return out
+        return _unanswered(out, "aggregate", result.error or "no answer")
     out.answer = result.answer.text
+    return out
+
+
+def _unanswered(out: SystemOutput, stage: str, reason: str) -> SystemOutput:
+    """The question left unanswered, with the stage and the reason (the record keeps the values read)."""
+    out.fail(stage, reason)
+    out.fatal = True
     return out
 
 
