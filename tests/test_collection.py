@@ -272,3 +272,57 @@ def test_from_mudabench(tmp_path: Path) -> None:
     assert coll.last_build is not None and coll.last_build.parsed == 1  # identical files are parsed once
     with pytest.raises(MetadataError, match="no 'metadata' list"):
         Collection.from_mudabench([{"question": "q"}], pdf_dir, workspace=tmp_path / "ws", progress=False)
+
+
+def _build_bad(tmp_path: Path, executor: object | None) -> Collection:
+    files = bad_corpus(tmp_path / "pdfs")
+    rows = [[p.name, kind, "000123", 2021] for kind, p in files.items()]
+    rows.append(["missing.pdf", "missing", "000124", 2022])
+    meta = _write_csv(tmp_path / "meta.csv", ["file", "doc_id", "symbol", "year"], rows)
+    return Collection.build(
+        tmp_path / "pdfs", metadata=meta, workspace=tmp_path / "ws", jobs=1, progress=False, executor=executor
+    )
+
+
+def test_a_build_through_an_executor_ships_bytes_and_matches_the_local_build(tmp_path: Path) -> None:
+    """The path of an executor whose workers may be elsewhere (Ray): the driver reads each file and
+    ships its bytes, the worker parses them, the driver writes the parse. Run here through the inline
+    executor; statuses, messages and parsed words must equal the local build's."""
+    from mdqa_kernel.extract.executors import InlineExecutor
+
+    local = _build_bad(tmp_path / "a", None)
+    shipped = _build_bad(tmp_path / "b", InlineExecutor())
+
+    def docs(coll: Collection) -> dict[str, tuple[object, ...]]:
+        return {
+            r["doc_id"]: (r["status"], r["error_kind"], r["n_pages"], r["message"].replace("/b/", "/a/"))
+            for r in coll.documents.iter_rows(named=True)
+        }
+
+    assert docs(shipped) == docs(local)
+    assert docs(shipped)["encrypted"][1] == "encrypted" and docs(shipped)["missing"][1] == "missing_file"
+    for doc_id in ("good", "good_zh", "half_scanned"):
+        assert shipped.words(doc_id).equals(local.words(doc_id)), doc_id
+    runs = shipped.workspace.query("SELECT config FROM runs WHERE kind = 'collection build'")
+    assert '"executor": "inline"' in runs[-1]["config"]
+
+
+def test_bytes_read_for_shipping_refuse_what_a_build_refuses(tmp_path: Path) -> None:
+    import hashlib
+    import os
+
+    from mdqa_kernel.parsing.pdf import ParseResult, parse_pdf_bytes, read_pdf_bytes
+
+    good = text_pdf(tmp_path / "good.pdf", [["Total revenue 1,234"]])
+    sha = hashlib.sha256(good.read_bytes()).hexdigest()
+    data = read_pdf_bytes(good, sha256=sha)
+    assert isinstance(data, bytes)
+    assert parse_pdf_bytes(data, str(good), sha256=sha).status == "ok"
+    changed = parse_pdf_bytes(data + b"\n%", str(good), sha256=sha)
+    assert changed.error_kind == "changed" and str(good) in changed.message
+    os.mkfifo(tmp_path / "fifo.pdf")
+    fifo = read_pdf_bytes(tmp_path / "fifo.pdf")
+    assert isinstance(fifo, ParseResult) and fifo.error_kind == "not_a_file"
+    (tmp_path / "link.pdf").symlink_to(good)
+    link = read_pdf_bytes(tmp_path / "link.pdf", sha256=sha)  # a checked file that became a link
+    assert isinstance(link, ParseResult) and link.error_kind == "changed"

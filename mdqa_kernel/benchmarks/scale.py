@@ -218,11 +218,19 @@ def disk_bytes(folder: Path) -> int:
     return total
 
 
-def build_cmd(pdfs: Path, meta: Path, workspace: Path, jobs: int) -> list[str]:
-    return mdqa(
+def build_cmd(
+    pdfs: Path,
+    meta: Path,
+    workspace: Path,
+    jobs: int,
+    executor: str = "local",
+    ray_address: str | None = None,
+) -> list[str]:
+    cmd = mdqa(
         "collection", "build", str(pdfs), "--metadata", str(meta), "--workspace", str(workspace),
-        "--jobs", str(jobs), "--json",
+        "--jobs", str(jobs), "--executor", executor, "--json",
     )  # fmt: skip
+    return cmd + (["--ray-address", ray_address] if ray_address else [])
 
 
 def extract_cmd(
@@ -255,7 +263,10 @@ def run_size(
     ws = out / "workspace"
     shutil.rmtree(ws, ignore_errors=True)
     log = out / "commands.log"
-    build = measure(build_cmd(gen.pdfs, gen.metadata, ws, jobs), log)
+    build = measure(
+        build_cmd(gen.pdfs, gen.metadata, ws, jobs, executor, ray.address if ray else None), log,
+        extra_roots=ray.pids if ray else (), env=ray.env if ray else None,
+    )  # fmt: skip
     read = measure(
         extract_cmd(ws, plan, jobs, executor, ray.address if ray else None), log,
         extra_roots=ray.pids if ray else (), env=ray.env if ray else None,
@@ -278,8 +289,8 @@ def run_size(
         "cells_per_s": round(found.height / read.seconds, 2),
         "pages_read_per_s": round(gen.pages / read.seconds, 1),
         "build_parent_mb": _mb(b_roles.get("parent", 0)),
-        "build_worker_mb": _mb(b_roles.get("worker", 0)),
-        "build_workers": build.count("worker"),
+        "build_worker_mb": _mb(max(b_roles.get("worker", 0), b_roles.get("ray_worker", 0))),
+        "build_workers": build.count("worker") + build.count("ray_worker"),
         "build_total_mb": _mb(build.peak_total_kb),
         "extract_parent_mb": _mb(r_roles.get("parent", 0)),
         "extract_worker_mb": _mb(max(r_roles.get("worker", 0), r_roles.get("ray_worker", 0))),

@@ -35,19 +35,50 @@ def _collection_report(coll: object, as_json: bool) -> None:
 @click.option("--workspace", default="mdqa-workspace", show_default=True, help="workspace folder")
 @click.option("--name", default="default", show_default=True, help="collection name")
 @click.option("--jobs", type=int, default=None, help="parser processes (default: CPU count)")
+@click.option(
+    "--executor",
+    "executor_kind",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="local: processes on this machine; ray: Ray tasks (a local Ray instance of --jobs CPUs, or --ray-address)",
+)
+@click.option(
+    "--ray-address",
+    default=None,
+    help="a running Ray cluster ('auto', 'ray://head:10001'); with --executor ray",
+)
 @click.option("--json", "as_json", is_flag=True, help="print JSON instead of a table")
 def collection_build(
-    pdf_dir: str, metadata: str | None, workspace: str, name: str, jobs: int | None, as_json: bool
+    pdf_dir: str,
+    metadata: str | None,
+    workspace: str,
+    name: str,
+    jobs: int | None,
+    executor_kind: str,
+    ray_address: str | None,
+    as_json: bool,
 ) -> None:
     """Parse PDF_DIR's PDFs (only new or changed ones) and record the collection with its metadata."""
     from mdqa_kernel.collection.collection import Collection, CollectionError
+    from mdqa_kernel.extract.executors import ExecutorError, make_executor
     from mdqa_kernel.store import StoreError
 
+    if ray_address and executor_kind != "ray":
+        raise click.UsageError("--ray-address needs --executor ray")
+    # The local kind keeps the build's own process pool (a crashed parser costs one document only).
+    runner = make_executor(jobs, executor_kind, ray_address) if executor_kind != "local" else None
     try:
         coll = Collection.build(
-            pdf_dir, metadata=metadata, workspace=workspace, name=name, jobs=jobs, progress=not as_json
+            pdf_dir,
+            metadata=metadata,
+            workspace=workspace,
+            name=name,
+            jobs=jobs,
+            progress=not as_json,
+            executor=runner,
         )
-    except (CollectionError, StoreError) as e:
+    except (CollectionError, StoreError, ExecutorError) as e:
         fail(str(e))
         return
     _collection_report(coll, as_json)

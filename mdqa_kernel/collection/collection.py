@@ -122,13 +122,16 @@ class Collection:
         name: str = DEFAULT_NAME,
         jobs: int | None = None,
         progress: bool = True,
+        executor: Any | None = None,
     ) -> Collection:
-        """Build (or rebuild) collection `name` from a folder of PDFs and a metadata table."""
+        """Build (or rebuild) collection `name` from a folder of PDFs and a metadata table. `executor`:
+        where the parsing runs (`mdqa_kernel.extract.executors.make_executor("ray", …)`); by default
+        `jobs` processes on this machine."""
         ws = open_workspace(workspace)
         meta_df, label = read_metadata(metadata) if metadata is not None else (None, "")
         entries, meta = plan_documents(pdf_dir, meta_df, label)
         spec = {"pdf_dir": str(Path(pdf_dir).resolve()), "metadata": label or None}
-        return cls._build(ws, name, entries, meta, spec, jobs, progress)
+        return cls._build(ws, name, entries, meta, spec, jobs, progress, executor)
 
     @classmethod
     def from_mudabench(
@@ -162,6 +165,7 @@ class Collection:
         spec: dict[str, Any],
         jobs: int | None,
         progress: bool,
+        executor: Any | None = None,
     ) -> Collection:
         t0 = time.perf_counter()
         shas = _hash_files(entries, Path(spec["pdf_dir"]))
@@ -180,9 +184,17 @@ class Collection:
             pages_ocr += len(json.loads(record.get("ocr_pages") or "[]"))
             parse_cache.commit(ws, record, lambda conn: _set_status(conn, name, record))
 
-        config = {"collection": name, **spec, "documents": len(entries), "to_parse": len(todo)}
+        config = {
+            "collection": name,
+            **spec,
+            "documents": len(entries),
+            "to_parse": len(todo),
+            "executor": getattr(executor, "name", "local"),
+        }
         with ws.run("collection build", config) as summary:  # a killed build is marked interrupted later
-            parse_cache.parse_many(ws, todo, on_done, jobs=jobs, progress=progress, desc=f"parsing {name}")
+            parse_cache.parse_many(
+                ws, todo, on_done, jobs=jobs, progress=progress, desc=f"parsing {name}", executor=executor
+            )
             summary.update(
                 parsed=len(todo), pages=pages, pages_ocr=pages_ocr, seconds=time.perf_counter() - t0
             )

@@ -14,7 +14,7 @@ import multiprocessing
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -24,7 +24,7 @@ from tqdm.auto import tqdm
 
 from mdqa_kernel.lifeline import pool_initializer
 from mdqa_kernel.parsing import ocr
-from mdqa_kernel.parsing.pdf import PARSER_VERSION, ParseResult, parse_pdf
+from mdqa_kernel.parsing.pdf import PARSER_VERSION, ParseResult, parse_pdf, parse_pdf_bytes, read_pdf_bytes
 from mdqa_kernel.store import Workspace
 
 FRAMES = ("pages", "words", "chunks")
@@ -162,11 +162,19 @@ def parse_many(
     jobs: int | None = None,
     progress: bool = True,
     desc: str = "parsing",
+    executor: Any | None = None,
 ) -> None:
-    """Parse (sha256, path) pairs, calling on_done(record) in this process as each one finishes."""
+    """Parse (sha256, path) pairs, calling on_done(record) in this process as each one finishes.
+
+    `executor` (an object with `map_unordered(fn, jobs)`, such as the Ray executor of
+    `mdqa_kernel.extract.executors`): the files' bytes are shipped to its workers, which may be on
+    other machines and never open the workspace; this process writes each returned parse."""
     jobs = max(1, jobs or default_jobs())
     bar = tqdm(total=len(todo), desc=desc, unit="doc", disable=not progress or not todo)
     try:
+        if executor is not None:
+            _parse_away(workspace, todo, on_done, executor, bar.update)
+            return
         if jobs == 1 or len(todo) <= 1:
             for sha, path in todo:
                 on_done(store_result(workspace, sha, parse_pdf(path, sha256=sha)))
@@ -199,6 +207,34 @@ def parse_many(
                 raise
     finally:
         bar.close()
+
+
+def _parse_shipped(job: tuple[str, str, bytes]) -> tuple[str, ParseResult]:
+    """Runs on a worker that may be on another machine: parse the shipped bytes, return the frames."""
+    sha, path, data = job
+    return sha, parse_pdf_bytes(data, path, sha256=sha)
+
+
+def _parse_away(
+    workspace: Workspace,
+    todo: list[tuple[str, str]],
+    on_done: Callable[[dict[str, Any]], None],
+    executor: Any,
+    tick: Callable[[], Any],
+) -> None:
+    def shipped() -> Iterator[tuple[str, str, bytes]]:
+        # Read lazily: the executor keeps only a few jobs in flight, so only their bytes are in memory.
+        for sha, path in todo:
+            data = read_pdf_bytes(path, sha256=sha)
+            if isinstance(data, ParseResult):  # not readable here: its record says why, nothing shipped
+                on_done(store_result(workspace, sha, data))
+                tick()
+                continue
+            yield sha, path, data
+
+    for sha, result in executor.map_unordered(_parse_shipped, shipped()):
+        on_done(store_result(workspace, sha, result))
+        tick()
 
 
 def load_frame(workspace: Workspace, record: dict[str, Any], name: str) -> pl.DataFrame:

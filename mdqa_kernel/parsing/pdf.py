@@ -302,6 +302,17 @@ def _open(path: Path, t0: float, sha256: str | None = None) -> pdfium.PdfDocumen
     file is opened once and pdfium reads the bytes read then. Given `sha256` (the hash taken when a
     collection checked the file), the path is not followed if it became a link and the bytes must
     have that hash: a file swapped after the check is refused unparsed ('changed')."""
+    data = _read_file(path, t0, sha256)
+    return data if isinstance(data, ParseResult) else _open_bytes(data, str(path), t0, sha256)
+
+
+def read_pdf_bytes(path: str | Path, *, sha256: str | None = None) -> bytes | ParseResult:
+    """A file's bytes for a parser elsewhere (a worker on another machine), read as `parse_pdf` reads
+    them, or the ParseResult that says why it cannot be read."""
+    return _read_file(Path(path), time.perf_counter(), sha256)
+
+
+def _read_file(path: Path, t0: float, sha256: str | None) -> bytes | ParseResult:
     name = str(path)
     try:
         data = _read_regular(path, follow=sha256 is None)
@@ -320,6 +331,10 @@ def _open(path: Path, t0: float, sha256: str | None = None) -> pdfium.PdfDocumen
         return _error(
             name, "not_a_file", f"{name} is not a regular file (a FIFO, socket or device?); not read", t0
         )
+    return data
+
+
+def _open_bytes(data: bytes, name: str, t0: float, sha256: str | None) -> pdfium.PdfDocument | ParseResult:
     if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
         return _error(
             name, "changed", f"{name} changed after it was checked (other bytes); not parsed. Rebuild", t0
@@ -400,17 +415,32 @@ def parse_pdf(path: str | Path, *, sha256: str | None = None) -> ParseResult:
     t0 = time.perf_counter()
     path = Path(path)
     try:
-        opened = _open(path, t0, sha256)
-        if isinstance(opened, ParseResult):
-            return opened
-        try:
-            return _parse_document(opened, str(path), t0)
-        finally:
-            opened.close()
+        return _parse_opened(_open(path, t0, sha256), str(path), t0)
     except Exception as e:  # a parser bug or an exotic file must not take a whole build down
         return _error(
             str(path), "parser_error", f"{path}: unexpected {type(e).__name__}: {e}; report this file", t0
         )
+
+
+def parse_pdf_bytes(data: bytes, name: str, *, sha256: str | None = None) -> ParseResult:
+    """Parse a PDF's bytes read elsewhere (`read_pdf_bytes`): a worker on another machine parses what
+    the driver shipped. `name`: the file the messages name. Never raises on bad input."""
+    t0 = time.perf_counter()
+    try:
+        return _parse_opened(_open_bytes(data, name, t0, sha256), name, t0)
+    except Exception as e:
+        return _error(
+            name, "parser_error", f"{name}: unexpected {type(e).__name__}: {e}; report this file", t0
+        )
+
+
+def _parse_opened(opened: pdfium.PdfDocument | ParseResult, name: str, t0: float) -> ParseResult:
+    if isinstance(opened, ParseResult):
+        return opened
+    try:
+        return _parse_document(opened, name, t0)
+    finally:
+        opened.close()
 
 
 @dataclass

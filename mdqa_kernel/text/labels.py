@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from mdqa_kernel.text.datafiles import string_groups
 from mdqa_kernel.text.language import CJK
@@ -45,6 +45,7 @@ _PERIOD_WORDS = re.compile(
 )
 
 
+@lru_cache(maxsize=1 << 16)  # every table row's label is normalised once per field read: cached
 def normalize_label(text: str) -> str:
     """NFKC, lower case, no numbering ('一、', '(1)'), no unit tail ('（元）'), no spaces or punctuation."""
     s = unicodedata.normalize("NFKC", text).strip().lower()
@@ -202,6 +203,7 @@ def field_labels(name: str, description: str) -> LabelSet:
     return LabelSet(tuple(primary), tuple(synonyms))
 
 
+@lru_cache(maxsize=1 << 16)  # the same row labels are scored against the same field many times
 def label_score(label: str, labels: LabelSet) -> float:
     """How well a printed row label names the field: 1.0 exact primary, 0.95 exact synonym, lower for
     a label that merely starts with or contains a name (a different line item may contain it)."""

@@ -100,17 +100,33 @@ class Line:
     index: int
     words: list[Word]
 
-    @property
+    # A line's words never change once it is built; every field read asks these again: cached.
+    @cached_property
     def top(self) -> float:
         return min(w.top for w in self.words)
 
-    @property
+    @cached_property
     def bottom(self) -> float:
         return max(w.bottom for w in self.words)
 
-    @property
+    @cached_property
     def text(self) -> str:
         return " ".join(w.text for w in self.words)
+
+    @cached_property
+    def gap_groups(self) -> tuple[str, ...]:
+        """The words grouped by wide horizontal gaps (the cells of a two-column table)."""
+        groups: list[list[str]] = []
+        last_x1: float | None = None
+        for w in self.words:
+            char_w = (w.x1 - w.x0) / max(len(w.text), 1)
+            if last_x1 is None or w.x0 - last_x1 > 3 * max(char_w, 3.0):
+                groups.append([w.text])
+            else:
+                groups[-1].append(w.text)
+            last_x1 = w.x1
+        cjk = any(has_cjk(w.text) for w in self.words)
+        return tuple("".join(g) if cjk else " ".join(g) for g in groups)
 
     def split(self) -> tuple[list[Word], list[Word], dict[int, str]]:
         """(label words, value cell words, unit printed after a cell word by its id), worked out once.
@@ -343,20 +359,32 @@ class Row:
 
 def page_lines(words: pl.DataFrame, page: int) -> list[Line]:
     """Visual lines of one page, top to bottom, words left to right."""
-    rows = words.filter(pl.col("page") == page).sort("top", "x0")
+    return _lines(page, words.filter(pl.col("page") == page))
+
+
+def lines_by_page(words: pl.DataFrame) -> dict[int, list[Line]]:
+    """Visual lines of every page, the words frame split by page once (not filtered once per page)."""
+    parts = words.partition_by("page", as_dict=True, maintain_order=True)
+    return {int(key[0]): _lines(int(key[0]), part) for key, part in sorted(parts.items())}
+
+
+def _lines(page: int, page_words: pl.DataFrame) -> list[Line]:
+    rows = page_words.sort("top", "x0", maintain_order=True)
     cols = ["text", "x0", "top", "x1", "bottom"]
     extra = [c for c in ("char_start", "char_end") if c in rows.columns]
     items = [Word(*r) for r in rows.select(cols + extra).iter_rows()]
     lines: list[list[Word]] = []
+    top = bottom = 0.0  # the vertical band of the last line so far
     for w in items:
         centre = (w.top + w.bottom) / 2
-        if lines:
-            last = lines[-1]
-            top, bottom = min(x.top for x in last), max(x.bottom for x in last)
-            if top <= centre <= bottom or abs(centre - (top + bottom) / 2) < 0.3 * max(bottom - top, 1.0):
-                last.append(w)
-                continue
+        if lines and (
+            top <= centre <= bottom or abs(centre - (top + bottom) / 2) < 0.3 * max(bottom - top, 1.0)
+        ):
+            lines[-1].append(w)
+            top, bottom = min(top, w.top), max(bottom, w.bottom)
+            continue
         lines.append([w])
+        top, bottom = w.top, w.bottom
     return [Line(page, i, sorted(ws, key=lambda w: w.x0)) for i, ws in enumerate(lines)]
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from mdqa_kernel.text.layout import Line
 
@@ -62,6 +63,12 @@ def is_english(text: str) -> bool:
 
 def words(text: str) -> list[str]:
     """Content words of an English label, stemmed, sign notes and parentheses dropped."""
+    return list(_words(text))
+
+
+# Every row of every page is judged against each field, mostly with the same few label texts: cached.
+@lru_cache(maxsize=1 << 16)
+def _words(text: str) -> tuple[str, ...]:
     t = unicodedata.normalize("NFKC", text).lower()
     t = _PPE.sub("property and equipment", t)
     t = _SIGN_NOTE.sub(" ", t)
@@ -76,12 +83,17 @@ def words(text: str) -> list[str]:
         elif len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
             w = w[:-1]
         out.append(_SAME_WORD.get(w, w))
-    return out
+    return tuple(out)
 
 
 def description_heads(description: str) -> list[str]:
     """The line item(s) a description names, without qualifiers: "Total revenue (net sales) for …" →
     ["Total revenue", "net sales"]; "Net income attributable to the company …" → ["Net income"]."""
+    return list(_description_heads(description))
+
+
+@lru_cache(maxsize=1024)
+def _description_heads(description: str) -> tuple[str, ...]:
     desc = unicodedata.normalize("NFKC", description).strip()
     # "Net cash provided by (used in) financing activities": the parenthesis is inside the name
     core = re.split(r",", _PAREN.sub(" ", desc), maxsplit=1)[0]
@@ -104,7 +116,7 @@ def description_heads(description: str) -> list[str]:
             and words(alt)
         ):
             heads.append(alt)
-    return [h for h in heads if h]
+    return tuple(h for h in heads if h)
 
 
 def wants_attributable(description: str) -> bool:

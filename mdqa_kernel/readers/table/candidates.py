@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mdqa_kernel.text.labels import LabelSet, label_score, normalize_label
-from mdqa_kernel.text.language import has_cjk
 from mdqa_kernel.text.layout import Line
 from mdqa_kernel.text.values import declared_scale, find_dates, is_absent, is_number_shaped, numbers_in
 from mdqa_kernel.text.words import FACT_VERBS
@@ -49,8 +48,14 @@ class Candidate:
     scope: str | None = None  # the statement it was read from: "parent", "segment" (readers/semantics.py)
 
 
+_ASCII_ALNUM = re.compile(r"[A-Za-z0-9]")
+
+
 def compact_map(text: str) -> tuple[str, list[int]]:
     """The label-normalised form of a text plus, for each of its characters, the source index."""
+    if text.isascii():  # NFKC leaves ASCII alone: the per-character normalisation is not needed
+        idx = [m.start() for m in _ASCII_ALNUM.finditer(text)]
+        return "".join(text[i] for i in idx).lower(), idx
     out: list[str] = []
     idx: list[int] = []
     for i, ch in enumerate(text):
@@ -103,17 +108,7 @@ def key_values(lines_by_page: dict[int, list[Line]], labels: LabelSet) -> list[C
 
 def gap_groups(line: Line) -> list[str]:
     """The words of a line grouped by wide horizontal gaps (the cells of a two-column table)."""
-    groups: list[list[str]] = []
-    last_x1: float | None = None
-    for w in line.words:
-        char_w = (w.x1 - w.x0) / max(len(w.text), 1)
-        if last_x1 is None or w.x0 - last_x1 > 3 * max(char_w, 3.0):
-            groups.append([w.text])
-        else:
-            groups[-1].append(w.text)
-        last_x1 = w.x1
-    cjk = any(has_cjk(w.text) for w in line.words)
-    return ["".join(g) if cjk else " ".join(g) for g in groups]
+    return list(line.gap_groups)
 
 
 def column_values(lines_by_page: dict[int, list[Line]], labels: LabelSet, want: str) -> list[Candidate]:

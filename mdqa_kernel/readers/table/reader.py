@@ -100,8 +100,8 @@ from mdqa_kernel.text.layout import (
     Row,
     column_headers,
     is_contents_page,
+    lines_by_page,
     note_columns,
-    page_lines,
     table_rows,
 )
 from mdqa_kernel.text.periods import (
@@ -841,6 +841,8 @@ def _english_fit(text: str, labels: LabelSet, description: str, own_label: str) 
         label_score(without_attributable(text), labels),
         head_cover(text, description),
     )
+    if base == 0.0:
+        return 0.0  # no name of the field: how specific the label is does not matter
     return round(base * specificity(text, description, own_label), 4)
 
 
@@ -925,9 +927,8 @@ def _lines_by_page(doc: DocumentView) -> dict[int, list[Line]]:
 
     def build() -> dict[int, list[Line]]:
         assert doc.words is not None
-        pages = doc.words["page"].unique().sort().to_list()
-        lines = {p: page_lines(doc.words, p) for p in pages}
-        n_pages = max(pages, default=0)
+        lines = lines_by_page(doc.words)
+        n_pages = max(lines, default=0)
         return {p: ls for p, ls in lines.items() if not is_contents_page(ls, n_pages)}
 
     return doc.memo("lines", build)
