@@ -250,3 +250,60 @@ def test_an_answer_after_seeing_an_output_is_final_even_beside_a_command() -> No
         2,
         1,
     )  # the first command ran; the second reply ended it
+
+
+def test_call_pace_learns_the_slowest_rate_and_counts_only_new_prompt_tokens() -> None:
+    pace = bash_agent.CallPace()
+    assert pace.reply_tokens(500, 1.0, 256) == 256  # nothing measured yet: the first call sets the pace
+    pace.observe(500, 100, 13.0)  # 500 + 8 × 100 weighted tokens in 13 s: 0.01 s each
+    assert pace.rate == pytest.approx(0.01)
+    # the next prompt repeats the 600 tokens already evaluated and adds 400: 400 + 8 × 256 = 2,448
+    assert pace.seconds(1000, 256) == pytest.approx(24.48)
+    assert pace.reply_tokens(1000, 24.48, 256) == 256
+    assert pace.reply_tokens(1000, 12.0, 256) == 100  # (1,200 - 400) // 8
+    pace.observe(1000, 50, 4.0)  # a faster call does not lower the (cautious) rate
+    assert pace.rate == pytest.approx(0.01)
+
+
+class TimedChat(ScriptedChat):
+    """A scripted model on a fake clock: each call takes 0.01 s per prompt token and 0.08 s per reply token."""
+
+    def __init__(self, replies: list[str], clock: list[float]) -> None:
+        super().__init__(replies)
+        self.clock, self.limits = clock, []
+
+    def chat(self, messages: list[dict[str, str]], *, stage: str = "default", **params: Any) -> str:
+        reply = super().chat(messages, stage=stage)
+        self.limits.append(params.get("max_tokens"))
+        prompt = sum(bash_agent.approx_tokens(m["content"]) for m in messages)
+        self.clock[0] += 0.01 * prompt + 0.08 * bash_agent.approx_tokens(reply)
+        return reply
+
+
+def test_a_call_predicted_to_overrun_the_wall_budget_is_not_started() -> None:
+    from minisweagent.exceptions import LimitsExceeded
+
+    clock = [0.0]
+    llm = TimedChat([block("grep -rn revenue /sandbox/in " + "x" * 400)], clock)
+    model = bash_agent.LayerModel(llm, 65536, 256, clock=lambda: clock[0], deadline=100.0)
+    system = [{"role": "system", "content": "s " * 300}, {"role": "user", "content": "q " * 100}]
+    model.query(system)  # the first call: no pace yet, the full reply allowed
+    assert llm.limits == [None] and 0 < clock[0] < 50
+    # a long command output: about 10,000 new prompt tokens at 0.01 s each cannot fit the time left
+    grown = [*system, {"role": "assistant", "content": "a " * 200}, {"role": "user", "content": "o " * 20000}]
+    with pytest.raises(LimitsExceeded) as stop:
+        model.query(grown)
+    exit_message = stop.value.messages[0]
+    assert exit_message["extra"]["exit_status"] == "TimeExceeded" and "s left" in exit_message["content"]
+    assert len(llm.sent) == 1  # the overrunning call was never made
+    assert bash_agent.agora_failure({"exit_status": "TimeExceeded"}, correct=False) == "resources exhausted"
+
+
+def test_a_reply_is_cut_to_the_time_left() -> None:
+    clock = [0.0]
+    llm = TimedChat([block("ls /sandbox/in")], clock)
+    model = bash_agent.LayerModel(llm, 8192, 256, clock=lambda: clock[0], deadline=60.0)
+    model.query([{"role": "user", "content": "q " * 100}])
+    clock[0] = 60.0 - 6.0  # six seconds left: room for a shorter reply only
+    model.query([{"role": "user", "content": "q " * 100}, {"role": "user", "content": "o " * 50}])
+    assert llm.limits[0] is None and bash_agent.MIN_REPLY_TOKENS <= llm.limits[1] < 256

@@ -54,6 +54,13 @@ COMMAND_LIMITS = SandboxLimits(
     timeout_s=30.0, memory_mb=1024, max_output_mb=16, scratch_mb=64, max_processes=64
 )
 MAX_FORMAT_ERRORS = 3  # in a row; then the episode ends ("instruction not followed")
+# One model call is not interruptible (llama.cpp in process), so the wall budget is kept by predicting each
+# call before it starts: seconds per token measured on this episode's earlier calls, a generated token
+# counted as GEN_WEIGHT prompt tokens (decoding is that much slower than prompt evaluation on a CPU), only
+# the prompt's new tokens counted (the backend reuses the evaluated prefix). A reply is cut to what fits;
+# under MIN_REPLY_TOKENS the episode ends as TimeExceeded (AGORA: resources exhausted).
+GEN_WEIGHT = 8
+MIN_REPLY_TOKENS = 48
 TRAJECTORY_CHARS = 1500  # per message kept in the output notes
 ACTION_REGEX = r"```(?:bash|sh)?[ \t]*\n(.*?)\n?```"
 _ANSWER = re.compile(r"<answer>(.*?)</answer>", re.S | re.I)
@@ -194,12 +201,21 @@ class LayerModel:
     final answer out. The context is checked before each call (a trajectory longer than the model's
     context ends the episode as resources exhausted, instead of a backend error)."""
 
-    def __init__(self, llm: LLM, n_ctx: int, max_tokens: int) -> None:
+    def __init__(
+        self,
+        llm: LLM,
+        n_ctx: int,
+        max_tokens: int,
+        clock: Any = time.monotonic,
+        deadline: float | None = None,
+    ) -> None:
         chat = getattr(llm, "chat", None)
         if chat is None:
             raise StageError(STAGE, "the LLM client has no chat(); use mdqa_kernel.llm.LLMClient")
         self.chat, self.n_ctx, self.max_tokens = chat, n_ctx, max_tokens
         self.config = {"n_ctx": n_ctx, "max_tokens": max_tokens}
+        self.clock, self.deadline = clock, deadline
+        self.pace = CallPace()
 
     def query(self, messages: list[dict[str, Any]], **kwargs: Any) -> dict[str, Any]:
         from minisweagent.exceptions import LimitsExceeded, Submitted
@@ -212,7 +228,11 @@ class LayerModel:
             raise LimitsExceeded(
                 _exit("ContextExhausted", f"{used} prompt tokens + {self.max_tokens} > {self.n_ctx}")
             )
-        text = self.chat(plain, stage=STAGE)
+        limit = self._reply_budget(used)
+        started = self.clock()
+        # The limit is passed only when it cuts the reply: an unchanged call keeps its cache key.
+        text = self.chat(plain, stage=STAGE, **({"max_tokens": limit} if limit < self.max_tokens else {}))
+        self.pace.observe(used, approx_tokens(text), self.clock() - started)
         message = {"role": "assistant", "content": text, "extra": {"cost": 0.0}}
         answer = parse_answer(text)
         # An answer is final once the model has seen a command's output. Before that, a reply with a
@@ -225,6 +245,21 @@ class LayerModel:
             text, action_regex=ACTION_REGEX, format_error_template=FORMAT_ERROR
         )
         return message
+
+    def _reply_budget(self, prompt_tokens: int) -> int:
+        """The reply's token limit that keeps the call inside the wall budget (see GEN_WEIGHT)."""
+        from minisweagent.exceptions import LimitsExceeded
+
+        if self.deadline is None:
+            return self.max_tokens
+        left = self.deadline - self.clock()
+        fits = self.pace.reply_tokens(prompt_tokens, left, self.max_tokens)
+        if left <= 0 or fits < min(MIN_REPLY_TOKENS, self.max_tokens):
+            guess = self.pace.seconds(prompt_tokens, self.max_tokens)
+            raise LimitsExceeded(
+                _exit("TimeExceeded", f"{max(left, 0):.0f} s left; the next call needs about {guess:.0f} s")
+            )
+        return fits
 
     def format_message(self, **kwargs: Any) -> dict[str, Any]:
         return dict(kwargs)
@@ -245,6 +280,33 @@ class LayerModel:
 
     def serialize(self) -> dict[str, Any]:
         return {"info": {"model": self.config}}
+
+
+class CallPace:
+    """Seconds per (weighted) token of the model calls seen so far: the slowest call's rate, so a
+    prediction errs towards stopping early rather than overrunning the budget."""
+
+    def __init__(self) -> None:
+        self.rate: float | None = None  # seconds per weighted token; unknown before the first call
+        self.seen = 0  # prompt tokens already evaluated (the backend reuses them)
+
+    def _weighted(self, prompt_tokens: int, reply_tokens: int) -> int:
+        return max(1, prompt_tokens - self.seen) + GEN_WEIGHT * reply_tokens
+
+    def observe(self, prompt_tokens: int, reply_tokens: int, seconds: float) -> None:
+        rate = seconds / self._weighted(prompt_tokens, reply_tokens)
+        self.rate = rate if self.rate is None else max(self.rate, rate)
+        self.seen = prompt_tokens + reply_tokens
+
+    def seconds(self, prompt_tokens: int, reply_tokens: int) -> float:
+        return 0.0 if self.rate is None else self.rate * self._weighted(prompt_tokens, reply_tokens)
+
+    def reply_tokens(self, prompt_tokens: int, left: float, most: int) -> int:
+        """The longest reply (at most `most` tokens) whose call is predicted to end within `left` s."""
+        if self.rate is None:
+            return most  # the first call (the shortest prompt) sets the pace
+        spare = left / self.rate - max(1, prompt_tokens - self.seen)
+        return max(0, min(most, int(spare // GEN_WEIGHT)))
 
 
 def _observed(messages: list[dict[str, Any]]) -> bool:
@@ -272,7 +334,7 @@ def run(config: SystemConfig, q: QuestionInput, llm: LLM) -> SystemOutput:
     try:
         docs = write_documents(q, root)
         env = SandboxEnvironment(root)
-        model = LayerModel(llm, q.n_ctx, q.max_tokens)
+        model = LayerModel(llm, q.n_ctx, q.max_tokens, deadline=time.monotonic() + budget.seconds)
         agent = default.DefaultAgent(
             model, env, system_template=SYSTEM_TEMPLATE, instance_template=INSTANCE_TEMPLATE,
             step_limit=budget.turns, cost_limit=0.0, wall_time_limit_seconds=budget.seconds,
