@@ -304,3 +304,25 @@ def test_initials_name_a_long_company_and_a_misread_form_is_declined():
 def test_a_question_for_reasons_is_not_a_figure():
     assert statement_plan("What drove gross margin change as of FY2023 for Acme Widgets?", META) is None
     assert statement_plan("Why did Acme Widgets's FY2023 net sales fall?", META) is None
+
+
+def test_ask_plans_a_statement_question_without_the_model(collection):
+    """`ask()` without a plan: the planner's first route is the statement planner, no model call; a
+    question it cannot read goes on to the model (here a stand-in that records it was asked)."""
+    from mdqa_kernel.plan.planner import Planner
+
+    asked: list[object] = []
+
+    def model(messages, schema):  # the model's planning steps: must not run for a statement question
+        asked.append(messages)
+        raise RuntimeError("the model was asked")
+
+    question = "What is the FY2023 working capital ratio for Acme Widgets? Round to two decimal places."
+    result = ask(question, collection, reader="table", llm="local-tiny", planner=Planner(model))
+    assert asked == [] and result.planning is not None
+    assert result.planning.trace.family_source == "statement planner"
+    assert result.answer is not None and "1.50" in result.answer.text
+    other = Planner(model).propose("Which company grew revenue the most?", metadata=collection.documents)
+    assert other.plan is None and asked  # not a statement question: the model route ran
+    off = Planner(model, statements=False).propose(question, metadata=collection.documents)
+    assert off.plan is None and off.trace.family_source != "statement planner"

@@ -178,6 +178,20 @@ class PlanResult:
 # -- the planner -------------------------------------------------------------------------------------
 
 
+def _statement_route(question: str, metadata: pl.DataFrame) -> PlanResult | None:
+    """The first route: a single company's statement figure or formula (`plan.analyst`), planned
+    without a model; None when the statement planner cannot read the question completely."""
+    from mdqa_kernel.plan.analyst import statement_plan
+
+    plan = statement_plan(question, metadata)
+    if plan is None:
+        return None
+    trace = PlanTrace(
+        family="statement", family_source="statement planner", fields_source="statement planner"
+    )
+    return PlanResult(question, plan, trace)
+
+
 class Planner:
     """Runs the constrained planning steps with one LLM (an LLMClient, or any object with
     `structured(prompt, schema_dict, stage=...)`, or a callable `(messages, schema) -> dict`).
@@ -194,6 +208,7 @@ class Planner:
         max_retries: int = 1,
         family_mode: str = "model+rules",
         dry_run: DryRun | None = None,
+        statements: bool = True,
     ) -> None:
         if family_mode not in FAMILY_MODES:
             raise ValueError(f"family_mode must be one of {FAMILY_MODES}, got {family_mode!r}")
@@ -202,6 +217,7 @@ class Planner:
         self.max_retries = max_retries
         self.family_mode = family_mode
         self.dry_run = dry_run
+        self.statements = statements
 
     # -- public -------------------------------------------------------------------------------
     def propose(
@@ -215,9 +231,18 @@ class Planner:
     ) -> PlanResult:
         """Plan a question; never raises for a model failure (the result says why it is invalid).
 
+        A question about one company's statements ("What is Acme's FY2023 inventory turnover?") that
+        `plan.analyst` reads completely is planned there, without a model (`statements=False`, given
+        fields or a given family turn that route off); the rest goes to the model.
+
         `vocabulary`: the labels the collection's documents print (`Vocabulary.of(collection)`); the
         fields the model proposes are grounded in it and the labels the question names are added."""
         t0 = time.perf_counter()
+        if self.statements and family is None and not schema_fields and isinstance(metadata, pl.DataFrame):
+            statement = _statement_route(question, metadata)
+            if statement is not None:
+                statement.trace.seconds = time.perf_counter() - t0
+                return statement
         meta = metadata_schema(metadata)
         facts = read_question(
             question,
