@@ -326,3 +326,20 @@ def test_ask_plans_a_statement_question_without_the_model(collection):
     assert other.plan is None and asked  # not a statement question: the model route ran
     off = Planner(model, statements=False).propose(question, metadata=collection.documents)
     assert off.plan is None and off.trace.family_source != "statement planner"
+
+
+def test_no_mudabench_question_takes_the_statement_route():
+    """MuDABench asks across documents; the statement route (first in the planner) must leave all its
+    questions to the model planner, so Table 2's mdqa system plans as before."""
+    import json
+
+    from mdqa_kernel.benchmarks.mudabench import default_data_dir
+    from mdqa_kernel.collection.metadata import mudabench_metadata
+
+    for split in ("simple", "complex"):
+        path = default_data_dir() / f"{split}.json"
+        meta = mudabench_metadata(path)
+        items = json.loads(path.read_text(encoding="utf-8"))
+        questions = [it["question"] for it in (items.values() if isinstance(items, dict) else items)]
+        assert len(questions) == 166
+        assert [q for q in questions if statement_plan(q, meta) is not None] == [], split
