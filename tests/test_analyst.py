@@ -256,6 +256,11 @@ def answer(question: str, coll: Collection) -> tuple[str | None, dict]:
         # the other company's report: every figure doubled, the ratio the same, the amount doubled
         ("What is Boreal Foods's FY2023 working capital ratio? Round your answer to two decimal places.", "1.50"),
         ("How much (in USD millions) did Boreal Foods have in net PP&E at the end of FY2022?", "5800.00 million USD"),
+        # a formula written inline in the asked clause: 1,860 + 410; (1,860 + 410) / 12,400
+        ("What is Acme Widgets's FY2023 operating income plus depreciation and amortization (in USD millions)?",
+         "2270.00 million USD"),
+        ("What is (FY2023 operating income + depreciation and amortization) divided by total revenue for Acme "
+         "Widgets? Round to two decimal places.", "0.18"),
     ],
 )  # fmt: skip
 def test_statement_questions_answered_from_the_report(collection, question, expected):
@@ -343,3 +348,13 @@ def test_no_mudabench_question_takes_the_statement_route():
         questions = [it["question"] for it in (items.values() if isinstance(items, dict) else items)]
         assert len(questions) == 166
         assert [q for q in questions if statement_plan(q, meta) is not None] == [], split
+
+
+def test_terms_joined_by_words_that_are_not_operators_are_declined():
+    meta = pl.DataFrame(
+        {"doc_id": ["a_2023_10k"], "company": ["Acme Widgets"], "doc_type": ["10k"], "year": [2023]}
+    )
+    listed = "What is Acme Widgets's FY2023 operating income and depreciation and amortization?"
+    assert read_statement_question(listed, meta) is None  # two figures asked, not one formula
+    unbalanced = "What is Acme Widgets's FY2023 (operating income + depreciation and amortization?"
+    assert read_statement_question(unbalanced, meta) is None

@@ -16,6 +16,7 @@ the answer's form from the question (text/asks.py). A question this planner cann
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -478,6 +479,9 @@ def _target_formula(
                 return Bin("/", at(a, year), at(spans[1], year)), True
             if _LESS.match(between):
                 return Bin("-", at(a, year), at(spans[1], year)), False
+            inline = _inline_formula(text, spans)
+            if inline is not None:  # "operating income + D&A", "(A + B) divided by C"
+                return _formula(inline, _Scope(year, terms, definitions)), False
             raise UnknownTerm(f"cannot tell how {a[2]!r} and {spans[1][2]!r} combine in {text!r}")
         after = text[a[1] :]
         term = _lookup(a[2], terms, definitions)
@@ -495,6 +499,30 @@ def _target_formula(
         return Mean(tuple(p[0] for p in parts)), percent or parts[0][1]
     node, is_percent = value(last)
     return node, percent or is_percent
+
+
+_OPERATOR = re.compile(
+    r"[\s()]*(?:[-+*/]|plus|minus|less|divided\s+by|times|multiplied\s+by)[\s()]*", re.I
+)
+_OPEN_BEFORE = re.compile(r"(?:\(\s*)+(?:fy\s*(?:19|20)\d\d\s+)?$|(?:fy\s*(?:19|20)\d\d\s+)?(?:\(\s*)+$", re.I)
+
+
+def _inline_formula(text: str, spans: list[tuple[int, int, str]]) -> str | None:
+    """The asked clause's terms joined by operators written in it, as one formula ("operating income +
+    depreciation and amortization", "(A + B) divided by C"); None when anything else stands between
+    two terms."""
+    if not all(_OPERATOR.fullmatch(text[a[1] : b[0]]) for a, b in itertools.pairwise(spans)):
+        return None
+    start, end = spans[0][0], spans[-1][1]
+    lead = _OPEN_BEFORE.search(text[:start])
+    if lead:
+        start = lead.start()
+    region = text[start:end]
+    missing = region.count("(") - region.count(")")
+    closing = re.match(r"(?:\s*\))*", text[end:])
+    if missing > 0 and closing is not None and closing.group(0).count(")") >= missing:
+        region += ")" * missing
+    return region if region.count("(") == region.count(")") else None
 
 
 def _abbreviated(
