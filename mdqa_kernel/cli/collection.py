@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import click
 
-from mdqa_kernel.cli.common import fail
+from mdqa_kernel.cli.common import check_ray_address, executor_options, fail
 
 
 @click.group("collection")
@@ -35,19 +35,7 @@ def _collection_report(coll: object, as_json: bool) -> None:
 @click.option("--workspace", default="mdqa-workspace", show_default=True, help="workspace folder")
 @click.option("--name", default="default", show_default=True, help="collection name")
 @click.option("--jobs", type=int, default=None, help="parser processes (default: CPU count)")
-@click.option(
-    "--executor",
-    "executor_kind",
-    type=click.Choice(["local", "ray"]),
-    default="local",
-    show_default=True,
-    help="local: processes on this machine; ray: Ray tasks (a local Ray instance of --jobs CPUs, or --ray-address)",
-)
-@click.option(
-    "--ray-address",
-    default=None,
-    help="a running Ray cluster ('auto', 'ray://head:10001'); with --executor ray",
-)
+@executor_options
 @click.option("--json", "as_json", is_flag=True, help="print JSON instead of a table")
 def collection_build(
     pdf_dir: str,
@@ -64,8 +52,7 @@ def collection_build(
     from mdqa_kernel.extract.executors import ExecutorError, make_executor
     from mdqa_kernel.store import StoreError
 
-    if ray_address and executor_kind != "ray":
-        raise click.UsageError("--ray-address needs --executor ray")
+    check_ray_address(executor_kind, ray_address)
     # The local kind keeps the build's own process pool (a crashed parser costs one document only).
     runner = make_executor(jobs, executor_kind, ray_address) if executor_kind != "local" else None
     try:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import Any
 
 import click
 
@@ -53,3 +54,25 @@ class RegistryChoice(click.Choice):
 BACKEND_CHOICE = "mdqa_kernel.llm.config:BACKENDS"
 READER_CHOICE = "mdqa_kernel.readers.base:READERS"
 EXECUTOR_CHOICE = "mdqa_kernel.extract.executors:EXECUTORS"
+
+
+def executor_options(command: Any) -> Any:
+    """`--executor` and `--ray-address`, as `collection build` and `extract` take them."""
+    command = click.option(
+        "--ray-address",
+        default=None,
+        help="a running Ray cluster ('auto', 'ray://head:10001'); with --executor ray",
+    )(command)
+    return click.option(
+        "--executor",
+        "executor_kind",
+        type=RegistryChoice(EXECUTOR_CHOICE),
+        default="local",
+        show_default=True,
+        help="local: processes on this machine; ray: Ray tasks (a local Ray instance of --jobs CPUs, or --ray-address)",
+    )(command)
+
+
+def check_ray_address(executor_kind: str, ray_address: str | None) -> None:
+    if ray_address and executor_kind != "ray":
+        raise click.UsageError("--ray-address needs --executor ray")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import click
 
-from mdqa_kernel.cli.common import EXECUTOR_CHOICE, READER_CHOICE, RegistryChoice, fail
+from mdqa_kernel.cli.common import READER_CHOICE, RegistryChoice, check_ray_address, executor_options, fail
 
 
 def _extract_options(f):  # the options that decide which cells a plan has (shared by extract and cells)
@@ -77,19 +77,7 @@ def _reader_options(
 @click.command("extract")
 @_extract_options
 @click.option("--jobs", default=1, show_default=True, type=int, help="worker processes (1: in this process)")
-@click.option(
-    "--executor",
-    "executor_kind",
-    type=RegistryChoice(EXECUTOR_CHOICE),
-    default="local",
-    show_default=True,
-    help="local: processes on this machine; ray: Ray tasks (a local Ray instance of --jobs CPUs, or --ray-address)",
-)
-@click.option(
-    "--ray-address",
-    default=None,
-    help="a running Ray cluster ('auto', 'ray://head:10001'); with --executor ray",
-)
+@executor_options
 @click.option(
     "--limit", default=None, type=int, help="only the first N documents (try a plan on a few first)"
 )
@@ -115,8 +103,7 @@ def extract_cmd(
     from mdqa_kernel.extract.executors import make_executor
     from mdqa_kernel.extract.run import extract
 
-    if ray_address and executor_kind != "ray":
-        raise click.UsageError("--ray-address needs --executor ray")
+    check_ray_address(executor_kind, ray_address)
     coll, plan = _open_for_extract(workspace, plan_path, collection_name)
     options = _reader_options(reader, k, backend, threshold, oracle_source, workspace)
     runner = make_executor(jobs, executor_kind, ray_address)
