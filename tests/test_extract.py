@@ -338,3 +338,15 @@ def test_a_worker_keeps_one_llm_reader_per_configuration():
     assert _worker_reader(pickle.loads(pickle.dumps(other))) is not _worker_reader(first)
     table = make_reader("table")
     assert _worker_reader(table) is table  # no model to keep
+
+
+def test_the_label_caches_are_cleared_after_each_document(tmp_path):
+    """A worker's memory must not grow with the documents it has read: the label caches that speed up
+    reading one document's fields are emptied when the document is done."""
+    from mdqa_kernel.text import labels, statement_context
+
+    coll = build(tmp_path, n_docs=1)
+    extract(Plan.from_dict(PLAN), coll, "table", progress=False)
+    for cached in (labels.normalize_label, labels.label_score, statement_context._words):
+        assert cached.cache_info().currsize == 0, cached
+    assert labels.normalize_label("Total revenue") == "totalrevenue"  # and they still work

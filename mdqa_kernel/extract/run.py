@@ -42,6 +42,7 @@ from mdqa_kernel.extract.tasks import (
 from mdqa_kernel.readers import DocumentView, Reader, ReadResult, timed_read
 from mdqa_kernel.readers.base import error_result
 from mdqa_kernel.store import Workspace, stable_hash
+from mdqa_kernel.text import clear_caches
 
 if TYPE_CHECKING:
     from mdqa_kernel.collection.collection import Collection
@@ -170,6 +171,7 @@ def run_job(job: Job) -> Outcome:
         out.llm_calls += result.llm_calls
         out.cache_hits += result.cache_hits
     out.seconds = time.perf_counter() - t0
+    clear_caches()  # the label caches are per document (see text.clear_caches)
     for llm in llm_readers(reader):
         flush = getattr(llm._client, "flush", None)
         if callable(flush):

@@ -501,10 +501,10 @@ def _target_formula(
     return node, percent or is_percent
 
 
-_OPERATOR = re.compile(
-    r"[\s()]*(?:[-+*/]|plus|minus|less|divided\s+by|times|multiplied\s+by)[\s()]*", re.I
+_OPERATOR = re.compile(r"[\s()]*(?:[-+*/]|plus|minus|less|divided\s+by|times|multiplied\s+by)[\s()]*", re.I)
+_OPEN_BEFORE = re.compile(
+    r"(?:\(\s*)+(?:fy\s*(?:19|20)\d\d\s+)?$|(?:fy\s*(?:19|20)\d\d\s+)?(?:\(\s*)+$", re.I
 )
-_OPEN_BEFORE = re.compile(r"(?:\(\s*)+(?:fy\s*(?:19|20)\d\d\s+)?$|(?:fy\s*(?:19|20)\d\d\s+)?(?:\(\s*)+$", re.I)
 
 
 def _inline_formula(text: str, spans: list[tuple[int, int, str]]) -> str | None:

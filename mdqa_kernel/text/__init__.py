@@ -6,3 +6,15 @@ normalisation for comparing text and entities (`normalize`), and the word lists 
 planner share (`words`), kept as data files under `data/` (`datafiles`). It imports no stage."""
 
 from __future__ import annotations
+
+
+def clear_caches() -> None:
+    """Forget the label caches (normalised labels, label scores, label words, description heads).
+
+    They pay off within one document (every field is read against the same rows); an extraction
+    clears them after each document, so a worker's memory does not grow with the documents it has
+    read and a collection of near-copies is not read faster than one of distinct filings."""
+    from mdqa_kernel.text import labels, statement_context
+
+    for cached in (labels.normalize_label, labels.label_score, statement_context._words):
+        cached.cache_clear()
