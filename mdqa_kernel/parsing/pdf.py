@@ -417,9 +417,7 @@ def parse_pdf(path: str | Path, *, sha256: str | None = None) -> ParseResult:
     try:
         return _parse_opened(_open(path, t0, sha256), str(path), t0)
     except Exception as e:  # a parser bug or an exotic file must not take a whole build down
-        return _error(
-            str(path), "parser_error", f"{path}: unexpected {type(e).__name__}: {e}; report this file", t0
-        )
+        return _unexpected(str(path), e, t0)
 
 
 def parse_pdf_bytes(data: bytes, name: str, *, sha256: str | None = None) -> ParseResult:
@@ -429,9 +427,13 @@ def parse_pdf_bytes(data: bytes, name: str, *, sha256: str | None = None) -> Par
     try:
         return _parse_opened(_open_bytes(data, name, t0, sha256), name, t0)
     except Exception as e:
-        return _error(
-            name, "parser_error", f"{name}: unexpected {type(e).__name__}: {e}; report this file", t0
-        )
+        return _unexpected(name, e, t0)
+
+
+def _unexpected(name: str, error: Exception, t0: float) -> ParseResult:
+    return _error(
+        name, "parser_error", f"{name}: unexpected {type(error).__name__}: {error}; report this file", t0
+    )
 
 
 def _parse_opened(opened: pdfium.PdfDocument | ParseResult, name: str, t0: float) -> ParseResult:

@@ -93,7 +93,7 @@ def key_values(lines_by_page: dict[int, list[Line]], labels: LabelSet) -> list[C
                         Candidate("key_value", page, value, text, score, line_bbox(line), line_span(line))
                     )
                     continue
-            groups = gap_groups(line)
+            groups = line.gap_groups
             if len(groups) >= 2:
                 score = label_score(groups[0], labels)
                 value = " ".join(groups[1:]).strip().rstrip("。;；")
@@ -104,11 +104,6 @@ def key_values(lines_by_page: dict[int, list[Line]], labels: LabelSet) -> list[C
                         )
                     )
     return out
-
-
-def gap_groups(line: Line) -> list[str]:
-    """The words of a line grouped by wide horizontal gaps (the cells of a two-column table)."""
-    return list(line.gap_groups)
 
 
 def column_values(lines_by_page: dict[int, list[Line]], labels: LabelSet, want: str) -> list[Candidate]:
