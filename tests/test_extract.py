@@ -350,3 +350,68 @@ def test_the_label_caches_are_cleared_after_each_document(tmp_path):
     for cached in (labels.normalize_label, labels.label_score, statement_context._words):
         assert cached.cache_info().currsize == 0, cached
     assert labels.normalize_label("Total revenue") == "totalrevenue"  # and they still work
+
+
+def test_a_value_read_under_the_review_floor_is_held_for_review_not_found(tmp_path):
+    """A reading the reader itself rates under REVIEW_BELOW (here a number that only follows the label in
+    a sentence, with no verb of being between) leaves the extraction as needs_review: its value and page
+    are kept for the reviewer, the rows (what aggregation reads) leave it blank, and the review queue puts
+    it first with the reason."""
+    from mdqa_kernel.readers.confidence import REVIEW_BELOW
+    from mdqa_kernel.rows.risk import risk_scores
+
+    pdfs = tmp_path / "pdfs"
+    pdfs.mkdir()
+    table_pdf(
+        pdfs / "sure.pdf",
+        [[("CONSOLIDATED STATEMENTS OF INCOME (In millions)",), ("", "2024", "2023"),
+          ("Total revenue", "4,500", "4,100")]],
+    )  # fmt: skip
+    table_pdf(
+        pdfs / "unsure.pdf",
+        [[("A milestone is payable if total revenue for the acquired products exceeds $3.7 billion.",)]],
+    )
+    (tmp_path / "meta.csv").write_text("doc_id,year\nsure,2024\nunsure,2024\n", encoding="utf-8")
+    coll = Collection.build(
+        pdfs, metadata=tmp_path / "meta.csv", workspace=tmp_path / "ws", name="c", jobs=1, progress=False
+    )
+    plan = Plan.from_dict(
+        {
+            "question": "revenue",
+            "fields": [
+                {
+                    "name": "revenue",
+                    "type": "number",
+                    "description": "Total revenue",
+                    "question": "{doc_id} revenue",
+                    "scale": 1e6,
+                }
+            ],
+        }
+    )
+    result = extract(plan, coll, "table", progress=False)
+    cells = {r["doc_id"]: r for r in result.cells.iter_rows(named=True)}
+    assert cells["sure"]["status"] == "found" and cells["sure"]["confidence"] >= REVIEW_BELOW
+    held = cells["unsure"]
+    assert held["status"] == Status.NEEDS_REVIEW.value and held["confidence"] < REVIEW_BELOW
+    assert json.loads(held["value_json"]) == pytest.approx(3700.0) and held["page"] == 1
+    assert held["message"].startswith("needs review: confidence")
+    rows = {r["doc_id"]: r["revenue"] for r in result.rows.iter_rows(named=True)}
+    assert rows == {"sure": pytest.approx(4500.0), "unsure": None}
+    assert result.summary()["needs_review"] == 1
+    ranked = risk_scores(result.cells).sort("risk", descending=True)
+    assert ranked["doc_id"][0] == "unsure" and "needs review" in ranked["reasons"][0]
+
+
+def test_held_for_review_keeps_sure_values_and_other_statuses():
+    from mdqa_kernel.readers import ReadResult, held_for_review
+
+    def cell(status: Status, confidence: float) -> ReadResult:
+        return ReadResult(doc_id="d", field="f", reader="r", status=status, value=1.0, confidence=confidence)
+
+    assert held_for_review(cell(Status.FOUND, 0.5)).status == Status.FOUND  # at the floor: found
+    low = held_for_review(cell(Status.FOUND, 0.3))
+    assert low.status == Status.NEEDS_REVIEW and low.value == 1.0 and low.confidence == 0.3
+    assert held_for_review(low) == low  # applying it twice changes nothing
+    assert held_for_review(cell(Status.ABSENT, 0.2)).status == Status.ABSENT
+    assert held_for_review(cell(Status.NOT_FOUND, 0.0)).status == Status.NOT_FOUND

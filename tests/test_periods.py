@@ -460,3 +460,80 @@ def test_cash_flow_rows_named_by_a_qualified_description_and_their_scale(tmp_pat
     other = view(draw(tmp_path / "cf2.pdf", [statement]), year=2023, doctype="10-K")
     common = read(other, description)
     assert common.value == pytest.approx(-19_800e6) and common.message.startswith("prose")
+
+
+def _release(path: Path, headline: str, quarter_header: tuple[str, str], later: list[list[Item]]) -> Path:
+    """An earnings release: a headline naming the quarter, a summary table whose span words ("Q2") were
+    printed over the pair of columns and landed on the prior year's only, then fuller statements."""
+    return draw(
+        path,
+        [
+            [
+                text(headline),
+                text("($ in Millions)"),
+                [(COLS[0], quarter_header[0], "r"), (COLS[1], quarter_header[1], "r")],
+                row("Reported Sales", "$25,530", "$24,020"),
+            ],
+            later,
+        ],
+    )
+
+
+def test_an_earnings_release_names_its_quarter_in_the_headline(tmp_path: Path) -> None:
+    """No "for the quarterly period ended" line and a year-only metadata: the headline's quarter makes
+    the release quarterly, so a year-to-date field is not read from the quarter's columns."""
+    cols = (300.0, 370.0, 450.0, 520.0)
+    later = [
+        text("CONSOLIDATED STATEMENTS OF EARNINGS (Dollars in Millions)"),
+        [(335, "Second Quarter Ended July 2,", "c"), (485, "Six Months Ended July 2,", "c")],
+        [(x, y, "r") for x, y in zip(cols, ("2023", "2022", "2023", "2022"), strict=True)],
+        row("Reported Sales", "25,530", "24,020", "50,276", "47,446", cols=cols),
+    ]
+    path = _release(
+        tmp_path / "q2.pdf", "Acme Reports Second-Quarter 2023 Results", ("2023", "Q2 2022"), later
+    )
+    doc = view(path, year=2023, doctype="earnings")
+    assert report_period(
+        {"year": 2023, "doctype": "earnings"}, "Acme Reports Second-Quarter 2023 Results"
+    ) == (ReportPeriod(year=2023, quarterly=True, quarter=2))
+    ytd = read(doc, "Reported sales for the fiscal year to date at the end of the quarter (e.g. six months)")
+    assert ytd.value == pytest.approx(50_276e6) and ytd.confidence >= CONFIDENT
+    quarter = read(doc, "Reported sales for the fiscal quarter of the report (three months only)")
+    assert quarter.value == pytest.approx(25_530e6) and quarter.confidence >= CONFIDENT
+    # a 10-K's cover is not a headline, whatever quarter its first lines name
+    annual = report_period({"year": 2023, "doctype": "10k"}, "Fourth-quarter dividends were declared")
+    assert not annual.quarterly and annual.quarter is None
+
+
+def test_the_year_to_date_of_a_fourth_quarter_release_is_the_year(tmp_path: Path) -> None:
+    cols = (300.0, 370.0, 450.0, 520.0)
+    path = draw(
+        tmp_path / "q4.pdf",
+        [
+            [
+                text("2022 Fourth-Quarter reported sales decline of 4.4% to $23.7 Billion"),
+                text("($ in Millions)"),
+                [
+                    (x, h, "r")
+                    for x, h in zip(cols, ("2022", "Q4 2021", "2022", "Full Year 2021"), strict=True)
+                ],
+                row("Reported Sales", "$23,706", "$24,804", "$94,943", "$93,775", cols=cols),
+            ]
+        ],
+    )
+    doc = view(path, year=2022, doctype="earnings")
+    ytd = read(doc, "Reported sales for the fiscal year to date at the end of the quarter of the report")
+    assert ytd.value == pytest.approx(94_943e6) and ytd.confidence >= CONFIDENT
+    quarter = read(doc, "Reported sales for the fiscal quarter of the report (three months only)")
+    assert quarter.value == pytest.approx(23_706e6) and quarter.confidence >= CONFIDENT
+
+
+def test_span_words_printed_over_a_pair_of_columns() -> None:
+    """A year-only column beside "<span> <year - 1>" has that span; both neighbours could be its mate
+    when the table's other pairs say which side the prior year stands on."""
+    spans = [(p.year, p.months) for p in column_periods(["2022", "Q4 2021", "2022", "Full Year 2021"])]
+    assert spans == [(2022, 3), (2021, 3), (2022, 12), (2021, 12)]
+    assert [(p.year, p.months) for p in column_periods(["Q2 2022", "2023"])] == [(2022, 3), (2023, 3)]
+    # no span anywhere, or the same year beside it: nothing to inherit
+    assert [p.months for p in column_periods(["2023", "2022"])] == [None, None]
+    assert [p.months for p in column_periods(["2023", "Q4 2023"])] == [None, 3]

@@ -402,8 +402,9 @@ def test_realdocs_prose_facts(realdocs):
 
 def test_realdocs_table_reader_accuracy_and_no_wrong_value(realdocs, tmp_path):
     """The whole development set through the real pipeline (collection, plan, extract, cell metrics): the
-    table reader reads at least 29 of the 30 facts (table-12; 23 with table-11) and every value it finds
-    is right. These documents were read while the readings were written: the sentences of our own in
+    table reader reads at least 28 of the 30 facts (table-12: 30; table-23 holds the two it rates under
+    REVIEW_BELOW for review: a quarter's year-to-date profit at 0.23, a percentage in a sentence at 0.48)
+    and every value it finds is right. These documents were read while the readings were written: the sentences of our own in
     `test_prose_*` and `test_meeting_results_*` are what shows the readings are general."""
     import polars as pl
 
@@ -426,8 +427,10 @@ def test_realdocs_table_reader_accuracy_and_no_wrong_value(realdocs, tmp_path):
         pl.col("field") == "ALL"
     )
     row = overall.row(0, named=True)
-    assert row["n"] == 30 and row["correct"] >= 29
+    assert row["n"] == 30 and row["correct"] >= 28
     assert row["found"] == row["correct"]  # a value it is unsure of is not found, never a wrong one
+    held = result.cells.filter(pl.col("status") == "needs_review").height
+    assert row["correct"] + held == 30  # the rest is held for review, with its value
 
 
 # -- rendered MuDABench documents --------------------------------------------------------------------
@@ -784,3 +787,63 @@ def test_confidence_levels_sit_on_their_side_of_the_cascade_threshold() -> None:
     assert all(level < c.CONFIDENT for level in (c.ABSENT_PHRASE, c.ABSENT_UNREADABLE, c.LISTED_DISAGREES))
     assert c.RIVALS_FACTOR * 1.0 < c.CONFIDENT  # a disputed reading is never kept alone
     assert TableReader().config()["absent_confidence"] == c.ABSENT_PHRASE
+
+
+def test_prose_amounts_that_belong_to_another_noun_period_or_year(tmp_path):
+    """A sentence's number after a label is the label's only when nothing else claims it: the base a
+    figure is compared with is another period's, a label that modifies the subject of a later verb is
+    not the subject, a year is not an amount, and a number that merely follows its label (no verb of
+    being) is held under the review floor. A scale word past the window the value was found in counts."""
+    from mdqa_kernel.readers.confidence import REVIEW_BELOW
+
+    doc = _prose(
+        tmp_path,
+        "en",
+        [
+            "We generated $5,105 million of cash from operations for fiscal 2018 compared to $4,781 million for",
+            "fiscal 2017. Income tax payments were ($1,317), ($1,480) and $37 in 2022, 2021 and 2020.",
+            "The Company received a ruling under the Internal Revenue Code of 1986, as amended.",
+            "In 2017, our net sales in the United States were $14.7 billion, or 42 percent of the total.",
+            "A milestone is payable if net sales for the acquired products exceeds $3.7 billion.",
+            "Operating income during the first three quarters of the year reached the highest level in a decade",
+            "and our capital expenditures in fiscal 2024 were about 1,234,567 million.",
+        ],
+    )
+    reader = TableReader()
+    cash = reader.read(
+        doc, fld("ocf", "Cash from operations for the fiscal year of the report", scale=1e6), ""
+    )
+    # "compared to $4,781 million for fiscal 2017" is the prior year's figure; the current one has no
+    # label before it here, so nothing is read
+    assert cash.status == Status.NOT_FOUND or cash.value != pytest.approx(4781.0)
+    income = reader.read(doc, fld("ni", "Income", scale=1e6), "")
+    assert income.status == Status.NOT_FOUND  # "Income tax payments were (1,317)": tax payments
+    revenue = reader.read(doc, fld("rev", "Net sales for the fiscal year of the report", scale=1e6), "")
+    # "net sales in the United States were …" are a part; "net sales for the acquired products exceeds
+    # $3.7 billion": no verb of being, held for review
+    assert revenue.value == pytest.approx(3700.0) and revenue.confidence < REVIEW_BELOW
+    code = reader.read(doc, fld("code", "Revenue Code", scale=1e6), "")
+    assert code.status == Status.NOT_FOUND  # "Code of 1986, as amended": a year
+    capex = reader.read(doc, fld("capex", "Capital expenditures", scale=1e6), "")
+    # the scale word ends past the 40 characters after the label: "… were about 1,234,567 million"
+    assert capex.value == pytest.approx(1_234_567.0) and capex.confidence >= REVIEW_BELOW
+
+
+def test_a_count_the_sentence_calls_a_share_of_the_workforce_is_a_part(tmp_path):
+    from mdqa_kernel.readers.confidence import REVIEW_BELOW
+
+    doc = _prose(
+        tmp_path,
+        "staff",
+        [
+            "Approximately 50,000 employees, which constitute 32% of our total workforce, were union represented.",
+            "As of December 31, 2024, we had approximately 156,000 employees.",
+        ],
+    )
+    staff = TableReader().read(doc, fld("employees", "Number of employees", type="integer"), "")
+    assert staff.value == 156_000 and staff.confidence >= REVIEW_BELOW
+    only_part = _prose(
+        tmp_path, "part", ["About 50,000 employees, or 32% of our workforce, are represented by unions."]
+    )
+    part = TableReader().read(only_part, fld("employees", "Number of employees", type="integer"), "")
+    assert part.value == 50_000 and part.confidence < REVIEW_BELOW

@@ -54,7 +54,7 @@ def test_scores_of_hand_made_cells() -> None:
     overall = rb.figures(scored).row(0, named=True)
     # 2 right of 6 gold cells; 4 found, 2 of them wrong; the missing cell counts as not found
     assert overall == {"accuracy": round(2 / 6, 4), "precision": 0.5, "coverage": round(4 / 6, 4),
-                       "wrong": 2, "n": 6, "found": 4, "correct": 2}  # fmt: skip
+                       "wrong": 2, "n": 6, "found": 4, "correct": 2, "review": 0}  # fmt: skip
     per_cat = {r["category"]: r for r in rb.figures(scored, ["category"]).iter_rows(named=True)}
     assert per_cat["statement"]["n"] == 3 and per_cat["statement"]["correct"] == 1
     assert per_cat["statement"]["wrong"] == 1 and per_cat["statement"]["coverage"] == round(2 / 3, 4)

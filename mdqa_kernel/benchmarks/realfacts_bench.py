@@ -15,7 +15,8 @@ Scores, per (set, reader), per category and trap vs not:
 - accuracy  = correct cells / gold cells (n);
 - precision = correct found values / found values (what a user copying the found values gets);
 - coverage  = found values / n;
-- wrong     = found values that are wrong: the numbers a user would copy without knowing.
+- wrong     = found values that are wrong: the numbers a user would copy without knowing;
+- review    = values held for review (status needs_review: read under REVIEW_BELOW), not found here.
 A "not found" costs coverage, not precision: a wrong number is worse than a blank. The calibration
 curve recomputes them when found values below a confidence threshold count as not found; the operating
 point is the threshold with precision >= 0.98 and the most coverage.
@@ -47,7 +48,7 @@ TARGET_PRECISION = 0.98
 REALDOCS_ENV = "MDQA_REALDOCS"
 DEFAULT_REALDOCS = Path(__file__).resolve().parents[2].parent / "shared" / "realdocs"
 BENCH_GOLD_SCHEMA = {**GOLD_SCHEMA, "category": pl.String, "trap": pl.Boolean}
-FIGURE_COLUMNS = ("accuracy", "precision", "coverage", "wrong", "n", "found", "correct")
+FIGURE_COLUMNS = ("accuracy", "precision", "coverage", "wrong", "n", "found", "correct", "review")
 
 
 class RealfactsBenchError(MdqaError):
@@ -197,6 +198,7 @@ def _aggs() -> list[pl.Expr]:
         n.cast(pl.Int64).alias("n"),
         found.cast(pl.Int64).alias("found"),
         pl.col("correct").sum().cast(pl.Int64).alias("correct"),
+        (pl.col("status") == "needs_review").fill_null(False).sum().cast(pl.Int64).alias("review"),
     ]
 
 

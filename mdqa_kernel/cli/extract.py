@@ -116,7 +116,8 @@ def extract_cmd(
     rate = run["ran"] / run["seconds"] if run.get("seconds") else 0.0
     click.echo(
         f"{len(result.tasks)} cells ({run['ran']} read now, {run['skipped']} already done) in {run['seconds']:.1f} s "
-        f"({rate:.1f} cells/s); found {summary.get('found', 0)}, not found {summary.get('not_found', 0)}, "
+        f"({rate:.1f} cells/s); found {summary.get('found', 0)}, needs review {summary.get('needs_review', 0)}, "
+        f"not found {summary.get('not_found', 0)}, "
         f"absent {summary.get('absent', 0)}, errors {summary.get('error', 0)}; LLM calls {run['llm_calls']}"
     )
 

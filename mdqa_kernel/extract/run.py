@@ -39,7 +39,7 @@ from mdqa_kernel.extract.tasks import (
     as_reader,
     plan_tasks,
 )
-from mdqa_kernel.readers import DocumentView, Reader, ReadResult, timed_read
+from mdqa_kernel.readers import DocumentView, Reader, ReadResult, held_for_review, timed_read
 from mdqa_kernel.readers.base import error_result
 from mdqa_kernel.store import Workspace, stable_hash
 from mdqa_kernel.text import clear_caches
@@ -163,6 +163,7 @@ def run_job(job: Job) -> Outcome:
             result, seconds = error_result(task.doc_id, task.field, reader.name, load_error), 0.0  # type: ignore[arg-type]
         else:
             result, seconds = timed_read(reader, view, spec, task.question)
+            result = held_for_review(result)
         if ws is None:
             out.cells.append((task, result, seconds))
         else:
@@ -325,6 +326,7 @@ def extract(
             bar.set_postfix(
                 found=counts["found"],
                 not_found=counts["not_found"] + counts["absent"],
+                review=counts["needs_review"],
                 errors=counts["error"],
                 llm=llm_calls,
                 cached=hits,

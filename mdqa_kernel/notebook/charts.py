@@ -19,6 +19,7 @@ STATUS_COLOURS = {
     "found": "#59a14f",
     "absent": "#9c9ede",
     "not_found": "#edc948",
+    "needs_review": "#ff9d76",
     "error": "#e15759",
     "unsupported": "#f28e2b",
     "corrected": "#4e79a7",

@@ -28,7 +28,7 @@ from mdqa_kernel.readers.confidence import CONFIDENT
 from mdqa_kernel.rows.corrections import CorrectionError, Ledger, LedgerScope, typed_correction
 from mdqa_kernel.rows.risk import REVIEWED, review_queue, risk_scores
 
-STATUSES = ("found", "absent", "not_found", "error", "unsupported", "corrected", "verified")
+STATUSES = ("found", "needs_review", "absent", "not_found", "error", "unsupported", "corrected", "verified")
 CELL_COLUMNS = ("doc_id", "field", "value", "status", "confidence", "reader", "page", "bbox", "snippet")
 
 

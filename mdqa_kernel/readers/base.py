@@ -29,6 +29,7 @@ from pydantic import BaseModel, Field
 
 from mdqa_kernel.errors import MdqaError, UnknownNameError
 from mdqa_kernel.parsing.pdf import CHUNKS_SCHEMA
+from mdqa_kernel.readers.confidence import REVIEW_BELOW
 from mdqa_kernel.registry import Registry
 from mdqa_kernel.text.language import CJK_RE
 from mdqa_kernel.text.values import to_json_value
@@ -57,6 +58,9 @@ class Status(StrEnum):
     ABSENT = "absent"  # the document says explicitly that the fact does not exist / does not apply
     NOT_FOUND = "not_found"
     ERROR = "error"
+    # a value the reader is not sure of (confidence under REVIEW_BELOW): kept for a reviewer, never
+    # used as an answer (`held_for_review`)
+    NEEDS_REVIEW = "needs_review"
 
 
 class Evidence(BaseModel):
@@ -127,6 +131,16 @@ class ReadResult(BaseModel):
         data = self.model_dump(mode="json")
         data["value"] = to_json_value(self.value) if not isinstance(self.value, list) else self.value
         return data
+
+
+def held_for_review(result: ReadResult, below: float = REVIEW_BELOW) -> ReadResult:
+    """`result`, or, when it is a found value under `below`, a copy with status NEEDS_REVIEW that keeps
+    the value, the evidence and the reason: what an extraction returns, whichever reader read it."""
+    if result.status != Status.FOUND or result.confidence >= below:
+        return result
+    note = f"needs review: confidence {result.confidence:.2f} is under {below:g}"
+    message = "; ".join(m for m in (note, result.message) if m)
+    return result.model_copy(update={"status": Status.NEEDS_REVIEW, "message": message})
 
 
 def not_found(doc_id: str, field_name: str, reader: str, message: str, confidence: float = 0.0) -> ReadResult:

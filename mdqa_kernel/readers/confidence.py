@@ -12,6 +12,12 @@ asks the LLM. Changing any of them changes which cells the LLM reads, and the ta
 from __future__ import annotations
 
 CONFIDENT = 0.8  # the cascade's default threshold
+# A found value under REVIEW_BELOW leaves the extraction as "needs_review", never as found: the reader
+# itself gives it no better than even odds (an implausible value, another period's column chosen, two
+# readings that disagree, an unscaled sentence). It keeps its value and evidence for the review queue but
+# stays out of answers: a wrong number an analyst trusts is worse than a blank cell. The deterministic
+# levels below it are IMPLAUSIBLE, RIVALS_FACTOR × a reading, CHOSEN_OTHER_PERIOD (readers/llm.py).
+REVIEW_BELOW = 0.5
 
 # The scale of a table number (readers/table/reader.py: score × column × scale).
 KNOWN_SCALE = 1.0  # declared by the row or a line above ("in millions", "单位：万元"), or none applies (%)
@@ -30,6 +36,18 @@ RIVALS_FACTOR = 0.5
 LISTED_UNCHECKED = 0.8  # no total printed: the list alone, at CONFIDENT
 LISTED_AGREES = 0.95  # the printed total equals the number of members listed
 LISTED_DISAGREES = 0.5  # they differ: the LLM looks too
+
+# A value after a label in a sentence: linked by a verb of being ("Total revenue was $44.5 billion",
+# "营业收入为…"), or only following it. Chinese sets a value right after its label ("完成上网电量240.37亿千瓦时")
+# and a date follows its event ("payable February 17, 2023"): unlinked, below CONFIDENT. An English number
+# that only follows its label ("net sales for Abiomed products exceeds $3.7 billion", "included in net
+# earnings, net of tax of ($3)") is as often another noun's: held for review (under REVIEW_BELOW).
+PROSE_LINKED = 0.85
+PROSE_UNLINKED = 0.6
+PROSE_UNLINKED_EN_NUMBER = 0.45
+# A count of people the sentence calls a part ("of whom", "including", "which constitute 32% of our total
+# workforce"): not the whole, held for review.
+PROSE_PART = 0.45
 
 # A firm named beside the role a text field names (readers/table/prose.py: the auditor in a 10-K).
 ROLE_PRIMARY_LABEL = 0.85  # beside the field's primary label

@@ -8,7 +8,8 @@ a document or a company:
   (the cells of several readers, or of several runs, given together);
 - low confidence: a found (or absent) answer below the cascade's threshold (readers/confidence.py),
   the lower the riskier;
-- a reader error, an unsupported answer, and a value not found.
+- a value held for review (status needs_review: the reader rated it under REVIEW_BELOW), a reader
+  error, an unsupported answer, and a value not found.
 
 Each reason is a weight in [0, 1] and they combine as a noisy-or (1 − Π(1 − wᵢ)), so a cell with two
 reasons ranks above one with either alone and the score never leaves [0, 1]. A wrong number is worse
@@ -35,6 +36,7 @@ W_UNSUPPORTED = 0.6  # an answer without evidence in the text
 W_LOW_CONFIDENCE_MIN = 0.5  # just below the threshold ...
 W_LOW_CONFIDENCE_MAX = 0.9  # ... up to confidence 0
 W_NOT_FOUND = 0.4  # a blank: maybe the document holds it after all
+W_NEEDS_REVIEW = 0.9  # a value the reader held back (confidence under REVIEW_BELOW): a person decides
 
 IMPLAUSIBLE_MARK = "implausible"  # readers/plausibility.checked writes "implausible, needs review: ..."
 RISK_COLUMNS = ("risk", "reasons")
@@ -112,6 +114,7 @@ def risk_expr(threshold: float = CONFIDENT) -> pl.Expr:
         pl.when(status == "error").then(W_ERROR).otherwise(0.0),
         pl.when(status == "unsupported").then(W_UNSUPPORTED).otherwise(0.0),
         pl.when(status == "not_found").then(W_NOT_FOUND).otherwise(0.0),
+        pl.when(status == "needs_review").then(W_NEEDS_REVIEW).otherwise(0.0),
         pl.when(low)
         .then(W_LOW_CONFIDENCE_MIN + (W_LOW_CONFIDENCE_MAX - W_LOW_CONFIDENCE_MIN) * depth)
         .otherwise(0.0),
@@ -132,7 +135,9 @@ def reasons_expr(threshold: float = CONFIDENT) -> pl.Expr:
         pl.when(status.is_in(["found", "absent"]) & (conf < threshold)).then(
             pl.format("low confidence {}%", (conf * 100).round(0).cast(pl.Int64))
         ),
-        pl.when(status.is_in(["error", "unsupported", "not_found"])).then(status.str.replace("_", " ")),
+        pl.when(status.is_in(["error", "unsupported", "not_found", "needs_review"])).then(
+            status.str.replace("_", " ")
+        ),
     ]
     joined = pl.concat_str(parts, separator="; ", ignore_nulls=True).fill_null("")
     return pl.when(status.is_in(REVIEWED)).then(pl.lit("")).otherwise(joined).alias("reasons")

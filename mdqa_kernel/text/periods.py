@@ -194,7 +194,8 @@ def _months(t: str) -> tuple[int | None, str | None]:
         n = m.group(1).lower()
         count = int(n) if n.isdigit() else _SPAN_WORDS[n]
         months = count if m.group(2).lower().startswith("month") else round(count * 12 / 52)
-        return months, None
+        # "year to date (e.g. six months)": the words name the span, the length is an example
+        return months, "ytd" if _YTD_WORDS.search(t) else None
     m = _MONTH_RANGE_EN.search(t)
     if m:
         a, b = (_MONTH_NAMES.index(g.lower()[:3]) for g in m.groups())
@@ -297,6 +298,17 @@ _COVER_END = re.compile(
     re.I,
 )
 _COVER_ZH = re.compile(r"(?P<y>\d{4})\s*年\s*(?P<kind>第[一二三四1-4]季度|半年度|年度)报告")
+# An earnings release states its quarter in its headline ("2023 Second-Quarter reported sales",
+# "Reports First-Quarter 2023 Results", "Fourth Quarter Fiscal 2022 Results", "Q2 2023"), not in a
+# "for the quarterly period ended" line; only the first lines are looked at, where the headline is.
+_HEADLINE_QUARTER = re.compile(
+    r"\b(?P<word>first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+quarter\b"
+    r"|\bQ(?P<digit>[1-4])\b(?=\s*(?:FY\s*)?'?\d{2,4}\b)",
+    re.I,
+)
+_HEADLINE_CHARS = 600
+_ORDINAL_QUARTER = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+_ANNUAL_DOCTYPE = re.compile(r"10-?k|annual|年度|年报|20-?f|40-?f", re.I)
 
 
 def report_period(metadata: dict[str, Any], cover: str) -> ReportPeriod:
@@ -327,6 +339,13 @@ def report_period(metadata: dict[str, Any], cover: str) -> ReportPeriod:
     if end is None and quarter is not None and year is not None and not doctype.startswith("10"):
         # "2025Q3" of a calendar-year filer (Chinese quarterly reports are): the quarter's last day
         end = dt.date(year, 3 * quarter, 30 if quarter in (2, 3) else 31)
+    if not (m or zh or _ANNUAL_DOCTYPE.search(doctype)) and quarter is None:
+        # a headline's quarter gives no end date: the filer's fiscal year need not be the calendar's
+        headline = _HEADLINE_QUARTER.search(text[:_HEADLINE_CHARS])
+        if headline:
+            word = headline.group("word")
+            quarter = _ORDINAL_QUARTER[word.lower()] if word else int(headline.group("digit"))
+            quarterly = True
     if year is None and end is not None and not quarterly:
         year = fiscal_year_of(end)  # a quarter's end date does not say which fiscal year it falls in
     return ReportPeriod(year, end, quarterly, quarter)
@@ -378,15 +397,20 @@ def column_offset(col: Period, report: ReportPeriod) -> int | None:
 
 def _span_kinds(p: Period, report: ReportPeriod) -> set[str]:
     """What a period's length means in this report: a quarter, the year to date, the year."""
+    # The year to date of a first quarter is the quarter, of a fourth quarter the year.
     if p.span:
         if p.span == "quarter" and not report.quarterly:
             return set()  # "本报告期" of an annual report is its year
-        return {p.span, "ytd"} if p.span == "quarter" and report.quarter == 1 else {p.span}
+        if report.quarter == 1 and p.span == "quarter":
+            return {"quarter", "ytd"}
+        if report.quarter == 4 and p.span in ("ytd", "year"):
+            return {"ytd", "year"}
+        return {p.span}
     m = p.months
     if m is None:
         return set()
     if m >= 12:
-        return {"year"}
+        return {"year", "ytd"} if report.quarter == 4 else {"year"}
     kinds = {"quarter"} if m == 3 else set()
     if report.quarter is not None:
         if m == 3 * report.quarter:
@@ -416,6 +440,7 @@ def column_periods(headers: list[str]) -> list[Period]:
       label ("Q2", "Q3"), has lost its own label: its period is not known."""
     periods = [parse_period(h) for h in headers]
     periods = _quarter_columns(periods)
+    periods = _paired_spans(periods)
     quarters = [i for i, p in enumerate(periods) if p.months == 3]
     if len(quarters) < 2:
         return periods
@@ -429,6 +454,45 @@ def column_periods(headers: list[str]) -> list[Period]:
             out.append(Period())  # its own label ("Q1") was lost: which quarter, or the year?
         else:
             out.append(p)
+    return out
+
+
+def _bare_year(p: Period) -> bool:
+    return p.year is not None and p.end is None and p.months is None and p.span is None and not p.change
+
+
+def _paired_spans(periods: list[Period]) -> list[Period]:
+    """A column headed only by a year ("2022") beside a column headed by a span and the year before
+    ("Q4 2021", "Full Year 2021") is that span's current year: the span's words were printed over the pair
+    and went to one of them. Where both neighbours could be the mate, the side the unambiguous pairs of
+    the table use decides; with no such pair the column stays as it is."""
+
+    def mate(i: int, j: int) -> bool:
+        if not 0 <= j < len(periods):
+            return False
+        q = periods[i], periods[j]
+        return (
+            (q[1].months is not None or q[1].span is not None)
+            and q[1].year is not None
+            and q[0].year is not None
+            and q[1].year == q[0].year - 1
+            and not q[1].change
+        )
+
+    sides: dict[int, list[int]] = {
+        i: [d for d in (-1, 1) if mate(i, i + d)] for i, p in enumerate(periods) if _bare_year(p)
+    }
+    used = {d[0] for d in sides.values() if len(d) == 1}
+    out = list(periods)
+    for i, found in sides.items():
+        side = (
+            found[0]
+            if len(found) == 1
+            else (next(iter(used)) if len(found) == 2 and len(used) == 1 else None)
+        )
+        if side is not None:
+            src = periods[i + side]
+            out[i] = replace(periods[i], months=src.months, span=src.span, point=False)
     return out
 
 

@@ -121,6 +121,8 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # mdqa v50: LLM reader llm-3 (its answers typed by the one field-type module) and the review fixes of session 18.
 # mdqa v51: table reader table-18 (number grammar, statement context, period-aware columns, unit semantics, entity scope, prose
 # facts, OCR), cascade-4 and llm-4 (the LLM chooses among the table reader's candidates) of issue 27.
+# mdqa v52: table reader table-23 and the review floor: a cell read under REVIEW_BELOW is needs_review, so the
+# rows (and the answer) leave it blank instead of using a guess.
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 # bash-agent v2: an answer is final once a command's output has come back, even beside a command (v1 ran
@@ -128,7 +130,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 51,
+    "mdqa": 52,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }

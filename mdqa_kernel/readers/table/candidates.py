@@ -23,7 +23,13 @@ from mdqa_kernel.text.words import FACT_VERBS
 
 _KV_SEP = re.compile(r"[:：]")
 # English prose names years by the words before them ("fiscal year 2022", "June 30, 2023", "in 2021").
-_YEAR_BEFORE = re.compile(r"(?:\byears?|\bfiscal|\bFY|\bin|\bsince|\band|\d,)\s*$", re.I)
+_YEAR_BEFORE = re.compile(
+    r"(?:\byears?|\bfiscal|\bFY|\bin|\bsince|\band|\bor|\bfor|\bof|\bfrom|\bthrough|\bduring|\bbetween"
+    r"|\bended|\bending|\buntil|\d,)\s*$",
+    re.I,
+)
+# A year is followed by a sentence's punctuation ("Code of 1986, as amended"); an amount by its unit.
+_YEAR_AFTER = ("年", "", ",", ";", ")", ".", ":")
 _NEGATION = ("未", "没有", "尚未", "无", "not", "never")
 _WHETHER = re.compile(rf"是否(?:{FACT_VERBS})(?:了)?(?P<p>[^。？?，,]+)")
 _QUOTED = re.compile(r"[“\"「『]([^”\"」』]+)[”\"」』]")
@@ -246,8 +252,11 @@ def is_year(text: str, number: tuple[float, int, int, bool]) -> bool:
     value, start, end, pct = number
     if pct or not (1900 <= value <= 2100 and text[start:end].strip().isdigit()):
         return False
+    before = text[max(0, start - 12) : start]
+    if before.rstrip()[-1:] in ("$", "¥", "€", "£", "₹"):
+        return False  # "$2017": an amount, however short
     after = text[end : end + 2].lstrip()[:1]  # "2016 年" as printed with a space, too
-    return after in ("年", "") or bool(_YEAR_BEFORE.search(text[max(0, start - 12) : start]))
+    return after in _YEAR_AFTER or bool(_YEAR_BEFORE.search(before))
 
 
 # Scale words printed right after a number. An English word must end there ("millions" and "lakhs" do,

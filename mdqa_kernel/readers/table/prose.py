@@ -22,10 +22,18 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from mdqa_kernel.readers.confidence import ROLE_OTHER_LABEL, ROLE_PRIMARY_LABEL
+from mdqa_kernel.readers.confidence import (
+    PROSE_LINKED,
+    PROSE_PART,
+    PROSE_UNLINKED,
+    PROSE_UNLINKED_EN_NUMBER,
+    ROLE_OTHER_LABEL,
+    ROLE_PRIMARY_LABEL,
+)
 from mdqa_kernel.readers.table.candidates import (
     Candidate,
     compact_map,
+    declared_scale_word,
     is_year,
     line_bbox,
     line_span,
@@ -68,6 +76,21 @@ _CHANGE_VERB = re.compile(
 )
 # An English conjunction between a label and a number not linked to it starts another clause.
 _NEXT_CLAUSE = re.compile(r"\b(?:and|or|but|while|whereas)\b", re.I)
+# The base a figure is compared with ("… for fiscal 2018 compared to $4,781 million for fiscal 2017",
+# "up from $3.1 billion", "versus 2.1%") is another period's value, not the label's.
+_COMPARED = re.compile(
+    r"\b(?:compared\s+(?:to|with)|as\s+compared|versus|vs\.?|against|from)\s*[$¥€£₹]?\s*$|相比|较上年", re.I
+)
+# An English verb of being after a noun that follows the label: the label modifies the subject ("Net
+# income tax (refunds)/payments were ($1,317)" is about tax payments, not net income). A phrase that
+# qualifies the label itself by its period or basis ("Capital expenditures in fiscal 2024 were …") leaves the
+# verb the label's; a place or a part ("revenues in the United States were …") does not.
+_LATE_LINK = re.compile(r"\b(?:was|were|is|are|totaled|totalled|amounted\s+to)\b", re.I)
+_QUALIFIES = re.compile(
+    r"^\s*(?:[(\[]|(?:attributable|reported)\b|(?:in|for|during|of)\s+(?:the\s+)?(?:fiscal|financial|full|"
+    r"first|second|third|fourth|three|six|nine|twelve|year|quarter|period|(?:19|20)\d\d)\b)",
+    re.I,
+)
 _TO_LEVEL = re.compile(r"^\s*(?:至|到|to\b)", re.I)
 _CJK_ONLY = re.compile(rf"^{CJK}+$")
 # An English count is printed before its noun: "operates 847 warehouses".
@@ -230,10 +253,20 @@ def _value_after(
     if found is None:
         return None
     raw, scale, at, value_end = found
-    linked = label.change or bool(_LINK.match(rest))
+    if want != "date":
+        # the scale word may lie past the window the value was looked for in ("$4,781 million")
+        scale = declared_scale_word(sentence[value_end : value_end + 10])
+    late = None if has_cjk(label.norm) else _LATE_LINK.search(rest[:at])
+    qualified = late is not None and bool(_QUALIFIES.match(rest))  # "Capex in fiscal 2024 were …"
+    linked = label.change or bool(_LINK.match(rest)) or qualified
     if not linked and _NEXT_CLAUSE.search(rest[:at]):
         return None  # "8 staff comments and operated 14 data centers": the 14 is another clause's
-    score = label.base * (0.85 if linked else 0.6)
+    if _COMPARED.search(rest[:at]):
+        return None  # the figure it is compared with: another period's
+    if late is not None and not linked:
+        return None  # the label qualifies another noun, the subject of the verb
+    unlinked = PROSE_UNLINKED if has_cjk(label.norm) or want == "date" else PROSE_UNLINKED_EN_NUMBER
+    score = label.base * (PROSE_LINKED if linked else unlinked)
     clause = _CLAUSE.split(text[:start])[-1]
     if _SUB_ITEM.search(clause) or _SUB_ITEM.search(rest[:at]):
         score *= 0.7
@@ -280,6 +313,8 @@ def _count_before(
     score = label.base * 0.6
     if _SUB_ITEM.search(_CLAUSE.split(text[: m.start(1)])[-1]):
         score *= 0.7
+    if _SHARE_OF_WHOLE.search(_SENTENCE_END.split(text[m.end(1) :], maxsplit=1)[0]):
+        score = min(score, PROSE_PART)  # "50,000 employees, or 32% of our workforce, …": a part
     return m.start(1), round(score, 4), m.group(1), None, m.end(1)
 
 
@@ -434,6 +469,13 @@ _HAS_WORKFORCE = re.compile(
 _PART_WORDS = re.compile(
     r"\b(?:of whom|of which|including|includes|among them|approximately\s+\d[\d,.]*%)", re.I
 )
+# The sentence says the count is a share of the whole ("50,000 employees, which constitute 32% of our total
+# workforce, were union represented"): a part.
+_SHARE_OF_WHOLE = re.compile(
+    r"\d[\d.]*\s*(?:%|percent)\s+of\s+(?:our|the|its)?\s*(?:total|entire|global|worldwide|overall)?\s*"
+    r"(?:workforce|employees|headcount|staff|personnel)",
+    re.I,
+)
 
 
 def people_count(windows: list[ProseWindow], description: str) -> list[Candidate]:
@@ -473,8 +515,8 @@ def people_count(windows: list[ProseWindow], description: str) -> list[Candidate
             # is as safe as a table's count; employees merely mentioned ("a campus occupied by 11,400
             # employees") may be a part; a part is not the count.
             score = 0.85 if workforce and _HAS_WORKFORCE.search(sentence) else 0.7
-            if _PART_WORDS.search(head) or _SUB_ITEM.search(head):
-                score = 0.5
+            if _PART_WORDS.search(head) or _SUB_ITEM.search(head) or _SHARE_OF_WHOLE.search(sentence):
+                score = PROSE_PART
             used = w.used(m.end())
             out.append(
                 Candidate(
@@ -521,7 +563,7 @@ def chinese_staff_count(windows: list[ProseWindow], description: str) -> list[Ca
             head = _CLAUSE.split(w.before + text[: m.start()])[-1]
             score = 0.85 if m["what"] or "共有" in head[-4:] or "拥有" in head[-4:] else 0.7
             if _SUB_ITEM.search(head) or _ZH_OTHER_PEOPLE.search(head) or "母公司" in head:
-                score = 0.5
+                score = PROSE_PART
             used = w.lines if m.end() > first_len else w.lines[:1]
             out.append(
                 Candidate(

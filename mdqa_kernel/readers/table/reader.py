@@ -134,7 +134,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-22"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-23"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -183,7 +183,10 @@ TABLE_READER_VERSION = "table-22"  # 4: disclosure topics under their printed na
 # statement's page (its title: "Consolidated Statements of Cash Flows", "合并利润表") defines its line
 # items — a note's row with the same label is no rival, a field naming its statement takes that
 # statement's row; "property, plant and equipment" is "property and equipment"; 22: the statement
-# precedence of 21 only for fields about the consolidated group (a parent-only field keeps its figure)
+# precedence of 21 only for fields about the consolidated group (a parent-only field keeps its figure);
+# 23: an earnings release's headline names its quarter ("Second-Quarter 2023 Results"), so its year-to-date
+# fields are not read from the quarter's columns; "year to date (e.g. six months)" asks for the year to
+# date; the year to date of a fourth quarter is the year
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
