@@ -186,7 +186,9 @@ TABLE_READER_VERSION = "table-23"  # 4: disclosure topics under their printed na
 # precedence of 21 only for fields about the consolidated group (a parent-only field keeps its figure);
 # 23: an earnings release's headline names its quarter ("Second-Quarter 2023 Results"), so its year-to-date
 # fields are not read from the quarter's columns; "year to date (e.g. six months)" asks for the year to
-# date; the year to date of a fourth quarter is the year
+# date; the year to date of a fourth quarter is the year; span words over a pair of columns; in sentences, a
+# comparison's base, a label that modifies another noun, a bare year and a number that only follows its
+# label or is a share of the workforce are not the label's value (or held under the review floor)
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
