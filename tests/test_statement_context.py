@@ -141,6 +141,22 @@ def test_a_component_is_not_the_total(tmp_path):
     assert revenue.value == pytest.approx(9497) and revenue.confidence >= 0.8
 
 
+def test_operating_revenues_are_the_top_line(tmp_path):
+    """Utilities, carriers and bottlers print their top line as "(Net) operating revenues": the total
+    revenue, while "Other operating revenues" stays a component and "Operating income" another item."""
+    statement = [
+        (0, "Net operating revenues", "35,410", "41,863"),
+        (10, "Other operating revenues", "410", "863"),
+        (0, "Operating income", "7,501", "8,626"),
+        (0, "Net income", "1,248", "6,527"),
+    ]
+    path = statement_pdf(tmp_path / "top.pdf", [statement])
+    revenue = read(path, REVENUE)
+    assert revenue.value == pytest.approx(35_410) and revenue.confidence >= CONFIDENT
+    assert read(path, NET_INCOME).value == pytest.approx(1_248)
+    assert specificity("Other operating revenues", REVENUE.description) < 0.7
+
+
 def test_specificity_and_heads():
     desc = REVENUE.description
     assert description_heads(desc) == ["Total revenue", "net sales"]

@@ -25,6 +25,9 @@ from mdqa_kernel.text.layout import Line
 
 # Words that add nothing to a line item's identity ("Total net revenue" is total revenue).
 _HARMLESS = frozenset({"total", "net", "consolidated", "common", "company", "amount", "reported"})
+# Words that restrict nothing beside one head: "operating revenues" is the top line of utilities,
+# carriers and bottlers ("Net operating revenues"), not a component of revenue.
+_HARMLESS_BESIDE = {"revenue": frozenset({"operating"})}
 _STOP = frozenset({"the", "of", "a", "an", "and", "to", "in", "on", "for", "by", "from", "at", "its", "or"})
 # Verbs of a cash-flow total's name: "Net cash provided by (used in)" names one line either way.
 _PERIOD_TOKEN = re.compile(r"q[1-4]|fy\d*|h[12]|20\d\dq[1-4]")  # "Revenues Q1 2023": a period, not a word
@@ -150,9 +153,15 @@ def head_cover(label: str, description: str) -> float:
     have = set(words(_split_attributable(label)[0]))
     for head in description_heads(description):
         need = _needed(head)
-        if need and need <= have and have - need <= _HARMLESS:
+        if need and need <= have and _extra(have, need) <= _HARMLESS:
             return 0.9
     return 0.0
+
+
+def _extra(have: set[str], wanted: set[str]) -> set[str]:
+    """A label's words beyond the wanted ones, less those harmless beside a wanted head."""
+    harmless = set().union(*(_HARMLESS_BESIDE.get(w, frozenset()) for w in wanted))
+    return have - wanted - harmless
 
 
 def specificity(label: str, description: str, own_label: str = "") -> float:
@@ -180,7 +189,7 @@ def specificity(label: str, description: str, own_label: str = "") -> float:
         factor *= 0.7  # the company's share where the whole (with noncontrolling interests) is asked
     have = set(words(head_text))
     covered = any((need := _needed(h)) and need <= have for h in description_heads(description))
-    extra = have - desc_words - _HARMLESS
+    extra = _extra(have, desc_words) - _HARMLESS
     if covered and extra:
         factor *= 0.55  # the head plus a restricting word: a component or another line item (below 0.6)
     return factor
