@@ -157,6 +157,22 @@ def test_operating_revenues_are_the_top_line(tmp_path):
     assert specificity("Other operating revenues", REVENUE.description) < 0.7
 
 
+def test_a_share_basis_in_parentheses_names_the_row(tmp_path):
+    """ "Net earnings per share (Diluted)": the parenthesised basis is part of the line's name."""
+    statement = [
+        (0, "Net earnings", "3,520", "4,736"),
+        (0, "Net earnings per share (Basic)", "1.34", "1.79"),
+        (0, "Net earnings per share (Diluted)", "1.33", "1.77"),
+    ]
+    path = statement_pdf(tmp_path / "eps.pdf", [statement])
+    diluted = read(path, DILUTED)
+    assert diluted.value == pytest.approx(1.33) and diluted.confidence >= CONFIDENT
+    basic = fld(
+        "basic_eps", "Basic earnings per share for the fiscal year of the report", unit="USD/share", scale=1.0
+    )
+    assert read(path, basic).value == pytest.approx(1.34)
+
+
 def test_specificity_and_heads():
     desc = REVENUE.description
     assert description_heads(desc) == ["Total revenue", "net sales"]

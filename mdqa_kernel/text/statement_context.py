@@ -38,6 +38,8 @@ _SAME_WORD = {"earning": "income", "sale": "revenue", "profit": "income"}
 # Parenthesised sign words inside labels: "Net earnings (loss)", "Net income/(loss)".
 _SIGN_NOTE = re.compile(r"/?\s*\((?:loss|losses|gain|income|deficit|benefit|expense)\)", re.IGNORECASE)
 _PAREN = re.compile(r"\([^)]*\)")
+# A share basis printed in parentheses names the line ("Net earnings per share (Diluted)"): kept.
+_PAREN_BASIS = re.compile(r"\(\s*(diluted|basic)\s*\)")
 # "Property, plant and equipment" and "property and equipment" name one asset class.
 _PPE = re.compile(r"property,?\s+plant,?\s+(?:and|&)\s+equipment", re.IGNORECASE)
 _ATTRIBUTABLE = re.compile(r"\battributable\s+to\b(?P<who>.*?)(?=\s+per\s+|$)", re.IGNORECASE)
@@ -75,6 +77,7 @@ def _words(text: str) -> tuple[str, ...]:
     t = unicodedata.normalize("NFKC", text).lower()
     t = _PPE.sub("property and equipment", t)
     t = _SIGN_NOTE.sub(" ", t)
+    t = _PAREN_BASIS.sub(r" \1 ", t)
     t = _PAREN.sub(" ", t)
     t = _PERIOD_TAIL.sub(" ", t)
     out = []

@@ -134,7 +134,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-24"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-25"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -189,7 +189,8 @@ TABLE_READER_VERSION = "table-24"  # 4: disclosure topics under their printed na
 # date; the year to date of a fourth quarter is the year; span words over a pair of columns; in sentences, a
 # comparison's base, a label that modifies another noun, a bare year and a number that only follows its
 # label or is a share of the workforce are not the label's value (or held under the review floor);
-# 24: "(net) operating revenues" name the top line (text/statement_context._HARMLESS_BESIDE)
+# 24: "(net) operating revenues" name the top line (text/statement_context._HARMLESS_BESIDE); 25: a share
+# basis in parentheses names its row ("Net earnings per share (Diluted)")
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
