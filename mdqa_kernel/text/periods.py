@@ -467,29 +467,23 @@ def _paired_spans(periods: list[Period]) -> list[Period]:
     and went to one of them. Where both neighbours could be the mate, the side the unambiguous pairs of
     the table use decides; with no such pair the column stays as it is."""
 
-    def mate(i: int, j: int) -> bool:
+    def mate(year: int, j: int) -> bool:
         if not 0 <= j < len(periods):
             return False
-        q = periods[i], periods[j]
-        return (
-            (q[1].months is not None or q[1].span is not None)
-            and q[1].year is not None
-            and q[0].year is not None
-            and q[1].year == q[0].year - 1
-            and not q[1].change
-        )
+        other = periods[j]
+        spanned = other.months is not None or other.span is not None
+        return spanned and other.year == year - 1 and not other.change
 
     sides: dict[int, list[int]] = {
-        i: [d for d in (-1, 1) if mate(i, i + d)] for i, p in enumerate(periods) if _bare_year(p)
+        i: [d for d in (-1, 1) if mate(p.year, i + d)]
+        for i, p in enumerate(periods)
+        if _bare_year(p) and p.year is not None
     }
-    used = {d[0] for d in sides.values() if len(d) == 1}
+    used = {found[0] for found in sides.values() if len(found) == 1}
+    table_side = next(iter(used)) if len(used) == 1 else None
     out = list(periods)
     for i, found in sides.items():
-        side = (
-            found[0]
-            if len(found) == 1
-            else (next(iter(used)) if len(found) == 2 and len(used) == 1 else None)
-        )
+        side = found[0] if len(found) == 1 else (table_side if found else None)
         if side is not None:
             src = periods[i + side]
             out[i] = replace(periods[i], months=src.months, span=src.span, point=False)

@@ -156,15 +156,16 @@ def head_cover(label: str, description: str) -> float:
     have = set(words(_split_attributable(label)[0]))
     for head in description_heads(description):
         need = _needed(head)
-        if need and need <= have and _extra(have, need) <= _HARMLESS:
+        if need and need <= have and not _extra(have, need):
             return 0.9
     return 0.0
 
 
 def _extra(have: set[str], wanted: set[str]) -> set[str]:
-    """A label's words beyond the wanted ones, less those harmless beside a wanted head."""
-    harmless = set().union(*(_HARMLESS_BESIDE.get(w, frozenset()) for w in wanted))
-    return have - wanted - harmless
+    """A label's words beyond the wanted ones that restrict it: less the harmless ones, and those
+    harmless beside a wanted head."""
+    beside = set().union(*(_HARMLESS_BESIDE.get(w, frozenset()) for w in wanted))
+    return have - wanted - _HARMLESS - beside
 
 
 def specificity(label: str, description: str, own_label: str = "") -> float:
@@ -192,7 +193,7 @@ def specificity(label: str, description: str, own_label: str = "") -> float:
         factor *= 0.7  # the company's share where the whole (with noncontrolling interests) is asked
     have = set(words(head_text))
     covered = any((need := _needed(h)) and need <= have for h in description_heads(description))
-    extra = _extra(have, desc_words) - _HARMLESS
+    extra = _extra(have, desc_words)
     if covered and extra:
         factor *= 0.55  # the head plus a restricting word: a component or another line item (below 0.6)
     return factor
