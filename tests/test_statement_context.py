@@ -13,11 +13,12 @@ from reportlab.pdfgen import canvas
 
 from mdqa_kernel.parsing.pdf import parse_pdf
 from mdqa_kernel.readers import view_from_parse
-from mdqa_kernel.readers.confidence import CONFIDENT
-from mdqa_kernel.readers.table.reader import TableReader
+from mdqa_kernel.readers.confidence import CONFIDENT, REVIEW_BELOW
+from mdqa_kernel.readers.table.reader import TableReader, _lines_by_page
 from mdqa_kernel.text.statement_context import (
     asked_statement,
     description_heads,
+    page_statement,
     specificity,
     statement_title,
 )
@@ -223,3 +224,185 @@ def test_primary_statements_define_their_line_items(tmp_path):
         statement_title("合并现金流量表") == "cash_flow"
         and asked_statement("on the balance sheet") == "balance"
     )
+
+
+OPERATING_CF = fld(
+    "operating_cash_flow",
+    "Net cash provided by operating activities for the fiscal year of the report, in USD millions",
+)
+FINANCING_CF = fld(
+    "financing_cash_flow",
+    "Net cash provided by (used in) financing activities for the fiscal year of the report, in USD millions",
+)
+CAPEX = fld(
+    "capital_expenditures",
+    "Capital expenditures (purchases of property and equipment) for the fiscal year of the report as printed in "
+    "the cash flow statement, in USD millions (an outflow in parentheses is negative)",
+)
+DIVIDENDS = fld(
+    "dividends_paid",
+    "Cash dividends paid to shareholders in the fiscal year of the report as printed in the cash flow statement, "
+    "in USD millions (an outflow in parentheses is negative)",
+)
+COST = fld(
+    "cost_of_revenue",
+    "Total cost of revenue (cost of sales) for the fiscal year of the report, in USD millions",
+)
+GROSS = fld(
+    "gross_profit",
+    "Gross profit (gross margin in dollars) for the fiscal year of the report, in USD millions",
+)
+
+
+@pytest.mark.parametrize(
+    "operating, capex, dividends, financing",
+    [
+        ("Net cash from operations", "Additions to property and equipment", "Dividends", "Net cash used in financing"),
+        ("Cash provided (used) by operations", "Capital spending", "Dividends to shareholders",
+         "Cash used by financing activities"),
+        ("Net cash flows from operating activities", "Payments to acquire property, plant and equipment",
+         "Cash dividends paid", "Net cash provided by (used in) financing activities"),
+    ],
+)  # fmt: skip
+def test_cash_flow_lines_under_their_printed_names(tmp_path, operating, capex, dividends, financing):
+    """A cash-flow statement words its totals and outflows freely ("Net cash from operations", "Cash
+    provided (used) by operations", "Capital spending", "Additions to property, plant and equipment",
+    "Dividends"): each names the line the field describes, while lines that add a word (investing's
+    total, a noncontrolling interest's dividends) do not."""
+    statement = [
+        (0, "Cash flows from operating activities:", "", ""),
+        (10, "Net income", "1,248", "1,170"),
+        (10, "Depreciation and amortization", "310", "290"),
+        (0, operating, "1,702", "1,515"),
+        (0, "Investing activities:", "", ""),
+        (10, capex, "(420)", "(390)"),
+        (10, "Proceeds from sales of property and equipment", "35", "12"),
+        (0, "Net cash used in investing activities", "(385)", "(378)"),
+        (0, "Financing activities:", "", ""),
+        (10, dividends, "(610)", "(580)"),
+        (10, "Dividends paid to noncontrolling interests", "(15)", "(12)"),
+        (0, financing, "(795)", "(702)"),
+    ]
+    path = statement_pdf(tmp_path / "cf.pdf", [statement])
+    for field, value in ((OPERATING_CF, 1_702), (CAPEX, -420), (DIVIDENDS, -610), (FINANCING_CF, -795)):
+        got = read(path, field)
+        assert got.value == pytest.approx(value), (field.name, got.message)
+        assert got.confidence >= CONFIDENT, (field.name, got.message)
+
+
+def test_income_statement_lines_under_their_printed_names(tmp_path):
+    """ "Cost of products sold" is the cost of sales; "Gross margin" printed in dollars is gross profit
+    when the description says so, and a gross margin percentage row is not."""
+    statement = [
+        (0, "Net sales", "9,497", "8,921"),
+        (0, "Cost of products sold", "6,102", "5,710"),
+        (0, "Gross margin", "3,395", "3,211"),
+        (0, "Gross margin percentage", "35.7%", "36.0%"),
+        (0, "Operating income", "1,201", "1,150"),
+    ]
+    path = statement_pdf(tmp_path / "is.pdf", [statement])
+    assert read(path, COST).value == pytest.approx(6_102)
+    gross = read(path, GROSS)
+    assert gross.value == pytest.approx(3_395) and gross.confidence >= CONFIDENT
+    assert specificity("Gross margin percentage", GROSS.description) < 0.6
+
+
+OPERATING_INCOME = fld(
+    "operating_income", "Operating income (loss) for the fiscal year of the report, in USD millions"
+)
+
+
+def test_a_loss_line_names_its_income_line(tmp_path):
+    """A year with a loss prints "Loss from operations" / "Net loss per share": the income lines the fields
+    describe, with the printed sign; a positive figure on a loss line (the loss's size, or a year with
+    income) is held for review, never returned as income."""
+    statement = [
+        (0, "Revenue", "1,210", "1,380"),
+        (0, "Loss from operations", "(170)", "(95)"),
+        (0, "Loss on extinguishment of debt", "(12)", "—"),
+        (0, "Net loss", "(182)", "(101)"),
+        (0, "Net loss per share attributable to common stockholders:", "", ""),
+        (10, "Basic", "(0.52)", "(0.31)"),
+        (10, "Diluted", "(0.50)", "(0.30)"),
+    ]
+    path = statement_pdf(tmp_path / "loss.pdf", [statement])
+    operating = read(path, OPERATING_INCOME)
+    assert operating.value == pytest.approx(-170) and operating.confidence >= CONFIDENT
+    assert read(path, DILUTED).value == pytest.approx(-0.50)
+    unsigned = [(0, "Revenue", "1,210", "1,380"), (0, "Operating loss", "170", "95")]
+    held = read(statement_pdf(tmp_path / "unsigned.pdf", [unsigned]), OPERATING_INCOME)
+    assert held.value == pytest.approx(170) and held.confidence < REVIEW_BELOW  # extract: needs_review
+
+
+def test_a_note_on_a_statement_and_its_quarterly_table_do_not_rival_the_statement(tmp_path):
+    """A note titled after a statement ("Note 23. Other Financial Data / Consolidated Statements of Income
+    Information") is no primary statement, and a quarterly table under "2019 Quarters" holds quarters, not
+    the year: the income statement's net sales stay the sure reading."""
+    cols4 = (300.0, 370.0, 440.0, 510.0)
+    statement = [
+        text("Consolidated Statements of Income"),
+        text("(in millions, except per share data)"),
+        row("", "December 28, 2019", "December 29, 2018", "December 30, 2017"),
+        row("Net sales", "$ 24,977", "$ 26,268", "$ 26,076"),
+        row("Cost of products sold", "16,830", "17,347", "17,043"),
+    ]
+    note = [
+        text("Note 23. Other Financial Data"),
+        text("Consolidated Statements of Income Information"),
+        text("Our quarterly financial data for 2019 is summarized as follows:"),
+        [(405, "2019 Quarters", "c")],
+        row("", "Fourth", "Third", "Second", "First", cols=cols4),
+        text("(in millions, except per share data)"),
+        row("Net sales", "$ 6,536", "$ 6,076", "$ 6,406", "$ 5,959", cols=cols4),
+        row("Gross profit", "2,107", "1,947", "2,082", "2,011", cols=cols4),
+    ]
+    doc = view(draw(tmp_path / "q.pdf", [statement, note]), year=2019, doctype="10k")
+    sales = TableReader().read(doc, REVENUE, "")
+    assert sales.value == pytest.approx(24_977) and sales.confidence >= CONFIDENT, sales.message
+    assert page_statement_of(doc, 2) is None and page_statement_of(doc, 1) == "income"
+
+
+def page_statement_of(doc, page: int) -> str | None:
+    return page_statement(_lines_by_page(doc)[page])
+
+
+def test_an_adjusted_block_does_not_rival_the_statement_row(tmp_path):
+    """An earnings release repeats "Net earnings per share (Diluted)" under "Adjusted earnings …" (non-GAAP):
+    the statement's row is the sure reading, the adjusted block's does not put it in doubt."""
+    page = [
+        text("Condensed Consolidated Statement of Earnings"),
+        text("(Unaudited; in Millions Except Per Share Figures)"),
+        row("", "2023", "2022"),
+        row("Net earnings", "$ 5,144", "$ 4,814"),
+        row("Net earnings per share (Diluted)", "$ 1.96", "$ 1.80"),
+        row("Average shares outstanding (Diluted)", "2,625.7", "2,667.9"),
+        text("Adjusted earnings before provision for taxes and net earnings"),
+        row("Net earnings", "$ 7,358", "$ 6,912"),
+        row("Net earnings per share (Diluted)", "$ 2.80", "$ 2.59"),
+    ]
+    doc = view(draw(tmp_path / "adj.pdf", [page]), year=2023, doctype="10k")
+    eps = TableReader().read(doc, DILUTED, "")
+    assert eps.value == pytest.approx(1.96) and eps.confidence >= CONFIDENT, eps.message
+
+
+def test_a_sub_total_asked_with_only(tmp_path):
+    """ "Revenue from products only": "Product" under "Revenue:", "Sales of products" and "Product sales"
+    each name it; the product line under "Cost of revenue:" does not."""
+    product = fld(
+        "product_revenue",
+        "Revenue from products only (the product sub-total, not total revenue) for the fiscal year of the report, "
+        "in USD millions",
+    )
+    statement = [
+        (0, "Revenue:", "", ""),
+        (10, "Product", "64,699", "72,732"),
+        (10, "Service and other", "147,216", "125,538"),
+        (0, "Total revenue", "211,915", "198,270"),
+        (0, "Cost of revenue:", "", ""),
+        (10, "Product", "17,804", "19,064"),
+    ]
+    got = read(statement_pdf(tmp_path / "product.pdf", [statement]), product)
+    assert got.value == pytest.approx(64_699) and got.confidence >= CONFIDENT, got.message
+    for label in ("Sales of products", "Product sales"):
+        other = [(0, label, "55,893", "51,386"), (0, "Sales of services", "10,715", "10,900")]
+        assert read(statement_pdf(tmp_path / "p2.pdf", [other]), product).value == pytest.approx(55_893)

@@ -29,6 +29,14 @@ ABSENT_PHRASE = 0.5  # a statement phrase found nowhere in a readable document: 
 ABSENT_TOPIC = 0.85  # a disclosure topic found under none of its printed names: a "no" to trust
 ABSENT_UNREADABLE = 0.2  # the document did not parse cleanly: its missing text proves nothing
 
+# A positive figure on a loss line read for an income field ("Operating loss 170,453" for operating income
+# (loss)): the size of a loss or a year with income; the sign is a person's call (under REVIEW_BELOW).
+LOSS_UNSIGNED = 0.5
+
+# A row in a block of adjusted (non-GAAP) figures ("Adjusted earnings … Net earnings per share (Diluted)")
+# for a field that does not ask for one: ranked below the statement's row of the same label.
+ADJUSTED_BLOCK = 0.5
+
 # Disagreement: two equally good readings of one cell that differ are scaled down below CONFIDENT.
 RIVALS_FACTOR = 0.5
 

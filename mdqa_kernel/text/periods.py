@@ -41,8 +41,10 @@ _SPAN_WORDS = {
     "three": 3, "six": 6, "nine": 9, "twelve": 12, "thirteen": 13, "twenty-six": 26,
     "thirty-nine": 39, "fifty-two": 52, "fifty-three": 53,
 }  # fmt: skip
+# "2019 Quarters" spanning "Fourth Third Second First": each column is one of the year's quarters
 _QUARTER_WORDS = re.compile(
-    r"\bquarters?\s+ended\b|\b(?:first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:quarter|qtr)\b", re.I
+    r"\bquarters?\s+ended\b|\b(?:first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:quarter|qtr)\b|\bquarters\b",
+    re.I,
 )
 # A month and day with no year ("Dec. 26", "March 31,"): a column's end date whose year is printed on
 # another header line ("2015" spanning the four quarters below it).

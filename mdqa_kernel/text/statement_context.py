@@ -26,23 +26,54 @@ from mdqa_kernel.text.layout import Line
 # Words that add nothing to a line item's identity ("Total net revenue" is total revenue).
 _HARMLESS = frozenset({"total", "net", "consolidated", "common", "company", "amount", "reported"})
 # Words that restrict nothing beside one head: "operating revenues" is the top line of utilities,
-# carriers and bottlers ("Net operating revenues"), not a component of revenue.
-_HARMLESS_BESIDE = {"revenue": frozenset({"operating"})}
-_STOP = frozenset({"the", "of", "a", "an", "and", "to", "in", "on", "for", "by", "from", "at", "its", "or"})
+# carriers and bottlers ("Net operating revenues"), not a component of revenue; a cash-flow total is
+# "Net cash (flows) from operating (activities)"; dividends paid are "Dividends (to shareholders)".
+_ACTIVITY = frozenset({"activity"})
+_HARMLESS_BESIDE = {
+    "revenue": frozenset({"operating"}),
+    "cash": frozenset({"flow"}),
+    "operating": _ACTIVITY,
+    "investing": _ACTIVITY,
+    "financing": _ACTIVITY,
+    "dividend": frozenset({"cash", "paid", "shareholder", "stockholder", "shareowner"}),
+}
+# "Revenue from products only": "only" restricts nothing a label would print
+_STOP = frozenset(
+    {"the", "of", "a", "an", "and", "to", "in", "on", "for", "by", "from", "at", "its", "or", "only"}
+)
 # Verbs of a cash-flow total's name: "Net cash provided by (used in)" names one line either way.
 _PERIOD_TOKEN = re.compile(r"q[1-4]|fy\d*|h[12]|20\d\dq[1-4]")  # "Revenues Q1 2023": a period, not a word
 _FLOW_VERBS = frozenset({"provided", "used", "generated"})
 # Same concept under another word, after stemming ("net earnings" is net income, "cost of sales" is
 # cost of revenue).
-_SAME_WORD = {"earning": "income", "sale": "revenue", "profit": "income"}
+# "Income from operations" is operating income; "Net cash from operations" the operating cash flow.
+_SAME_WORD = {"earning": "income", "sale": "revenue", "profit": "income", "operation": "operating"}
+# Printed names of one line item that differ by more than a word, each rewritten to one form first:
+# the outflow for fixed assets ("Additions to / Payments for / Payments to acquire / Purchase of
+# property and equipment", "Capital spending"), the cost of what was sold ("Cost of products sold").
+_SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(
+            r"\b(?:additions?\s+to|payments?\s+(?:for|to\s+acquire)|purchases?\s+of)\s+(?=property and equipment)"
+        ),
+        "purchases of ",
+    ),
+    (re.compile(r"\bcapital\s+spending\b"), "capital expenditures"),
+    (re.compile(r"\bcost\s+of\s+(?:goods|products|merchandise)\s+sold\b"), "cost of sales"),
+)
 # Parenthesised sign words inside labels: "Net earnings (loss)", "Net income/(loss)".
 _SIGN_NOTE = re.compile(r"/?\s*\((?:loss|losses|gain|income|deficit|benefit|expense)\)", re.IGNORECASE)
 _PAREN = re.compile(r"\([^)]*\)")
+_IN_CURRENCY = re.compile(r"\s+in\s+(?:u\.?s\.?\s+)?(?:dollars|usd)$", re.IGNORECASE)
 # A share basis printed in parentheses names the line ("Net earnings per share (Diluted)"): kept.
 _PAREN_BASIS = re.compile(r"\(\s*(diluted|basic)\s*\)")
 # "Property, plant and equipment" and "property and equipment" name one asset class.
 _PPE = re.compile(r"property,?\s+plant,?\s+(?:and|&)\s+equipment", re.IGNORECASE)
-_ATTRIBUTABLE = re.compile(r"\battributable\s+to\b(?P<who>.*?)(?=\s+per\s+|$)", re.IGNORECASE)
+# "… attributable to common stockholders Diluted" (a "Diluted" row read under its heading): the basis
+# ends the holder's name
+_ATTRIBUTABLE = re.compile(
+    r"\battributable\s+to\b(?P<who>.*?)(?=\s+per\s+|\s+(?:basic|diluted)\b|$)", re.IGNORECASE
+)
 _NONCONTROLLING = re.compile(r"non-?\s?controlling|minority", re.IGNORECASE)
 # Qualifier clauses of a description after its line item ("Net income attributable to the company",
 # "Cash and cash equivalents on the balance sheet", "… as printed in the cash flow statement").
@@ -76,6 +107,8 @@ def words(text: str) -> list[str]:
 def _words(text: str) -> tuple[str, ...]:
     t = unicodedata.normalize("NFKC", text).lower()
     t = _PPE.sub("property and equipment", t)
+    for pattern, form in _SAME_PHRASE:
+        t = pattern.sub(form, t)
     t = _SIGN_NOTE.sub(" ", t)
     t = _PAREN_BASIS.sub(r" \1 ", t)
     t = _PAREN.sub(" ", t)
@@ -111,7 +144,8 @@ def _description_heads(description: str) -> tuple[str, ...]:
     heads = [_QUALIFIER.sub("", core).strip()]
     # a short alternative name in parentheses: "(net sales)", "(merchandise inventories)"
     for alt in re.findall(r"\(([^)]*)\)", desc):
-        alt = alt.strip()
+        # "(gross margin in dollars)": the amount the alternative name is printed as
+        alt = _IN_CURRENCY.sub("", alt.strip())
         w = alt.split()
         sign_note = _SIGN_NOTE.fullmatch(f"({alt})")  # "Operating income (loss)": a sign, not a name
         if (
@@ -143,29 +177,54 @@ def without_attributable(label: str) -> str:
     return _split_attributable(label)[0]
 
 
+def _as_income(have: set[str]) -> set[str]:
+    """A loss line's words as the income line's: "Loss from operations" is operating income printed for a
+    year with a loss, "Net loss per share" the earnings per share (the sign is the printed one; see
+    `names_loss`). A label that also says income ("Loss before income taxes") is another line."""
+    if "loss" in have and "income" not in have:
+        return (have - {"loss"}) | {"income"}
+    return have
+
+
+def names_loss(label: str, description: str) -> bool:
+    """The English label names the loss of an income line the description asks for ("Operating loss" for
+    "Operating income (loss)"): a positive figure printed on it may be the size of the loss."""
+    if not (is_english(label) and is_english(description)):
+        return False
+    have = set(words(label))
+    return "loss" in have and "income" not in have and "loss" not in set(words(_PAREN.sub(" ", description)))
+
+
 def _needed(head: str) -> set[str]:
     """The words a label must have to name a head: all but the harmless ones ("Net income" needs
     "income"; a head of harmless words only needs them all)."""
     have = set(words(head))
-    return (have - _HARMLESS) or have
+    return (have - _HARMLESS - _beside(have)) or have
+
+
+def _beside(wanted: set[str]) -> set[str]:
+    """Words harmless beside any of the wanted ones (`_HARMLESS_BESIDE`)."""
+    return set().union(*(_HARMLESS_BESIDE.get(w, frozenset()) for w in wanted))
 
 
 def head_cover(label: str, description: str) -> float:
     """How well an English label names the description's head: 0.9 when the label's words cover a
     head's words and add only harmless ones ("Total net revenue" for "Total revenue"), 0 otherwise."""
-    have = set(words(_split_attributable(label)[0]))
-    for head in description_heads(description):
-        need = _needed(head)
-        if need and need <= have and not _extra(have, need):
-            return 0.9
-    return 0.0
+    return 0.9 if any(names(label, head) for head in description_heads(description)) else 0.0
+
+
+def names(label: str, head: str, also_harmless: frozenset[str] = frozenset()) -> bool:
+    """The English label names the line item `head` ("Revenues:" names "Revenue"): it has the head's
+    words and adds only harmless ones (and `also_harmless`)."""
+    have = _as_income(set(words(_split_attributable(label)[0])))
+    need = _needed(head)
+    return bool(need) and need <= have and not (_extra(have, need) - also_harmless)
 
 
 def _extra(have: set[str], wanted: set[str]) -> set[str]:
     """A label's words beyond the wanted ones that restrict it: less the harmless ones, and those
     harmless beside a wanted head."""
-    beside = set().union(*(_HARMLESS_BESIDE.get(w, frozenset()) for w in wanted))
-    return have - wanted - _HARMLESS - beside
+    return have - wanted - _HARMLESS - _beside(wanted)
 
 
 def specificity(label: str, description: str, own_label: str = "") -> float:
@@ -191,7 +250,7 @@ def specificity(label: str, description: str, own_label: str = "") -> float:
         factor *= 1.0 if who is not None else 0.9
     elif who is not None and re.search(r"\bincluding\b", description, re.IGNORECASE):
         factor *= 0.7  # the company's share where the whole (with noncontrolling interests) is asked
-    have = set(words(head_text))
+    have = _as_income(set(words(head_text)))
     covered = any((need := _needed(h)) and need <= have for h in description_heads(description))
     extra = _extra(have, desc_words)
     if covered and extra:
@@ -293,6 +352,7 @@ _NOT_A_TITLE = re.compile(
     r"^\s*(?:notes?\s+to|see\b|index\b|refer)|\b(?:included|presented|reflected)\b", re.I
 )
 _TITLE_LINES = 12  # lines from a page's top searched for its title
+_NOTE_HEADING = re.compile(r"^\s*note\s+\d+\b", re.IGNORECASE)
 
 
 def statement_title(line: str) -> str | None:
@@ -307,9 +367,36 @@ def statement_title(line: str) -> str | None:
 
 def page_statement(lines: list[Line]) -> str | None:
     """The primary statement a page prints: the one title near its top; None for no title or several
-    (an index of the financial statements)."""
-    kinds = {statement_title(line.text) for line in lines[:_TITLE_LINES]} - {None}
-    return kinds.pop() if len(kinds) == 1 else None
+    (an index of the financial statements), or a title under a note's heading ("Note 23. Other Financial
+    Data" above "Consolidated Statements of Income Information": a note about the statement)."""
+    top = lines[:_TITLE_LINES]
+    kinds = {statement_title(line.text) for line in top} - {None}
+    if len(kinds) != 1:
+        return None
+    kind = kinds.pop()
+    first = next(i for i, line in enumerate(top) if statement_title(line.text) == kind)
+    return None if any(_NOTE_HEADING.match(line.text) for line in top[:first]) else kind
+
+
+# A block of adjusted (non-GAAP) figures, introduced by a label-only line ("Adjusted earnings before provision
+# for taxes and net earnings", "Non-GAAP measures"): its rows repeat the statement's labels with other values.
+_ADJUSTED = re.compile(r"\badjusted\b|\bnon-?\s?gaap\b|\bexcluding\s+special\s+items\b", re.IGNORECASE)
+_BLOCK_LOOKUP = 12  # lines above a row searched for the label-only line that opens its block
+
+
+def block_heading(lines: list[Line], row_index: int) -> str:
+    """The nearest label-only English line above a row (at any indent): the line that opens its block."""
+    for j in range(row_index - 1, max(row_index - _BLOCK_LOOKUP, -1), -1):
+        _label, cells, _units = lines[j].split()
+        text = lines[j].text.strip()
+        if not cells and re.search(r"[A-Za-z]{3}", text):
+            return text if is_english(text) else ""
+    return ""
+
+
+def adjusted_block(lines: list[Line], row_index: int, description: str) -> bool:
+    """The row sits in a block of adjusted (non-GAAP) figures and the description does not ask for one."""
+    return bool(_ADJUSTED.search(block_heading(lines, row_index))) and not _ADJUSTED.search(description)
 
 
 _ASKED_STATEMENT: tuple[tuple[str, re.Pattern[str]], ...] = (

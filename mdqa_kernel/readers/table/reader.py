@@ -39,9 +39,11 @@ from mdqa_kernel.readers.confidence import (
     ABSENT_PHRASE,
     ABSENT_TOPIC,
     ABSENT_UNREADABLE,
+    ADJUSTED_BLOCK,
     CONFIDENT,
     COUNT_SCALE,
     KNOWN_SCALE,
+    LOSS_UNSIGNED,
     NAMED_STATEMENT_ELSEWHERE,
     OCR_DOUBTFUL,
     OCR_TRUSTED_WORD,
@@ -112,11 +114,15 @@ from mdqa_kernel.text.periods import (
     report_period,
     wanted_period,
 )
+from mdqa_kernel.text.segments import segment_ask, segment_fit
 from mdqa_kernel.text.statement_context import (
+    adjusted_block,
     asked_statement,
+    block_heading,
     description_heads,
     head_cover,
     is_english,
+    names_loss,
     page_statement,
     section_heading,
     section_refuses,
@@ -134,7 +140,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-25"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-26"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -190,7 +196,13 @@ TABLE_READER_VERSION = "table-25"  # 4: disclosure topics under their printed na
 # comparison's base, a label that modifies another noun, a bare year and a number that only follows its
 # label or is a share of the workforce are not the label's value (or held under the review floor);
 # 24: "(net) operating revenues" name the top line (text/statement_context._HARMLESS_BESIDE); 25: a share
-# basis in parentheses names its row ("Net earnings per share (Diluted)")
+# basis in parentheses names its row ("Net earnings per share (Diluted)"); 26: the printed names of a
+# statement line that differ by more than a word ("Net cash from operations", "Additions to property and
+# equipment", "Capital spending", "Cost of products sold", "Dividends"; text/statement_context); a loss
+# line names its income line ("Loss from operations", "Net loss per share"); a positive figure on it is held;
+# a note titled after a statement is no statement; "2019 Quarters" heads quarters; a block of adjusted
+# (non-GAAP) figures does not rival the statement's row; a segment's measure is the segment's row under the
+# measure's heading, or the measure's row under the segment's (text/segments.py)
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
@@ -510,6 +522,9 @@ class TableReader:
                 number=cell.value,
             )
         scale, scale_word, scale_conf = self._scale(doc, field, row, lines, cell)
+        if cell.value > 0 and names_loss(with_section(section_heading(lines, row.line.index), row.label),
+                                         field.description):  # fmt: skip
+            scale_conf *= LOSS_UNSIGNED
         return Candidate(
             "table",
             row.page,
@@ -829,12 +844,18 @@ def _row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike
     texts = [row.label, row.extended_label, *row.variants]
     if not (is_english(row.label or row.extended_label) and is_english(field.description)):
         return max(label_score(v, labels) for v in texts)
+    if (ask := segment_ask(field.description)) is not None:
+        # "Revenue of the Intelligent Cloud segment": the segment's row under the measure's heading
+        return segment_fit(row.label, block_heading(page_ls, row.line.index), ask)
     section = section_heading(page_ls, row.line.index)
     if section_refuses(section, field.description, field_basis(field) is not None):
         return 0.0
     if section:
         texts.append(with_section(section, row.label))
-    return max(_english_fit(v, labels, field.description, row.label) for v in texts)
+    fit = max(_english_fit(v, labels, field.description, row.label) for v in texts)
+    if fit and adjusted_block(page_ls, row.line.index, field.description):
+        fit = round(fit * ADJUSTED_BLOCK, 4)
+    return fit
 
 
 def _english_fit(text: str, labels: LabelSet, description: str, own_label: str) -> float:
