@@ -847,3 +847,25 @@ def test_a_count_the_sentence_calls_a_share_of_the_workforce_is_a_part(tmp_path)
     )
     part = TableReader().read(only_part, fld("employees", "Number of employees", type="integer"), "")
     assert part.value == 50_000 and part.confidence < REVIEW_BELOW
+
+
+def test_prose_link_then_other_words_is_not_the_labels_value(tmp_path):
+    """After "was"/":" only a qualifier of the amount may stand before the value ("was approximately
+    $44.5 billion"); other words make the number another noun's ("Employees: A Retired Spouse's 409A
+    Pension", "Capital expenditures were driven by 12 new stores")."""
+    doc = _prose(
+        tmp_path,
+        "en",
+        [
+            "Total revenue was approximately $44.5 billion in fiscal 2024.",
+            "(a) Active, Disabled and Retired Employees: A Pre-Retirement Spouse's 409A Pension shall apply.",
+            "Capital expenditures were primarily driven by 12 new stores opened in the year.",
+        ],
+    )
+    reader = TableReader()
+    revenue = reader.read(doc, fld("revenue", "Total revenue", scale=1e6), "")
+    assert revenue.value == pytest.approx(44_500) and revenue.confidence >= 0.8
+    staff = reader.read(doc, fld("employees", "Number of employees", type="integer", unit="persons"), "")
+    assert staff.status == Status.NOT_FOUND or staff.confidence < 0.5, staff.message
+    capex = reader.read(doc, fld("capex", "Capital expenditures", scale=1e6), "")
+    assert capex.status == Status.NOT_FOUND or capex.confidence < 0.5, capex.message

@@ -92,6 +92,14 @@ _QUALIFIES = re.compile(
     re.I,
 )
 _TO_LEVEL = re.compile(r"^\s*(?:至|到|to\b)", re.I)
+# Words that may stand between an English link and its value ("was approximately $44.5 billion", "were
+# more than 9,200"); any other words there make the number another noun's ("Employees: A Pre-Retirement
+# Spouse's 409A Pension", "was primarily driven by 12% higher volumes").
+_BEFORE_VALUE = frozenset(
+    {"approximately", "about", "around", "nearly", "almost", "roughly", "some", "over", "more", "less", "than",
+     "just", "under", "a", "an", "total", "of", "us", "usd", "rs", "inr", "eur", "gbp", "cny", "rmb", "net"}
+)  # fmt: skip
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’.-]*")
 _CJK_ONLY = re.compile(rf"^{CJK}+$")
 # An English count is printed before its noun: "operates 847 warehouses".
 _NUMBER_BEFORE = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+)\s+$")
@@ -258,7 +266,8 @@ def _value_after(
         scale = declared_scale_word(sentence[value_end : value_end + 10])
     late = None if has_cjk(label.norm) else _LATE_LINK.search(rest[:at])
     qualified = late is not None and bool(_QUALIFIES.match(rest))  # "Capex in fiscal 2024 were …"
-    linked = label.change or bool(_LINK.match(rest)) or qualified
+    link = _LINK.match(rest)
+    linked = label.change or bool(link and _adjacent(rest[link.end() : at], label)) or qualified
     if not linked and _NEXT_CLAUSE.search(rest[:at]):
         return None  # "8 staff comments and operated 14 data centers": the 14 is another clause's
     if _COMPARED.search(rest[:at]):
@@ -271,6 +280,13 @@ def _value_after(
     if _SUB_ITEM.search(clause) or _SUB_ITEM.search(rest[:at]):
         score *= 0.7
     return end + at, round(score, 4), raw, scale, end + value_end
+
+
+def _adjacent(gap: str, label: _ProseLabel) -> bool:
+    """Nothing but a qualifier of the amount stands between an English link and the value."""
+    if has_cjk(label.norm):
+        return True
+    return all(w.lower().rstrip(".") in _BEFORE_VALUE for w in _WORD.findall(gap))
 
 
 # What may stand before a label that opens its clause: nothing, a bullet, a determiner, the company, the

@@ -202,7 +202,8 @@ TABLE_READER_VERSION = "table-26"  # 4: disclosure topics under their printed na
 # line names its income line ("Loss from operations", "Net loss per share"); a positive figure on it is held;
 # a note titled after a statement is no statement; "2019 Quarters" heads quarters; a block of adjusted
 # (non-GAAP) figures does not rival the statement's row; a segment's measure is the segment's row under the
-# measure's heading, or the measure's row under the segment's (text/segments.py)
+# measure's heading, or the measure's row under the segment's (text/segments.py); in English prose only a
+# qualifier of the amount stands between a link ("was", ":") and its value
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
