@@ -858,6 +858,7 @@ def test_prose_link_then_other_words_is_not_the_labels_value(tmp_path):
         "en",
         [
             "Total revenue was approximately $44.5 billion in fiscal 2024.",
+            "The Board reauthorized a stock repurchase program of up to $4 billion.",
             "(a) Active, Disabled and Retired Employees: A Pre-Retirement Spouse's 409A Pension shall apply.",
             "Capital expenditures were primarily driven by 12 new stores opened in the year.",
         ],
@@ -865,7 +866,34 @@ def test_prose_link_then_other_words_is_not_the_labels_value(tmp_path):
     reader = TableReader()
     revenue = reader.read(doc, fld("revenue", "Total revenue", scale=1e6), "")
     assert revenue.value == pytest.approx(44_500) and revenue.confidence >= 0.8
+    buyback = reader.read(doc, fld("buyback", "Stock repurchase program reauthorized", unit="USD"), "")
+    assert buyback.value == pytest.approx(4e9) and buyback.confidence >= 0.8, buyback.message
     staff = reader.read(doc, fld("employees", "Number of employees", type="integer", unit="persons"), "")
     assert staff.status == Status.NOT_FOUND or staff.confidence < 0.5, staff.message
     capex = reader.read(doc, fld("capex", "Capital expenditures", scale=1e6), "")
     assert capex.status == Status.NOT_FOUND or capex.confidence < 0.5, capex.message
+
+
+@pytest.mark.parametrize(
+    "lines, count",
+    [
+        (["We also launched a campaign to help recruit 250,000 people into the cybersecurity workforce.",
+          "As of June 30, 2024, we employed approximately 228,000 people on a full-time basis."], 228_000),
+        (["At December 31, 2024, we had approximately 9,200 total full-time and part-time employees."], 9_200),
+        (["Total workforce level at December 31, 2024 was approximately 153,000. Most are in the U.S."], 153_000),
+        (["As of December 31, 2024 and 2023, our Company had approximately 61,800 and 100,300 employees,",
+          "respectively, of which approximately 2,900 were employed by consolidated variable interest entities."],
+         61_800),
+        (["As of December 31, 2024, we had 5,477 full-time employees worldwide with 662 full-time employees",
+          "outside the United States. Small businesses can apply if they employ fewer than 300 employees."], 5_477),
+    ],
+)  # fmt: skip
+def test_prose_workforce_counts(tmp_path, lines, count):
+    """The workforce a filing says it has: modifiers between the count and its noun, the workforce named
+    before its count, the first of two periods' counts "respectively", never people merely mentioned
+    ("help recruit 250,000 people"), a second count that breaks the first down, or a bound ("fewer than")."""
+    doc = _prose(tmp_path, "en", lines)
+    staff = TableReader().read(
+        doc, fld("employees", "Number of employees", type="integer", unit="persons"), ""
+    )
+    assert staff.value == count and staff.confidence >= 0.8, staff.message

@@ -329,6 +329,8 @@ def test_a_loss_line_names_its_income_line(tmp_path):
     operating = read(path, OPERATING_INCOME)
     assert operating.value == pytest.approx(-170) and operating.confidence >= CONFIDENT
     assert read(path, DILUTED).value == pytest.approx(-0.50)
+    net_loss = fld("net_loss", "Net loss for the fiscal year of the report, in USD millions")
+    assert read(path, net_loss).value == pytest.approx(-182)  # a field that asks for the loss keeps its word
     unsigned = [(0, "Revenue", "1,210", "1,380"), (0, "Operating loss", "170", "95")]
     held = read(statement_pdf(tmp_path / "unsigned.pdf", [unsigned]), OPERATING_INCOME)
     assert held.value == pytest.approx(170) and held.confidence < REVIEW_BELOW  # extract: needs_review

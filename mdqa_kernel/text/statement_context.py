@@ -177,11 +177,12 @@ def without_attributable(label: str) -> str:
     return _split_attributable(label)[0]
 
 
-def _as_income(have: set[str]) -> set[str]:
+def _as_income(have: set[str], wanted: set[str]) -> set[str]:
     """A loss line's words as the income line's: "Loss from operations" is operating income printed for a
     year with a loss, "Net loss per share" the earnings per share (the sign is the printed one; see
-    `names_loss`). A label that also says income ("Loss before income taxes") is another line."""
-    if "loss" in have and "income" not in have:
+    `names_loss`). A label that also says income ("Loss before income taxes") is another line, and a field
+    that asks for a loss ("Net loss") keeps its word."""
+    if "loss" in have and "income" not in have and "loss" not in wanted:
         return (have - {"loss"}) | {"income"}
     return have
 
@@ -216,8 +217,8 @@ def head_cover(label: str, description: str) -> float:
 def names(label: str, head: str, also_harmless: frozenset[str] = frozenset()) -> bool:
     """The English label names the line item `head` ("Revenues:" names "Revenue"): it has the head's
     words and adds only harmless ones (and `also_harmless`)."""
-    have = _as_income(set(words(_split_attributable(label)[0])))
     need = _needed(head)
+    have = _as_income(set(words(_split_attributable(label)[0])), need)
     return bool(need) and need <= have and not (_extra(have, need) - also_harmless)
 
 
@@ -250,7 +251,7 @@ def specificity(label: str, description: str, own_label: str = "") -> float:
         factor *= 1.0 if who is not None else 0.9
     elif who is not None and re.search(r"\bincluding\b", description, re.IGNORECASE):
         factor *= 0.7  # the company's share where the whole (with noncontrolling interests) is asked
-    have = _as_income(set(words(head_text)))
+    have = _as_income(set(words(head_text)), desc_words)
     covered = any((need := _needed(h)) and need <= have for h in description_heads(description))
     extra = _extra(have, desc_words)
     if covered and extra:

@@ -123,8 +123,8 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # facts, OCR), cascade-4 and llm-4 (the LLM chooses among the table reader's candidates) of issue 27.
 # mdqa v52: table reader table-23 and the review floor: a cell read under REVIEW_BELOW is needs_review, so the
 # rows (and the answer) leave it blank instead of using a guess.
-# mdqa v53: table reader table-26 (statement lines under their printed names, loss lines, segment measures,
-# adjusted blocks and quarterly notes that no longer rival the statement).
+# mdqa v53: table reader table-27 (statement lines under their printed names, loss lines, segment measures,
+# adjusted blocks and quarterly notes that no longer rival the statement, workforce counts in sentences).
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 # bash-agent v2: an answer is final once a command's output has come back, even beside a command (v1 ran

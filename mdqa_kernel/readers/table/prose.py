@@ -97,7 +97,7 @@ _TO_LEVEL = re.compile(r"^\s*(?:至|到|to\b)", re.I)
 # Spouse's 409A Pension", "was primarily driven by 12% higher volumes").
 _BEFORE_VALUE = frozenset(
     {"approximately", "about", "around", "nearly", "almost", "roughly", "some", "over", "more", "less", "than",
-     "just", "under", "a", "an", "total", "of", "us", "usd", "rs", "inr", "eur", "gbp", "cny", "rmb", "net"}
+     "just", "under", "up", "to", "a", "an", "total", "of", "us", "usd", "rs", "inr", "eur", "gbp", "cny", "rmb", "net"}
 )  # fmt: skip
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’.-]*")
 _CJK_ONLY = re.compile(rf"^{CJK}+$")
@@ -464,12 +464,27 @@ def firm_in_role(windows: list[ProseWindow], labels: LabelSet) -> list[Candidate
 
 # -- counts of people --------------------------------------------------------------------------------
 
+_COUNT = r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?"
+# "221,000 people", "2.3 million employees", "9,200 total full-time and part-time employees", "61,800 and
+# 100,300 employees, respectively" (n2: the second period's count)
 _PEOPLE = re.compile(
-    r"(?<![\w.,$])(?P<n>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s+(?P<m>million|thousand))?\s+"
-    r"(?:full-time\s+)?(?P<noun>people|persons|individuals|employees|associates|workers|staff|team\s+members"
+    rf"(?<![\w.,$])(?P<n>{_COUNT})(?:\s+(?P<m>million|thousand))?(?:\s+and\s+(?P<n2>{_COUNT}))?\s+"
+    r"(?:(?:total|full-time|part-time|seasonal|permanent|temporary|regular)(?:\s*,\s*|\s+and\s+|\s+or\s+|\s+))*"
+    r"(?P<noun>people|persons|individuals|employees|associates|workers|staff|team\s+members"
     r"|nominees|directors|members)\b",
     re.I,
 )
+# "Total workforce level at December 31, 2018 was approximately 153,000", "total workforce was approximately
+# 156,000 and 142,000": the workforce named, then its count.
+_WORKFORCE_WAS = re.compile(
+    r"\b(?:total\s+)?(?:workforce|headcount)(?:\s+level)?\b[^.;:]{0,40}?\b(?:was|were|of|totaled|totalled)\s+"
+    rf"(?:approximately\s+|about\s+|nearly\s+|over\s+)?(?P<n>{_COUNT})(?:\s+(?P<m>million|thousand))?"
+    rf"(?:\s+and\s+(?P<n2>{_COUNT}))?(?![\d,.]*\d)(?!\s*%)",
+    re.I,
+)
+# A bound, not a count: "employ fewer than 300 employees" (a loan's condition), "more than 10,000 employees".
+_BOUND = re.compile(r"\b(?:fewer|less|more|greater)\s+than\s*$|\b(?:at\s+least|up\s+to|over)\s*$", re.I)
+_RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
 _COUNT_STOP = frozenset({"number", "total", "count", "the", "and", "with", "from", "that", "this", "were"})
 # Words that say the people are a company's workforce (by their first five letters), and the nouns that
 # say it by themselves: "approximately 221,000 employees", "2.1 million associates".
@@ -477,7 +492,7 @@ _WORKFORCE_STEMS = frozenset({"emplo", "staff", "headc", "workf", "perso", "work
 _WORKFORCE_NOUNS = re.compile(r"employees|associates|workers|staff|team\s+members", re.I)
 _EMPLOYMENT = re.compile(r"\bemploy|\bworkforce|\bheadcount|\bstaff", re.I)
 _HAS_WORKFORCE = re.compile(
-    r"\b(?:we|company|group|corporation)\s+(?:had|has|have|employ|employs|employed)\b|\bemploy(?:s|ed)?\b"
+    r"\b(?:we|company|group|corporation)\)?\s+(?:had|has|have|employ|employs|employed)\b|\bemploy(?:s|ed|er)?\b"
     r"|\bworkforce\b|\bheadcount\b|\btotal\s+(?:number\s+of\s+)?employees",
     re.I,
 )
@@ -511,13 +526,20 @@ def people_count(windows: list[ProseWindow], description: str) -> list[Candidate
         return []
     out = []
     for w in windows:
-        for m in _PEOPLE.finditer(w.text):
-            if m.start() >= w.first_len:
+        matches = sorted(
+            [*_PEOPLE.finditer(w.text), *_WORKFORCE_WAS.finditer(w.text)], key=lambda m: m.start("n")
+        )
+        for m in matches:
+            if m.start("n") >= w.first_len:
                 break  # starts on the next line: read with that line
+            named = m.re is _WORKFORCE_WAS
             number = (float(m["n"].replace(",", "")), m.start("n"), m.end("n"), False)
             sentence = _sentence_around(w, m.start(), m.end())
+            if m["n2"] and not _current_first(sentence):
+                continue  # "… 2016 and 2017 had 100,300 and 61,800 employees, respectively": not this one
             said = {x[:5] for x in re.findall(r"[a-z]{4,}", sentence.lower())}
-            employed = bool(_WORKFORCE_NOUNS.fullmatch(m["noun"])) or bool(_EMPLOYMENT.search(sentence))
+            noun = "workforce" if named else m["noun"]
+            employed = named or bool(_WORKFORCE_NOUNS.fullmatch(noun)) or bool(_EMPLOYMENT.search(sentence))
             # "In 2024 employees …" and a heading's year before the next line ("Annual report 2023" /
             # "Employees …") are no counts; "we hired 2,100 people" says no workforce.
             heading_year = m.end("n") >= len(w.lines[0].text.rstrip()) and is_year(
@@ -526,12 +548,24 @@ def people_count(windows: list[ProseWindow], description: str) -> list[Candidate
             if not stems <= said or (workforce and not employed) or is_year(w.text, number) or heading_year:
                 continue
             scale = {"million": 1e6, "thousand": 1e3}.get((m["m"] or "").lower(), 1.0)
-            head = _SENTENCE_END.split(w.before + " " + w.text[: m.start()])[-1]
-            # A workforce the company says it has ("we had approximately 221,000 employees", "we employ …")
-            # is as safe as a table's count; employees merely mentioned ("a campus occupied by 11,400
-            # employees") may be a part; a part is not the count.
-            score = 0.85 if workforce and _HAS_WORKFORCE.search(sentence) else 0.7
-            if _PART_WORDS.search(head) or _SUB_ITEM.search(head) or _SHARE_OF_WHOLE.search(sentence):
+            head = _SENTENCE_END.split(w.before + " " + w.text[: m.start("n")])[-1]
+            # A workforce the company says it has ("we had approximately 221,000 employees", "we employ …",
+            # "total workforce was …") is as safe as a table's count; employees merely mentioned ("a campus
+            # occupied by 11,400 employees", "help recruit 250,000 people into the cybersecurity workforce")
+            # may be others; a part is not the count, nor is a second count after the first ("5,477
+            # full-time employees worldwide with 662 … outside the U.S.").
+            says = (
+                named
+                or _HAS_WORKFORCE.search(head)
+                or (_WORKFORCE_NOUNS.fullmatch(noun) and _HAS_WORKFORCE.search(sentence))
+            )
+            score = 0.85 if workforce and says and not _BOUND.search(head) else 0.7
+            if (
+                _PART_WORDS.search(head)
+                or _SUB_ITEM.search(head)
+                or _SHARE_OF_WHOLE.search(sentence)
+                or (_PEOPLE.search(head) and not _RESPECTIVELY.search(sentence))
+            ):
                 score = PROSE_PART
             used = w.used(m.end())
             out.append(
@@ -594,6 +628,13 @@ def chinese_staff_count(windows: list[ProseWindow], description: str) -> list[Ca
                 )
             )
     return out
+
+
+def _current_first(sentence: str) -> bool:
+    """In "As of December 31, 2017 and 2016, … 61,800 and 100,300 employees, respectively" the first count
+    is the later year's: the years the sentence names come latest first (or it names none)."""
+    years = [int(y) for y in re.findall(r"(?<!\d)(?:19|20)\d\d(?!\d)", sentence)]
+    return len(years) < 2 or years[0] >= years[1]
 
 
 def _sentence_around(w: ProseWindow, start: int, end: int) -> str:

@@ -140,7 +140,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-26"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-27"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -203,7 +203,11 @@ TABLE_READER_VERSION = "table-26"  # 4: disclosure topics under their printed na
 # a note titled after a statement is no statement; "2019 Quarters" heads quarters; a block of adjusted
 # (non-GAAP) figures does not rival the statement's row; a segment's measure is the segment's row under the
 # measure's heading, or the measure's row under the segment's (text/segments.py); in English prose only a
-# qualifier of the amount stands between a link ("was", ":") and its value
+# qualifier of the amount stands between a link ("was", ":") and its value; 27: a workforce count with
+# modifiers before its noun ("9,200 total full-time and part-time employees"), named before its count ("total
+# workforce was approximately 156,000"), the first of two periods' "respectively", and at 0.85 only where the
+# sentence says the company employs them before the count (not "help recruit 250,000 people"), never a
+# second count that breaks the first down or a bound ("fewer than 300 employees")
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
