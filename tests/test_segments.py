@@ -19,6 +19,12 @@ def seg(description: str) -> SimpleNamespace:
     )
 
 
+@pytest.fixture(scope="module")
+def note(tmp_path_factory):
+    """The segment note, drawn and parsed once for every test here."""
+    return view(segment_note(tmp_path_factory.mktemp("seg") / "seg.pdf"), year=2022, doctype="10k")
+
+
 def segment_note(path):
     """A 10-K segment note: measures as block headings over the segments, then a product-category block
     that reuses a segment's name, then an MD&A-style block with a segment as the heading."""
@@ -67,22 +73,20 @@ def segment_note(path):
          6_135),
     ],
 )  # fmt: skip
-def test_a_segment_measure_under_its_heading(tmp_path, description, value):
-    doc = view(segment_note(tmp_path / "seg.pdf"), year=2022, doctype="10k")
-    got = TableReader().read(doc, seg(description), "")
+def test_a_segment_measure_under_its_heading(note, description, value):
+    got = TableReader().read(note, seg(description), "")
     assert got.value == pytest.approx(value), got.message
     assert got.confidence >= CONFIDENT, got.message
 
 
-def test_a_segment_name_under_another_heading_is_not_the_segment(tmp_path):
+def test_a_segment_name_under_another_heading_is_not_the_segment(note):
     """ "Global Services" is a segment and a product category: two revenue readings that disagree are a
     doubt, never a sure value; a segment the note does not print is not found."""
-    doc = view(segment_note(tmp_path / "seg.pdf"), year=2022, doctype="10k")
     services = TableReader().read(
-        doc, seg("Revenue of the Global Services segment for the fiscal year, in USD millions"), ""
+        note, seg("Revenue of the Global Services segment for the fiscal year, in USD millions"), ""
     )
     assert services.value == pytest.approx(17_611) and services.confidence >= CONFIDENT
-    missing = TableReader().read(doc, seg("Revenue of the Boeing Capital segment for the fiscal year"), "")
+    missing = TableReader().read(note, seg("Revenue of the Boeing Capital segment for the fiscal year"), "")
     assert missing.value is None
 
 
