@@ -232,9 +232,24 @@ def _count(frame: pl.DataFrame, out: Output, language: Language) -> tuple[str, l
 
 def _boolean(frame: pl.DataFrame, out: Output, language: Language) -> tuple[str, list[Any]]:
     vals = _col(frame, out.value)
+    if vals and vals[0] is None:  # an input was not read: the verdict is unknown, never "no"
+        subject = _subject(out, language, "结论", "Answer")
+        return (
+            f"{subject}：无法判断（数据缺失）。"
+            if language == "zh"
+            else f"{subject}: not known (a figure is missing)."
+        ), [None]
     value = bool(vals[0]) if vals else frame.height > 0
     subject = _subject(out, language, "结论", "Answer")
     word = ("是" if value else "否") if language == "zh" else ("yes" if value else "no")
+    shown = [c for c in out.also if c in frame.columns]
+    if shown and frame.height:  # the figures that decide it: "Yes. Boeing's gross margin …: FY2021 4.8%, …"
+        figures = _join(
+            [f"{out.labels.get(c, c)} {_also(frame[c][0], out, language)}" for c in shown], language
+        )
+        if language == "zh":
+            return f"{word}。{subject}：{figures}。", [value]
+        return f"{word.capitalize()}. {subject}: {figures}.", [value]
     return (f"{subject}：{word}。" if language == "zh" else f"{subject}: {word}."), [value]
 
 

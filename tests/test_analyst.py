@@ -143,6 +143,8 @@ def test_the_question_definition_names_the_metric():
         "What is the FY2023 customer happiness index for Acme Widgets?",  # no such term
         "What is the capital expenditure for Acme Widgets?",  # no fiscal year
         "Is Acme Widgets's business subject to cyclicality?",  # not a statement question
+        # "how many times" asks a ratio; "inventory" alone is an amount, and no instruction names the ratio
+        "Roughly how many times did Acme Widgets sell its inventory in FY2023?",
     ],
 )
 def test_what_it_cannot_read_completely_is_left_to_the_llm_planner(question):
@@ -244,6 +246,9 @@ def answer(question: str, coll: Collection) -> tuple[str | None, dict]:
         ("What is the FY2023 inventory turnover ratio for Acme Widgets? Inventory turnover ratio is defined as: "
          "(FY2023 COGS) / (average inventory between FY2022 and FY2023). Round your answer to two decimal places.",
          "5.31"),
+        # the question's own words name no metric; its instruction does
+        ("Roughly how many times did Acme Widgets sell its inventory in FY2023? Calculate inventory turnover "
+         "ratio for FY2023; if inventory is not meaningful for the company then state that.", "5.31"),
         # capex printed "(620)" in millions, asked in billions
         ("What is the FY2023 capital expenditure amount (in USD billions) for Acme Widgets?", "0.62 billion USD"),
         # (1,860+410)/12,400, (1,540+380)/11,000, (1,300+350)/10,000 = 18.3 %, 17.5 %, 16.5 % → mean 17.4 %

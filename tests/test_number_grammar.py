@@ -257,3 +257,31 @@ def test_chinese_labels_keep_their_numbers():
     # a column gap in a Chinese table is about an em: the number after it is a value
     shares = _line((72, "沪深"), (92, "300"), (110, "指数基金"), (300, "8,373,323"), (355, "人民币普通股"))
     assert _split(shares) == ("沪深 300 指数基金", ["8,373,323"])
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        [(72, "The"), (90, "Company"), (140, "sells"), (175, "products")],  # prose: the fast path
+        [(72, "Revenue"), (300, "$"), (310, "Americas")],  # a lone currency sign is never label text
+        [(72, "Other"), (300, "—"), (390, "N/A")],  # dash cells
+        [(72, "Total"), (300, "nil"), (390, "－")],  # a full-width dash
+        [(72, "Sales"), (300, "１２３"), (390, "²")],  # full-width and superscript digits
+        [(72, "Net"), (90, "worth"), (300, "H"), (308, "1,23,456")],  # a mangled rupee before an amount
+        [(72, "Class"), (100, "H"), (115, "shares")],  # "H" inside a label
+        [(72, "无"), (100, "不适用")],  # Chinese dashes
+        [(72, "¥"), (80, "€")],  # currency signs only
+        [(72, "(see"), (100, "Note"), (130, "three)")],
+    ],
+)
+def test_the_prose_fast_path_splits_as_the_full_rules_do(words):
+    """`Line.split` skips the cell rules for a line without a digit or a dash; the result must be the
+    one the full rules give (text.layout.split_words)."""
+    from mdqa_kernel.text.layout import split_words
+
+    line = _line(*words)
+    fast = line.split()
+    full = split_words(_line(*words).words)
+    assert [w.text for w in fast[0]] == [w.text for w in full[0]]
+    assert [w.text for w in fast[1]] == [w.text for w in full[1]]
+    assert sorted(fast[2].values()) == sorted(full[2].values())

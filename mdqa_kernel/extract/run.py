@@ -157,6 +157,7 @@ def run_job(job: Job) -> Outcome:
         load_error: Exception | None = None
     except Exception as e:  # the document cannot be read: every cell says why
         view, load_error = None, e
+    done: dict[str, tuple[Task, ReadResult, float]] = {}
     for task in job.tasks:
         spec = specs[task.field]
         if view is None:
@@ -168,9 +169,12 @@ def run_job(job: Job) -> Outcome:
             out.cells.append((task, result, seconds))
         else:
             commit(ws, task, job.doc.get("sha256"), result, seconds)
-        out.statuses.append(result.status.value)
+        done[task.field] = (task, result, seconds)
         out.llm_calls += result.llm_calls
         out.cache_hits += result.cache_hits
+    if view is not None:
+        _hold_broken_identities(view, specs, done, out, ws, job.doc.get("sha256"))
+    out.statuses = [result.status.value for _task, result, _s in done.values()]
     out.seconds = time.perf_counter() - t0
     clear_caches()  # the label caches are per document (see text.clear_caches)
     for llm in llm_readers(reader):
@@ -182,6 +186,30 @@ def run_job(job: Job) -> Outcome:
 
         out.llm_answers = take_entries(journal)
     return out
+
+
+def _hold_broken_identities(
+    view: DocumentView,
+    specs: dict[str, Any],
+    done: dict[str, tuple[Task, ReadResult, float]],
+    out: Outcome,
+    ws: Workspace | None,
+    sha256: str | None,
+) -> None:
+    """Hold for review the cells of this document that break an accounting identity with another of its
+    cells (readers/identities.py): each is committed again, or replaced among the cells returned."""
+    from mdqa_kernel.readers.identities import check_document
+    from mdqa_kernel.readers.table.reader import document_period
+
+    held = check_document(specs, {f: r for f, (_t, r, _s) in done.items()}, document_period(view))
+    for name, result in held.items():
+        task, _old, seconds = done[name]
+        result = held_for_review(result)
+        done[name] = (task, result, seconds)
+        if ws is None:
+            out.cells = [(t, result if t is task else r, s) for t, r, s in out.cells]
+        else:
+            commit(ws, task, sha256, result, seconds)
 
 
 def _job_view(job: Job) -> DocumentView:

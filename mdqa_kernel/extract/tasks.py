@@ -18,7 +18,9 @@ from mdqa_kernel.store import Workspace, stable_hash
 if TYPE_CHECKING:
     from mdqa_kernel.plan.ir import Plan
 
-TASK_KEY_VERSION = 1
+# 2: a document's cells are checked against each other after reading (readers/identities.py); cells
+# stored before that are read, and checked, again.
+TASK_KEY_VERSION = 2
 
 
 @dataclass(frozen=True)

@@ -43,10 +43,14 @@ from mdqa_kernel.text.yamlsafe import load_yaml
 __all__ = [
     "StatementQuestion",
     "UnknownTerm",
+    "lookup_term",
+    "normalise_phrase",
     "parse_formula",
     "read_statement_question",
     "select_filings",
     "statement_plan",
+    "strip_entity",
+    "term_at",
 ]
 
 AMOUNT_SCALE = 1e6  # fields are read in USD millions, the scale most statements print
@@ -301,6 +305,23 @@ def _lookup(phrase: str, terms: Terms, definitions: dict[str, str]) -> LineItem 
     return None
 
 
+def term_at(phrase: str, year: int, definitions: dict[str, str] | None = None) -> Node:
+    """A term of the vocabulary (or of the question's definitions) at a fiscal year: a line item's
+    Ref or a metric's formula. Raises UnknownTerm for a phrase nothing names."""
+    terms = load_terms()
+    return _at(_norm(phrase), year, _Scope(year, terms, definitions or {}))
+
+
+def lookup_term(phrase: str, definitions: dict[str, str] | None = None) -> LineItem | Metric | None:
+    """The line item or metric a phrase names (the question's definitions first), or None."""
+    return _lookup(_norm(phrase), load_terms(), definitions or {})
+
+
+def normalise_phrase(text: str) -> str:
+    """Lower case, one space, no trailing punctuation: how terms and questions are compared."""
+    return _norm(text)
+
+
 def refs(node: Node) -> list[Ref]:
     """The (line item, year) values a formula reads, in first-use order."""
     if isinstance(node, Ref):
@@ -400,20 +421,34 @@ def definitions_of(question: str) -> dict[str, str]:
 def read_statement_question(question: str, metadata: pl.DataFrame) -> StatementQuestion | None:
     """Read a statement question against a collection's metadata; None when it is not one this
     planner can read completely."""
-    terms = load_terms()
     company = find_entity(question, metadata)
     asked = _ASK.findall(question)
-    if company is None or not asked:
-        return None
-    column, name = company
-    if _NOT_A_FIGURE.search(asked[0]):
+    if company is None or not asked or _NOT_A_FIGURE.search(asked[0]):
         return None
     target = asked[0][[m.start() for m in _ASK_WORD.finditer(asked[0])][-1] :].rstrip("?")
+    # "Roughly how many times has JnJ sold its inventory in FY2022? Calculate inventory turnover ratio
+    # for FY2022": the instruction names the metric the question asks in words
+    for clause in [target, *(m.group(1) for m in _CALCULATE.finditer(question))]:
+        read = _read_target(clause, question, company, metadata)
+        if read is not None:
+            return read
+    return None
+
+
+_CALCULATE = re.compile(r"\b(?:calculate|compute|determine)\s+(?:the\s+)?([^.;?]+)", re.I)
+
+
+def _read_target(
+    target: str, question: str, company: tuple[str, str], metadata: pl.DataFrame
+) -> StatementQuestion | None:
+    """The statement question one asked clause names, or None."""
+    terms = load_terms()
+    column, name = company
     years = fiscal_years(target) or fiscal_years(question)
     if not years:
         return None
     definitions = definitions_of(question)
-    clause = _strip_entity(target, name)
+    clause = strip_entity(target, name)
     text = _norm(_ASIDE.sub(" ", clause))
     spans = _abbreviated(text, _term_spans(text, terms, definitions), definitions)
     try:
@@ -432,7 +467,7 @@ def read_statement_question(question: str, metadata: pl.DataFrame) -> StatementQ
                              decimals=asked_decimals(question))  # fmt: skip
 
 
-def _strip_entity(text: str, name: str) -> str:
+def strip_entity(text: str, name: str) -> str:
     """The target clause without the company's name (and its possessive or an aside after it)."""
     pattern = (
         r"\b" + r"[\s\-]+".join(re.escape(w) for w in entity_words(name)) + r"(?:'s|’s)?(?:\s*\([^)]*\))?"
@@ -605,6 +640,8 @@ def statement_plan(question: str, metadata: pl.DataFrame) -> Plan | None:
 
 def describe(plan: Plan) -> dict[str, Any]:
     """What a statement plan reads and computes, for a notebook or a benchmark record."""
-    derive = plan.aggregation.steps[0] if plan.aggregation and plan.aggregation.steps else None
+    steps = [s for s in (plan.aggregation.steps if plan.aggregation else []) if isinstance(s, DeriveOp)]
+    # one step: its formula; several (a judgement's metric per year, then the verdict): each named
+    formula = steps[0].expr if len(steps) == 1 else "; ".join(f"{s.name} = {s.expr}" for s in steps) or None
     return {"filters": [f.model_dump(by_alias=True, exclude_none=True) for f in plan.filters],
-            "fields": [f.name for f in plan.fields], "formula": getattr(derive, "expr", None)}  # fmt: skip
+            "fields": [f.name for f in plan.fields], "formula": formula}  # fmt: skip

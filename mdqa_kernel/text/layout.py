@@ -141,31 +141,59 @@ class Line:
 
     @cached_property
     def _split(self) -> tuple[list[Word], list[Word], dict[int, str]]:
-        kinds = _kinds(self.words)
-        words = [w for w, k in zip(self.words, kinds, strict=True) if k != "currency"]
-        kinds = [k for k in kinds if k != "currency"]
-        first_text = next((i for i, k in enumerate(kinds) if k == "text"), None)
-        if first_text is None:
-            start = 0
-        else:
-            dated = _LazyDates(words)
-            bound: set[int] = set()
-            start = len(words)
-            for i in range(first_text + 1, len(words)):
-                if kinds[i] not in ("number", "absent"):
-                    continue
-                if _label_bound(words, kinds, i, bound, dated):
-                    bound.add(i)
-                    continue
-                start = i
-                break
-        cells = [w for w, k in zip(words[start:], kinds[start:], strict=True) if k in ("number", "absent")]
-        units = {
-            id(words[i - 1]): unicodedata.normalize("NFKC", words[i].text).lower().rstrip(",")
-            for i in range(max(start, 1), len(words))
-            if kinds[i] == "unit"
-        }
-        return words[:start], cells, units
+        if not self._may_hold_cells:
+            # most lines of a filing are prose: no number and no dash, so no cell and no unit; the
+            # label is every word but a currency sign printed alone (as `split_words` would find)
+            return [w for w in self.words if not _is_currency_sign(w.text)], [], {}
+        return split_words(self.words)
+
+    @property
+    def _may_hold_cells(self) -> bool:
+        """Whether a word of the line can be a number (a number-shaped word has a digit once NFKC
+        normalised, and the line's text normalises word by word) or a dash cell."""
+        text = self.text
+        if _DIGIT.search(text if text.isascii() else unicodedata.normalize("NFKC", text)):
+            return True
+        return any(
+            (t if t.isascii() else unicodedata.normalize("NFKC", t)).lower() in ABSENT_TEXTS
+            for t in (w.text for w in self.words)
+        )
+
+
+_DIGIT = re.compile(r"\d")
+
+
+def _is_currency_sign(text: str) -> bool:
+    return _CURRENCY_ONLY.match(unicodedata.normalize("NFKC", text)) is not None
+
+
+def split_words(line_words: list[Word]) -> tuple[list[Word], list[Word], dict[int, str]]:
+    """`Line.split` worked out in full for a line's words (label words, value cells, units)."""
+    kinds = _kinds(line_words)
+    words = [w for w, k in zip(line_words, kinds, strict=True) if k != "currency"]
+    kinds = [k for k in kinds if k != "currency"]
+    first_text = next((i for i, k in enumerate(kinds) if k == "text"), None)
+    if first_text is None:
+        start = 0
+    else:
+        dated = _LazyDates(words)
+        bound: set[int] = set()
+        start = len(words)
+        for i in range(first_text + 1, len(words)):
+            if kinds[i] not in ("number", "absent"):
+                continue
+            if _label_bound(words, kinds, i, bound, dated):
+                bound.add(i)
+                continue
+            start = i
+            break
+    cells = [w for w, k in zip(words[start:], kinds[start:], strict=True) if k in ("number", "absent")]
+    units = {
+        id(words[i - 1]): unicodedata.normalize("NFKC", words[i].text).lower().rstrip(",")
+        for i in range(max(start, 1), len(words))
+        if kinds[i] == "unit"
+    }
+    return words[:start], cells, units
 
 
 def _near(a: Word, b: Word) -> bool:

@@ -208,6 +208,7 @@ def _beside(wanted: set[str]) -> set[str]:
     return set().union(*(_HARMLESS_BESIDE.get(w, frozenset()) for w in wanted))
 
 
+@lru_cache(maxsize=1 << 16)  # every row label of a document against the same few descriptions
 def head_cover(label: str, description: str) -> float:
     """How well an English label names the description's head: 0.9 when the label's words cover a
     head's words and add only harmless ones ("Total net revenue" for "Total revenue"), 0 otherwise."""

@@ -125,6 +125,9 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # rows (and the answer) leave it blank instead of using a guess.
 # mdqa v53: table reader table-27 (statement lines under their printed names, loss lines, segment measures,
 # adjusted blocks and quarterly notes that no longer rival the statement, workforce counts in sentences).
+# mdqa v54: yes/no judgements its figures decide (plan/judgement.py: a metric's trend, its consistency
+# within a stated tolerance, high growth) and "Calculate X for FYy" read as the asked metric (FinanceBench);
+# a boolean answer whose input was not read says "not known", never "no".
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 # bash-agent v2: an answer is final once a command's output has come back, even beside a command (v1 ran
@@ -132,7 +135,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 53,
+    "mdqa": 54,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }

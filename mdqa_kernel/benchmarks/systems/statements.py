@@ -1,9 +1,11 @@
 """mdqa on analyst questions (FinanceBench): the statement planner, then the pipeline, else retrieval.
 
 A question the statement planner reads completely (plan/analyst.py: one company, named fiscal years, a
-line item or a metric with its formula) becomes a plan that selects the filing by metadata, reads one
-field per (line item, year) with the cascade (the table reader first, the LLM reader for the cells it
-is unsure of) and derives the answer; the record keeps the formula and every value with its page.
+line item or a metric with its formula), or a yes/no judgement its figures decide (plan/judgement.py:
+a trend, consistency within a stated tolerance, high growth), becomes a plan that selects the filing by
+metadata, reads one field per (line item, year) with the cascade (the table reader first, the LLM reader
+for the cells it is unsure of) and derives the answer; the record keeps the formula and every value with
+its page.
 A field that is not found, or read below STATEMENT_THRESHOLD by either reader, leaves the question
 unanswered ("not found" / "needs review"), never a guess.
 
@@ -22,8 +24,9 @@ import polars as pl
 from mdqa_kernel.benchmarks.systems import flat_rag
 from mdqa_kernel.benchmarks.systems.base import LLM, QuestionInput, StageError, SystemConfig, SystemOutput
 from mdqa_kernel.plan.analyst import describe, select_filings, statement_plan
+from mdqa_kernel.plan.judgement import judgement_plan
 
-ROUTE_PLAN, ROUTE_RETRIEVAL = "statement-plan", "retrieval"
+ROUTE_PLAN, ROUTE_JUDGEMENT, ROUTE_RETRIEVAL = "statement-plan", "judgement-plan", "retrieval"
 # The cascade asks the model only for cells the table reader reads below this confidence. Statement
 # line items read by the table reader at >= 0.5 were right more often than the cascade's output on the
 # real-filings facts (table at >= 0.5: precision 0.94 dev / 0.87 validation; cascade sample: 0.83 dev;
@@ -52,7 +55,10 @@ def run_oracle_pages(config: SystemConfig, q: QuestionInput, llm: LLM) -> System
 
 def _run(config: SystemConfig, q: QuestionInput, llm: LLM, *, oracle: bool) -> SystemOutput:
     coll = _collection(q)
+    route = ROUTE_PLAN
     plan = statement_plan(q.question, coll.documents)
+    if plan is None:
+        route, plan = ROUTE_JUDGEMENT, judgement_plan(q.question, coll.documents)
     if plan is None:
         return _retrieval(config, q, coll, llm, pages=q.pages if oracle else None)
     from mdqa_kernel.ask import ask
@@ -68,7 +74,7 @@ def _run(config: SystemConfig, q: QuestionInput, llm: LLM, *, oracle: bool) -> S
             str(getattr(exc, "stage", None) or "pipeline"), f"{type(exc).__name__}: {exc}"
         ) from exc
     out = SystemOutput(answer=None)
-    out.notes = {"route": ROUTE_PLAN, **describe(plan), "values": _values(result)}
+    out.notes = {"route": route, **describe(plan), "values": _values(result)}
     selected = result.rows.height
     if selected != 1:
         return _unanswered(out, "collection", f"the plan's filters select {selected} filings, not one")

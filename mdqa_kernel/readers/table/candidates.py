@@ -54,17 +54,30 @@ class Candidate:
     scope: str | None = None  # the statement it was read from: "parent", "segment" (readers/semantics.py)
 
 
-_ASCII_ALNUM = re.compile(r"[A-Za-z0-9]")
+_NOT_ASCII_ALNUM = re.compile(r"[^A-Za-z0-9]+")
+
+
+def compact_text(text: str) -> str:
+    """The label-normalised form of a text (`compact_map` without the index, which most lines of a
+    document never need: only a line where a label matches is mapped back)."""
+    if text.isascii():  # NFKC leaves ASCII alone: one substitution in C, not a loop per character
+        return _NOT_ASCII_ALNUM.sub("", text).lower()
+    return compact_map(text)[0]
 
 
 def compact_map(text: str) -> tuple[str, list[int]]:
     """The label-normalised form of a text plus, for each of its characters, the source index."""
     if text.isascii():  # NFKC leaves ASCII alone: the per-character normalisation is not needed
-        idx = [m.start() for m in _ASCII_ALNUM.finditer(text)]
+        idx = [i for i, c in enumerate(text) if c.isalnum()]
         return "".join(text[i] for i in idx).lower(), idx
     out: list[str] = []
     idx: list[int] = []
     for i, ch in enumerate(text):
+        if ch < "\x80":  # an ASCII character normalises to itself
+            if ch.isalnum():
+                out.append(ch.lower())
+                idx.append(i)
+            continue
         for c in unicodedata.normalize("NFKC", ch).lower():
             if c.isalnum():
                 out.append(c)
@@ -326,7 +339,7 @@ def _stating(lines_by_page: dict[int, list[Line]], phrase: str, min_cover: float
     want = _bigrams(target)
     for page, lines in lines_by_page.items():
         for line in lines:
-            compact, _idx = compact_map(line.text)
+            compact = compact_text(line.text)
             pos = compact.find(target)
             if pos < 0:
                 cover = len(want & _bigrams(compact)) / len(want)

@@ -21,6 +21,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 from mdqa_kernel.readers.confidence import (
     PROSE_LINKED,
@@ -33,6 +34,7 @@ from mdqa_kernel.readers.confidence import (
 from mdqa_kernel.readers.table.candidates import (
     Candidate,
     compact_map,
+    compact_text,
     declared_scale_word,
     is_year,
     line_bbox,
@@ -112,9 +114,13 @@ class ProseWindow:
     page: int
     lines: list[Line]  # the line, and the next one if joined
     text: str
-    compact: str  # label-normalised text, as `textfacts.compact_map`
-    idx: list[int]  # for each compact character, its index in `text`
+    compact: str  # label-normalised text, as `candidates.compact_text`
     before: str  # the line before, when it and this line are prose (a sentence may begin there)
+
+    @cached_property
+    def idx(self) -> list[int]:
+        """For each compact character, its index in `text` (worked out for a window a label matches)."""
+        return compact_map(self.text)[1]
 
     @property
     def first_len(self) -> int:
@@ -135,9 +141,8 @@ def prose_windows(lines_by_page: dict[int, list[Line]]) -> list[ProseWindow]:
             joined = i + 1 < len(lines) and prose[i] and prose[i + 1]
             window = [line, lines[i + 1]] if joined else [line]
             text = joined_text(window)
-            compact, idx = compact_map(text)
             before = lines[i - 1].text if i > 0 and prose[i - 1] and prose[i] else ""
-            out.append(ProseWindow(page, window, text, compact, idx, before))
+            out.append(ProseWindow(page, window, text, compact_text(text), before))
     return out
 
 

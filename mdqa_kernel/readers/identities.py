@@ -1,0 +1,131 @@
+"""Accounting identities between the fields of one document: a part never exceeds its whole.
+
+A reader judges each field alone, so a misread that is plausible on its own passes: cash read in
+thousands beside total assets in millions, a segment's figure for a sub-total, the wrong row of a
+balance sheet. The statements themselves bind their lines: cash and inventories are parts of current
+assets, current assets of total assets, accounts payable of current liabilities, current liabilities
+and long-term debt of total liabilities, equity of total assets (assets less liabilities, which are
+never negative), gross profit of revenue (revenue less a cost that is never negative). When a plan reads
+both sides of such an identity from one document for one period, a part found larger than its whole
+means one of the two readings is wrong; which one is not known, so both are held for review with the
+reason, never changed.
+
+A field's line item comes from its description's head, matched whole against the statement vocabulary
+(plan/statement_terms.yaml: a line item's head, the phrases questions use, the names statements print
+it under); anything else ("Revenue from products only", a segment's revenue) is no line item here and
+is never checked. The period is the one the description names, against the document's own
+(`text.periods.wanted_period`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+
+from mdqa_kernel.plan.analyst import load_terms, normalise_phrase
+from mdqa_kernel.readers.base import FieldLike, ReadResult
+from mdqa_kernel.readers.confidence import IMPLAUSIBLE
+from mdqa_kernel.text.periods import Period, ReportPeriod, wanted_period
+
+# whole -> its parts, each never larger than the whole for the same date or period, in one currency
+PARTS: dict[str, tuple[str, ...]] = {
+    "total_assets": ("total_current_assets", "cash_and_equivalents", "inventories", "accounts_receivable",
+                     "property_plant_equipment_net", "goodwill", "total_equity"),
+    "total_current_assets": ("cash_and_equivalents", "inventories", "accounts_receivable"),
+    "total_liabilities": ("total_current_liabilities", "long_term_debt", "accounts_payable"),
+    "total_current_liabilities": ("accounts_payable",),
+    "revenue": ("gross_profit",),
+}  # fmt: skip
+# Where a description's line item ends and its period or unit begins.
+_HEAD_END = re.compile(
+    r"\s+(?:for|at|as\s+of|as\s+at|during|in|on)\s+(?:the|fiscal|fy|each|usd|\d)|\s*[,(;]|\s+-\s", re.I
+)
+_PER_SHARE = re.compile(r"per\s+share|per\s+\d+\s+shares|\beps\b", re.I)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One found value of a plan field in a document, with the line item and period it is of."""
+
+    field: str
+    item: str
+    period: Period
+    value: float  # in currency units (the field's scale applied)
+
+
+@cache
+def _items_by_name() -> dict[str, str]:
+    """Every name of a line item (head, question phrases, printed labels), normalised -> its item."""
+    out: dict[str, str] = {}
+    for item in load_terms().items.values():
+        for name in (item.head, *item.phrases, *item.labels):
+            out.setdefault(_key(re.sub(r"\([^)]*\)", " ", name)), item.name)
+    return out
+
+
+def _key(name: str) -> str:
+    """A name as compared: normalised, without apostrophes ("stockholders' equity")."""
+    return normalise_phrase(name.replace("'", "").replace("’", ""))
+
+
+def line_item(description: str) -> str | None:
+    """The statement line item a field description names by its head ("Total assets at the end of the
+    fiscal year of the report" -> total_assets); None for anything else."""
+    if _PER_SHARE.search(description):
+        return None
+    head = _HEAD_END.split(description.strip(), maxsplit=1)[0]
+    return _items_by_name().get(_key(head))
+
+
+def reading(field: FieldLike, result: ReadResult, report: ReportPeriod) -> Reading | None:
+    """The field's found value as a reading of a line item, or None when it is not one."""
+    if not result.found or not isinstance(result.value, int | float) or isinstance(result.value, bool):
+        return None
+    item = line_item(field.description)
+    if item is None:
+        return None
+    period = wanted_period(field.description, report)
+    if not period.named and period.offset is None:
+        return None
+    return Reading(field.name, item, period, float(result.value) * float(field.scale or 1.0))
+
+
+def violations(readings: Iterable[Reading]) -> dict[str, str]:
+    """field -> why it is held for review: every reading on either side of a broken identity."""
+    by_item: dict[tuple[str, Period], list[Reading]] = {}
+    for r in readings:
+        by_item.setdefault((r.item, r.period), []).append(r)
+    out: dict[str, list[str]] = {}
+    for (whole, period), wholes in by_item.items():
+        for part in PARTS.get(whole, ()):
+            for p in by_item.get((part, period), []):
+                for w in wholes:
+                    if p.value > w.value >= 0 and p.value > 0:
+                        why = (f"{p.field} ({_shown(p.value)}) is larger than {w.field} ({_shown(w.value)}) "
+                               "of the same period, of which it is a part: one of them is misread")  # fmt: skip
+                        out.setdefault(p.field, []).append(why)
+                        out.setdefault(w.field, []).append(why)
+    return {f: "; ".join(dict.fromkeys(whys)) for f, whys in out.items()}
+
+
+def _shown(value: float) -> str:
+    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:g}"
+
+
+def held(result: ReadResult, why: str) -> ReadResult:
+    """`result` with its confidence capped below CONFIDENT and the broken identity in its message."""
+    note = f"implausible, needs review: {why}"
+    if note in result.message:
+        return result
+    message = "; ".join(m for m in (result.message, note) if m)
+    return result.model_copy(update={"confidence": min(result.confidence, IMPLAUSIBLE), "message": message})
+
+
+def check_document(
+    fields: dict[str, FieldLike], results: dict[str, ReadResult], report: ReportPeriod
+) -> dict[str, ReadResult]:
+    """The results of one document's fields that break an identity, each held for review."""
+    found = [r for name, res in results.items() if (r := reading(fields[name], res, report)) is not None]
+    return {name: held(results[name], why) for name, why in violations(found).items()}
