@@ -47,6 +47,19 @@ def test_consistency_needs_its_tolerance_and_takes_the_latest_report():
     assert read_judgement("Are Acme Widgets's gross margins historically consistent?", META) is None
 
 
+def test_a_threshold_the_question_states():
+    j = read_judgement("Did Acme Widgets's operating margin exceed 10% in FY2023?", META)
+    assert j is not None and (j.kind, j.metric, j.years, j.op, j.bound) == (
+        "threshold",
+        "operating margin",
+        [2023],
+        ">",
+        0.1,
+    )
+    j = read_judgement("Is Acme Widgets's FY2023 current ratio at least 1.2?", META)
+    assert j is not None and (j.metric, j.op, j.bound) == ("current ratio", ">=", 1.2)
+
+
 def test_high_growth_is_the_stated_definition():
     j = read_judgement("Are Acme Widgets's FY2023 financials that of a high growth company?", META)
     assert j is not None and (j.kind, j.years) == ("high_growth", [2022, 2023])
@@ -61,6 +74,9 @@ def test_high_growth_is_the_stated_definition():
         "Does Zenith Corp have an improving gross margin profile as of FY2023?",  # no company of the collection
         "Has Acme Widgets reported any materially important ongoing legal battles from FY2023?",
         "Does Acme Widgets have a risky operating margin as of FY2023?",  # "risky" is no direction
+        # a sum of money needs its currency and scale; a margin's bound must say it is a percentage
+        "Was Acme Widgets's FY2023 revenue above 10,000?",
+        "Is Acme Widgets's FY2023 operating margin above 10?",
     ],
 )
 def test_what_it_cannot_read_completely_is_not_planned(question):
@@ -135,6 +151,11 @@ def verdict(question: str, coll: Collection) -> str:
         # 12,400 / 11,000 − 1 = 12.7 %; 15,000 / 11,000 − 1 = 36.4 %
         ("Are Acme Widgets's FY2023 financials that of a high growth company?", "No. "),
         ("Are Cirrus Labs's FY2023 financials that of a high growth company?", "revenue growth FY2023 over FY2022 36.36%"),
+        # a threshold the question states: current ratio 4,200 / 2,800 = 1.5; operating margin 15.0 %
+        ("Is Acme Widgets's FY2023 current ratio above 1.4?",
+         "Yes. Acme Widgets's current ratio in FY2023 (> 1.4 asked): current ratio FY2023 1.50."),
+        ("Was Acme Widgets's current ratio below 1.4 as of FY2023?", "No. "),
+        ("Did Acme Widgets's operating margin exceed 20% in FY2023?", "No. "),
         # Cirrus's gross margin: 44.0 % in FY2022, 40.0 % in FY2023
         ("Does Cirrus Labs have an improving gross margin profile as of FY2023? If gross margin is not a useful "
          "metric for a company like this, then state that and explain why.", "No. "),

@@ -3,15 +3,17 @@
     "Does Boeing have an improving gross margin profile as of FY2022?"
     "Are Best Buy's gross margins historically consistent (not fluctuating more than roughly 2% each year)?"
     "Are JnJ's FY2022 financials that of a high growth company?"
+    "Is Acme's FY2023 current ratio above 1.5?"
 
 An analyst answers these from two or three years of one statement: the metric in the report's year
 against the year before (a trend), every year-on-year change against the tolerance the question states
-(consistency), or the top line's growth against a stated definition of high growth. Each becomes a
-Plan that selects the company's annual report by metadata, reads one field per (line item, year) as
-the statement planner does (plan/analyst.py), derives the metric per year and the verdict, and
-answers "Yes"/"No" with the figures that decide it. A question this module cannot read completely
+(consistency), the top line's growth against a stated definition of high growth, or the metric
+against a number the question states (a threshold). Each becomes a Plan that selects the company's
+annual report by metadata, reads one field per (line item, year) as the statement planner does
+(plan/analyst.py), derives the metric per year and the verdict, and answers "Yes"/"No" with the
+figures that decide it. A question this module cannot read completely
 (no company of the collection, a metric the vocabulary does not know, consistency without a stated
-tolerance) is not planned: `judgement_plan` returns None rather than a guess.
+tolerance, an amount compared with a sum of money) is not planned: `judgement_plan` returns None rather than a guess.
 """
 
 from __future__ import annotations
@@ -40,12 +42,12 @@ from mdqa_kernel.plan.analyst import (
     strip_entity,
     term_at,
 )
-from mdqa_kernel.plan.filings import annual_report_filters, find_entity, fiscal_years
+from mdqa_kernel.plan.filings import FY_YEAR, annual_report_filters, find_entity, fiscal_years
 from mdqa_kernel.plan.ir import Plan
 
 __all__ = ["HIGH_GROWTH", "Judgement", "judgement_plan", "read_judgement"]
 
-Kind = Literal["trend", "steady", "high_growth"]
+Kind = Literal["trend", "steady", "high_growth", "threshold"]
 
 # A high-growth enterprise grows its turnover by more than 20 % a year (the OECD–Eurostat definition,
 # Eurostat-OECD Manual on Business Demography Statistics, 2007), applied to the report's fiscal year.
@@ -80,6 +82,19 @@ _TOLERANCE = re.compile(
     re.I,
 )
 _HIGH_GROWTH = re.compile(r"\bhigh[\s-]+growth\b", re.I)
+# "Is X's FY2023 current ratio above 1.5?", "Did X's operating margin exceed 10% in FY2022?"
+_COMPARISONS = {
+    "above": ">", "over": ">", "greater than": ">", "more than": ">", "higher than": ">", "exceed": ">",
+    "exceeds": ">", "exceeded": ">", "at least": ">=", "below": "<", "under": "<", "less than": "<",
+    "lower than": "<", "at most": "<=",
+}  # fmt: skip
+_THRESHOLD = re.compile(
+    r"\b(?P<metric>[a-z][\w &'’%-]*?)\s+(?:(?:was|is|been|remain(?:ed|s)?|stay(?:ed|s)?)\s+)?"
+    r"(?P<cmp>"
+    + "|".join(sorted((re.escape(c).replace(r"\ ", r"\s+") for c in _COMPARISONS), key=len, reverse=True))
+    + r")\s+(?P<n>-?\d+(?:\.\d+)?)\s*(?P<pct>%|percent\b)?",
+    re.I,
+)
 _YES_NO = re.compile(r"^\s*(?:is|are|does|do|did|has|have|was|were)\b", re.I)
 # The questions' escape clause ("If gross margin is not a useful metric for a company like this, then
 # state that and explain why.") says what to do when the metric does not apply; it asks nothing else.
@@ -97,6 +112,8 @@ class Judgement:
     years: list[int]
     rising: bool = True  # a trend: the question asks whether the metric went up (improving, growing)
     tolerance: float | None = None  # consistency: the largest change allowed, as a fraction (0.02)
+    op: str | None = None  # a threshold: the comparison asked (">", ">=", "<", "<=")
+    bound: float | None = None  # a threshold: the number compared with (a percentage as a fraction)
 
 
 def read_judgement(question: str, metadata: pl.DataFrame) -> Judgement | None:
@@ -123,6 +140,13 @@ def read_judgement(question: str, metadata: pl.DataFrame) -> Judgement | None:
             return None
         return Judgement("steady", name, column, normalise_phrase(steady.group("metric")), [report - 2, report - 1, report],
                          tolerance=float(tolerance.group("n")) / 100)  # fmt: skip
+    threshold = _THRESHOLD.search(clause)
+    if threshold and asked:
+        metric = normalise_phrase(FY_YEAR.sub(" ", threshold.group("metric")))
+        n = float(threshold.group("n"))
+        return Judgement("threshold", name, column, metric, [asked[-1]],
+                         op=_COMPARISONS[re.sub(r"\s+", " ", threshold.group("cmp").lower())],
+                         bound=n / 100 if threshold.group("pct") else n)  # fmt: skip
     trend = _TREND_ADJ.search(clause) or _TREND_VERB.search(clause)
     if trend and asked:
         rising = re.fullmatch(_UP, trend.group("dir"), re.I) is not None
@@ -190,6 +214,8 @@ def judgement_plan(question: str, metadata: pl.DataFrame) -> Plan | None:
     fields = {field_name: field_spec(r, report_year, j.entity_column, terms)
               for n in nodes.values() for r in refs(n) for field_name in [f"{r.item}_fy{r.year}"]}  # fmt: skip
     unit = "percent" if j.kind == "high_growth" else _unit(j.metric, definitions)
+    if j.kind == "threshold" and not _comparable(question, unit):
+        return None
     percent = unit == "percent"
     steps, labels = _derive_steps(j, nodes, unit)
     years = sorted(nodes)
@@ -198,6 +224,14 @@ def judgement_plan(question: str, metadata: pl.DataFrame) -> Plan | None:
                     subject=_subject(j, years, unit))  # fmt: skip
     aggregation = Aggregation(steps=steps, output=output)
     return Plan(question=question, filters=filters, fields=list(fields.values()), aggregation=aggregation)
+
+
+def _comparable(question: str, unit: str) -> bool:
+    """A threshold the answer can be decided against: a margin's written as a percentage ("above 10%"),
+    a ratio's as a plain number; an amount's would need its currency and scale ("$10 billion"): not read."""
+    m = _THRESHOLD.search(normalise_phrase(question))
+    has_percent = bool(m and m.group("pct"))
+    return (unit == "percent" and has_percent) or (unit == "ratio" and not has_percent)
 
 
 def _derive_steps(j: Judgement, nodes: dict[int, Node], unit: str) -> tuple[list[DeriveOp], dict[str, str]]:
@@ -215,7 +249,9 @@ def _derive_steps(j: Judgement, nodes: dict[int, Node], unit: str) -> tuple[list
     steps = [DeriveOp(name=names[y], expr=expression(nodes[y], terms)) for y in years]
     shown = " (USD millions)" if unit == "amount" else ""
     labels = {names[y]: f"{j.metric} FY{y}{shown}" for y in years}
-    if j.kind == "trend":
+    if j.kind == "threshold":
+        verdict = f"{names[years[-1]]} {j.op} {j.bound:g}"
+    elif j.kind == "trend":
         op = ">" if j.rising else "<"
         verdict = f"{names[years[-1]]} {op} {names[years[0]]}"
     else:
@@ -233,6 +269,9 @@ def _subject(j: Judgement, years: list[int], unit: str) -> str:
         return (
             f"{j.company}'s revenue growth in FY{years[-1]} (high growth: at least {HIGH_GROWTH:.0%} a year)"
         )
+    if j.kind == "threshold":
+        bound = f"{j.bound * 100:g}%" if unit == "percent" else f"{j.bound:g}"
+        return f"{j.company}'s {j.metric} in FY{years[-1]} ({j.op} {bound} asked)"
     if j.kind == "trend":
         return f"{j.company}'s {j.metric}, {span} ({'rising' if j.rising else 'falling'} asked)"
     assert j.tolerance is not None
