@@ -48,6 +48,22 @@ def test_a_part_larger_than_its_whole_of_the_same_period_flags_both():
     assert violations([Reading("cash", "cash_and_equivalents", prior, 3_500e6), *readings[1:3]]) == {}
 
 
+def test_separate_parts_add_up_to_no_more_than_their_whole():
+    now = Period(offset=0, point=True)
+    readings = [
+        Reading("cash", "cash_and_equivalents", now, 600.0),
+        Reading("inventory", "inventories", now, 500.0),
+        Reading("current", "total_current_assets", now, 1_000.0),  # each part fits, their sum does not
+        Reading("payables", "accounts_payable", now, 300.0),  # another whole's part: not involved
+    ]
+    flagged = violations(readings)
+    assert set(flagged) == {"cash", "inventory", "current"}
+    assert "cash (600) + inventory (500) = 1,100 is larger than current (1,000)" in flagged["current"]
+    # parts printed rounded may add up to a little more than the whole printed rounded
+    readings[2] = Reading("current", "total_current_assets", now, 1_096.0)
+    assert violations(readings) == {}
+
+
 def _balance_sheet(path, cash: str, assets: str) -> None:
     draw(
         path,

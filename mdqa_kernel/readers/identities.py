@@ -5,10 +5,11 @@ thousands beside total assets in millions, a segment's figure for a sub-total, t
 balance sheet. The statements themselves bind their lines: cash and inventories are parts of current
 assets, current assets of total assets, accounts payable of current liabilities, current liabilities
 and long-term debt of total liabilities, equity of total assets (assets less liabilities, which are
-never negative), gross profit of revenue (revenue less a cost that is never negative). When a plan reads
-both sides of such an identity from one document for one period, a part found larger than its whole
-means one of the two readings is wrong; which one is not known, so both are held for review with the
-reason, never changed.
+never negative), gross profit of revenue (revenue less a cost that is never negative); parts that never
+overlap (cash, inventories and receivables; current assets, PP&E and goodwill) add up to no more than
+their whole. When a plan reads both sides of such an identity from one document for one period, a part
+(or a sum of separate parts) found larger than its whole means one of the readings is wrong; which one
+is not known, so all of them are held for review with the reason, never changed.
 
 A field's line item comes from its description's head, matched whole against the statement vocabulary
 (plan/statement_terms.yaml: a line item's head, the phrases questions use, the names statements print
@@ -38,6 +39,15 @@ PARTS: dict[str, tuple[str, ...]] = {
     "total_current_liabilities": ("accounts_payable",),
     "revenue": ("gross_profit",),
 }  # fmt: skip
+# whole -> groups of its parts that never overlap: their sum is never larger than the whole either
+DISJOINT: dict[str, tuple[tuple[str, ...], ...]] = {
+    "total_assets": (("cash_and_equivalents", "inventories", "accounts_receivable", "property_plant_equipment_net",
+                      "goodwill"), ("total_current_assets", "property_plant_equipment_net", "goodwill")),
+    "total_current_assets": (("cash_and_equivalents", "inventories", "accounts_receivable"),),
+    "total_liabilities": (("accounts_payable", "long_term_debt"),),
+}  # fmt: skip
+# Parts printed rounded may add up to a little more than their whole printed rounded.
+SUM_SLACK = 0.005
 # Where a description's line item ends and its period or unit begins.
 _HEAD_END = re.compile(
     r"\s+(?:for|at|as\s+of|as\s+at|during|in|on)\s+(?:the|fiscal|fy|each|usd|\d)|\s*[,(;]|\s+-\s", re.I
@@ -107,6 +117,21 @@ def violations(readings: Iterable[Reading]) -> dict[str, str]:
                                "of the same period, of which it is a part: one of them is misread")  # fmt: skip
                         out.setdefault(p.field, []).append(why)
                         out.setdefault(w.field, []).append(why)
+        for group in DISJOINT.get(whole, ()):
+            # the smallest reading of each part found: a sum above the whole is then certain
+            parts = [
+                min(found, key=lambda r: r.value) for item in group if (found := by_item.get((item, period)))
+            ]
+            total = sum(p.value for p in parts)
+            for w in wholes:
+                if any(p.value > w.value for p in parts):
+                    continue  # a part alone is larger: that identity names the readings to review
+                if len(parts) >= 2 and w.value >= 0 and total > w.value * (1 + SUM_SLACK):
+                    names = " + ".join(f"{p.field} ({_shown(p.value)})" for p in parts)
+                    why = (f"{names} = {_shown(total)} is larger than {w.field} ({_shown(w.value)}) of the same "
+                           "period, of which they are separate parts: one of them is misread")  # fmt: skip
+                    for f in (*(p.field for p in parts), w.field):
+                        out.setdefault(f, []).append(why)
     return {f: "; ".join(dict.fromkeys(whys)) for f, whys in out.items()}
 
 
