@@ -21,6 +21,7 @@ from mdqa_kernel.plan.analyst import (
     select_filings,
     statement_plan,
 )
+from mdqa_kernel.plan.judgement import judgement_plan
 from mdqa_kernel.text.asks import asked_decimals, asked_scale, asks_percent
 from tests.test_periods import COLS, draw, row, text
 
@@ -339,8 +340,9 @@ def test_ask_plans_a_statement_question_without_the_model(collection):
 
 
 def test_no_mudabench_question_takes_the_statement_route():
-    """MuDABench asks across documents; the statement route (first in the planner) must leave all its
-    questions to the model planner, so Table 2's mdqa system plans as before."""
+    """MuDABench asks across documents; the statement route (first in the planner: statement figures,
+    then judgements) must leave all its questions to the model planner, so Table 2's mdqa system plans
+    as before."""
     import json
 
     from mdqa_kernel.benchmarks.mudabench import default_data_dir
@@ -353,6 +355,7 @@ def test_no_mudabench_question_takes_the_statement_route():
         questions = [it["question"] for it in (items.values() if isinstance(items, dict) else items)]
         assert len(questions) == 166
         assert [q for q in questions if statement_plan(q, meta) is not None] == [], split
+        assert [q for q in questions if judgement_plan(q, meta) is not None] == [], split
 
 
 def test_terms_joined_by_words_that_are_not_operators_are_declined():

@@ -175,3 +175,20 @@ def test_a_missing_figure_leaves_the_verdict_unknown(collection):
     result = ask(question, collection, plan=plan, reader="table")
     text_ = result.answer.text if result.answer else ""
     assert not text_.lower().startswith(("no", "yes")) and "not known" in text_, text_
+
+
+def test_ask_plans_a_judgement_without_the_model(collection):
+    """`ask()` without a plan: the planner's first route reads the judgement; the model is never asked."""
+    from mdqa_kernel.plan.planner import Planner
+
+    asked: list[object] = []
+
+    def model(messages, schema):
+        asked.append(messages)
+        raise RuntimeError("the model was asked")
+
+    question = "Does Acme Widgets have an improving operating margin profile as of FY2023?"
+    result = ask(question, collection, reader="table", llm="local-tiny", planner=Planner(model))
+    assert asked == [] and result.planning is not None
+    assert result.planning.trace.family_source == "judgement planner"
+    assert result.answer is not None and result.answer.text.startswith("Yes. "), result.answer

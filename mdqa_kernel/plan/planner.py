@@ -179,17 +179,18 @@ class PlanResult:
 
 
 def _statement_route(question: str, metadata: pl.DataFrame) -> PlanResult | None:
-    """The first route: a single company's statement figure or formula (`plan.analyst`), planned
-    without a model; None when the statement planner cannot read the question completely."""
+    """The first route: a single company's statement figure or formula (`plan.analyst`), or a yes/no
+    judgement its figures decide (`plan.judgement`), planned without a model; None when neither reads
+    the question completely."""
     from mdqa_kernel.plan.analyst import statement_plan
+    from mdqa_kernel.plan.judgement import judgement_plan
 
-    plan = statement_plan(question, metadata)
+    family, source, plan = "statement", "statement planner", statement_plan(question, metadata)
+    if plan is None:
+        family, source, plan = "judgement", "judgement planner", judgement_plan(question, metadata)
     if plan is None:
         return None
-    trace = PlanTrace(
-        family="statement", family_source="statement planner", fields_source="statement planner"
-    )
-    return PlanResult(question, plan, trace)
+    return PlanResult(question, plan, PlanTrace(family=family, family_source=source, fields_source=source))
 
 
 class Planner:
@@ -232,7 +233,8 @@ class Planner:
         """Plan a question; never raises for a model failure (the result says why it is invalid).
 
         A question about one company's statements ("What is Acme's FY2023 inventory turnover?") that
-        `plan.analyst` reads completely is planned there, without a model (`statements=False`, given
+        `plan.analyst` reads completely, or a judgement `plan.judgement` reads ("Does Acme have an
+        improving gross margin profile as of FY2023?"), is planned there, without a model (`statements=False`, given
         fields or a given family turn that route off); the rest goes to the model.
 
         `vocabulary`: the labels the collection's documents print (`Vocabulary.of(collection)`); the
