@@ -114,6 +114,7 @@ class Judgement:
     tolerance: float | None = None  # consistency: the largest change allowed, as a fraction (0.02)
     op: str | None = None  # a threshold: the comparison asked (">", ">=", "<", "<=")
     bound: float | None = None  # a threshold: the number compared with (a percentage as a fraction)
+    bound_percent: bool = False  # a threshold written as a percentage ("10%")
 
 
 def read_judgement(question: str, metadata: pl.DataFrame) -> Judgement | None:
@@ -146,7 +147,8 @@ def read_judgement(question: str, metadata: pl.DataFrame) -> Judgement | None:
         n = float(threshold.group("n"))
         return Judgement("threshold", name, column, metric, [asked[-1]],
                          op=_COMPARISONS[re.sub(r"\s+", " ", threshold.group("cmp").lower())],
-                         bound=n / 100 if threshold.group("pct") else n)  # fmt: skip
+                         bound=n / 100 if threshold.group("pct") else n,
+                         bound_percent=bool(threshold.group("pct")))  # fmt: skip
     trend = _TREND_ADJ.search(clause) or _TREND_VERB.search(clause)
     if trend and asked:
         rising = re.fullmatch(_UP, trend.group("dir"), re.I) is not None
@@ -171,26 +173,21 @@ def _latest_annual_year(company: str, column: str, metadata: pl.DataFrame) -> in
     return None
 
 
-def _metric_at(metric: str, year: int, definitions: dict[str, str]) -> Node:
-    """The metric's formula at a fiscal year; a plural name ("gross margins") is its singular's."""
-    names = [metric, metric.removesuffix("s")] if metric.endswith("s") else [metric]
-    for name in dict.fromkeys(names):
-        try:
-            return term_at(name, year, definitions)
-        except UnknownTerm:
-            continue
-    raise UnknownTerm(f"{metric!r} names no line item or metric this planner knows")
-
-
-def _unit(metric: str, definitions: dict[str, str]) -> Literal["percent", "ratio", "amount"]:
-    """How the metric is shown: a percentage (a margin), a ratio, or an amount in USD millions."""
+def _known_name(metric: str, definitions: dict[str, str]) -> str | None:
+    """The name under which the vocabulary (or the question) knows the metric; a plural name ("gross
+    margins") is known by its singular. None when nothing names it."""
     for name in dict.fromkeys([metric, metric.removesuffix("s")]):
-        term = lookup_term(name, definitions)
-        if isinstance(term, Metric):
-            return "percent" if term.percent else "ratio"
-        if term is not None:
-            return "amount"
-    return "ratio"
+        if lookup_term(name, definitions) is not None:
+            return name
+    return None
+
+
+def _unit(name: str, definitions: dict[str, str]) -> Literal["percent", "ratio", "amount"]:
+    """How the metric is shown: a percentage (a margin), a ratio, or an amount in USD millions."""
+    term = lookup_term(name, definitions)
+    if isinstance(term, Metric):
+        return "percent" if term.percent else "ratio"
+    return "amount"
 
 
 def judgement_plan(question: str, metadata: pl.DataFrame) -> Plan | None:
@@ -203,18 +200,20 @@ def judgement_plan(question: str, metadata: pl.DataFrame) -> Plan | None:
         return None
     filters, report_year = selected
     definitions = definitions_of(question)
+    name = _known_name(j.metric, definitions)
+    if name is None:
+        return None
     try:
-        nodes = {y: _metric_at(j.metric, y, definitions) for y in j.years}
-    except UnknownTerm:
+        nodes = {y: term_at(name, y, definitions) for y in j.years}
+    except UnknownTerm:  # a definition of the question that cannot be read
         return None
     terms = load_terms()
     if j.kind == "steady" and any(terms.items[r.item].point for n in nodes.values() for r in refs(n)):
         # a balance sheet prints two year-ends: three years of a balance need two reports
         nodes = {y: n for y, n in nodes.items() if y >= report_year - 1}
-    fields = {field_name: field_spec(r, report_year, j.entity_column, terms)
-              for n in nodes.values() for r in refs(n) for field_name in [f"{r.item}_fy{r.year}"]}  # fmt: skip
-    unit = "percent" if j.kind == "high_growth" else _unit(j.metric, definitions)
-    if j.kind == "threshold" and not _comparable(question, unit):
+    fields = {r: field_spec(r, report_year, j.entity_column, terms) for n in nodes.values() for r in refs(n)}
+    unit = "percent" if j.kind == "high_growth" else _unit(name, definitions)
+    if j.kind == "threshold" and not _comparable(j, unit):
         return None
     percent = unit == "percent"
     steps, labels = _derive_steps(j, nodes, unit)
@@ -226,12 +225,10 @@ def judgement_plan(question: str, metadata: pl.DataFrame) -> Plan | None:
     return Plan(question=question, filters=filters, fields=list(fields.values()), aggregation=aggregation)
 
 
-def _comparable(question: str, unit: str) -> bool:
+def _comparable(j: Judgement, unit: str) -> bool:
     """A threshold the answer can be decided against: a margin's written as a percentage ("above 10%"),
     a ratio's as a plain number; an amount's would need its currency and scale ("$10 billion"): not read."""
-    m = _THRESHOLD.search(normalise_phrase(question))
-    has_percent = bool(m and m.group("pct"))
-    return (unit == "percent" and has_percent) or (unit == "ratio" and not has_percent)
+    return (unit == "percent" and j.bound_percent) or (unit == "ratio" and not j.bound_percent)
 
 
 def _derive_steps(j: Judgement, nodes: dict[int, Node], unit: str) -> tuple[list[DeriveOp], dict[str, str]]:

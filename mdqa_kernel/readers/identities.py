@@ -27,7 +27,7 @@ from functools import cache
 
 from mdqa_kernel.plan.analyst import load_terms, normalise_phrase
 from mdqa_kernel.readers.base import FieldLike, ReadResult
-from mdqa_kernel.readers.confidence import IMPLAUSIBLE
+from mdqa_kernel.readers.plausibility import held_as_implausible
 from mdqa_kernel.text.periods import Period, ReportPeriod, wanted_period
 
 # whole -> its parts, each never larger than the whole for the same date or period, in one currency
@@ -139,18 +139,9 @@ def _shown(value: float) -> str:
     return f"{value:,.0f}" if abs(value) >= 100 else f"{value:g}"
 
 
-def held(result: ReadResult, why: str) -> ReadResult:
-    """`result` with its confidence capped below CONFIDENT and the broken identity in its message."""
-    note = f"implausible, needs review: {why}"
-    if note in result.message:
-        return result
-    message = "; ".join(m for m in (result.message, note) if m)
-    return result.model_copy(update={"confidence": min(result.confidence, IMPLAUSIBLE), "message": message})
-
-
 def check_document(
     fields: dict[str, FieldLike], results: dict[str, ReadResult], report: ReportPeriod
 ) -> dict[str, ReadResult]:
     """The results of one document's fields that break an identity, each held for review."""
     found = [r for name, res in results.items() if (r := reading(fields[name], res, report)) is not None]
-    return {name: held(results[name], why) for name, why in violations(found).items()}
+    return {name: held_as_implausible(results[name], why) for name, why in violations(found).items()}

@@ -222,8 +222,11 @@ def checked(field: FieldLike, result: ReadResult, printed: str | None = None) ->
         if printed
         else implausibility(field, result.value)
     )
-    if why is None:
-        return result
+    return result if why is None else held_as_implausible(result, why)
+
+
+def held_as_implausible(result: ReadResult, why: str) -> ReadResult:
+    """`result` with its confidence capped at IMPLAUSIBLE and the reason in its message (once)."""
     note = f"implausible, needs review: {why}"
     if note in result.message and result.confidence <= IMPLAUSIBLE:
         return result
