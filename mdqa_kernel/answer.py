@@ -253,6 +253,38 @@ def _boolean(frame: pl.DataFrame, out: Output, language: Language) -> tuple[str,
     return (f"{subject}：{word}。" if language == "zh" else f"{subject}: {word}."), [value]
 
 
+def _amount(value: Any, out: Output, language: Language) -> str:
+    """A statement figure as the statement prints it: whole amounts with thousands separators (1,350)."""
+    if out.also_percent or not isinstance(value, (int, float)) or isinstance(value, bool):
+        return _also(value, out, language)
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.{2 if out.decimals is None else out.decimals}f}"
+
+
+def _choice(frame: pl.DataFrame, out: Output, language: Language) -> tuple[str, list[Any]]:
+    """The `also` column with the largest (or smallest) value, by its label, and every value beside it:
+    "Cash flow from operations. Nike's FY2023 figures: cash flow from operations 5,841; …". A figure
+    that was not read leaves the choice unknown (the missing one could be the answer); a tie says so."""
+    subject = _subject(out, language, "结论", "Answer")
+    values = {c: (frame[c][0] if frame.height else None) for c in out.also}
+    figures = _join(
+        [f"{out.labels.get(c, c)} {_amount(v, out, language)}" for c, v in values.items()], language
+    )
+    if any(v is None for v in values.values()):
+        if language == "zh":
+            return f"{subject}：无法判断（数据缺失）。{figures}。", [None]
+        return f"{subject}: not known (a figure is missing). {figures}.", [None]
+    read = {c: float(v) for c, v in values.items() if v is not None}
+    best = max(read.values()) if out.pick == "max" else min(read.values())
+    chosen = [out.labels.get(c, c) for c, v in read.items() if v == best]
+    named = _join(chosen, language)
+    if language == "zh":
+        return f"{named}{'（并列）' if len(chosen) > 1 else ''}。{subject}：{figures}。", chosen
+    tie = " (a tie)" if len(chosen) > 1 else ""
+    return f"{named[0].upper()}{named[1:]}{tie}. {subject}: {figures}.", chosen
+
+
 def _table(frame: pl.DataFrame, out: Output, language: Language) -> tuple[str, list[Any]]:
     lines = []
     for rec in frame.head(50).iter_rows(named=True):
@@ -310,6 +342,7 @@ _TEMPLATES: dict[str, Callable[[pl.DataFrame, Output, Language], tuple[str, list
     "table": _table,
     "text": _text,
     "crosstab": _crosstab,
+    "choice": _choice,
 }
 
 

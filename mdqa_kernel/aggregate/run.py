@@ -139,6 +139,11 @@ def _check_output(frame: pl.DataFrame, aggregation: Aggregation) -> None:
             f"a crosstab needs two yes/no columns in `also`, got {out.also}", op="output",
             hint=f"Result columns: {', '.join(visible(frame))}",
         )  # fmt: skip
+    if out.form == "choice" and (len(out.also) < 2 or any(c not in frame.columns for c in out.also)):
+        raise AggregationError(
+            f"a choice needs at least two number columns in `also`, got {out.also}", op="output",
+            hint=f"Result columns: {', '.join(visible(frame))}",
+        )  # fmt: skip
 
 
 def _lineage(

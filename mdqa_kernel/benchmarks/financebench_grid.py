@@ -318,7 +318,7 @@ def attribute(record: dict[str, Any]) -> str | None:
         return "filing not selected" if record.get("failed_stage") == "collection" else "system failed"
     notes = record.get("notes") or {}
     errors = " ".join(f.get("error", "") for f in record.get("failures") or [])
-    if notes.get("route") == "statement-plan":
+    if str(notes.get("route", "")).endswith("-plan"):  # a statement, judgement or choice plan
         if any(f.get("stage") == "collection" for f in record.get("failures") or []):
             return "filing not selected"
         if "needs review" in errors:

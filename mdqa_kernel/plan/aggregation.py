@@ -365,13 +365,23 @@ class Output(BaseModel):
     form: entities (identifiers in order) | entity_values (identifier with its value) |
     number (one value) | count | boolean | groups (rows grouped by equal value, tiers) |
     table (all rows) | text | crosstab (two yes/no `also` columns: the identifiers with both, and
-    how many have only one or neither).
+    how many have only one or neither) | choice (the `also` column, by its label, whose value in the
+    first row is the largest, or the smallest with `pick: min`, with every column's value).
     """
 
     model_config = ConfigDict(extra="forbid")
 
     form: Literal[
-        "entities", "entity_values", "number", "count", "boolean", "groups", "table", "text", "crosstab"
+        "entities",
+        "entity_values",
+        "number",
+        "count",
+        "boolean",
+        "groups",
+        "table",
+        "text",
+        "crosstab",
+        "choice",
     ]
     entity: str | None = Field(default=ENTITY_COLUMN, description="column with identifiers")
     value: str | None = Field(default=None, description="column with the number to show")
@@ -394,6 +404,9 @@ class Output(BaseModel):
     )
     also_percent: bool = Field(
         default=False, description="the `also` columns are fractions: show ×100 with '%'"
+    )
+    pick: Literal["max", "min"] = Field(
+        default="max", description="choice: name the `also` column with the largest (max) or smallest value"
     )
 
 

@@ -178,18 +178,29 @@ class PlanResult:
 # -- the planner -------------------------------------------------------------------------------------
 
 
-def _statement_route(question: str, metadata: pl.DataFrame) -> PlanResult | None:
-    """The first route: a single company's statement figure or formula (`plan.analyst`), or a yes/no
-    judgement its figures decide (`plan.judgement`), planned without a model; None when neither reads
-    the question completely."""
+def figure_plan(question: str, metadata: pl.DataFrame) -> tuple[str, Plan] | None:
+    """A question one company's statement figures answer, planned without a model: a figure or metric
+    (`plan.analyst`), a yes/no judgement the figures decide (`plan.judgement`) or the largest of listed
+    figures (`plan.choice`); (family, plan), or None when none of them reads the question completely."""
     from mdqa_kernel.plan.analyst import statement_plan
+    from mdqa_kernel.plan.choice import choice_plan
     from mdqa_kernel.plan.judgement import judgement_plan
 
-    family, source, plan = "statement", "statement planner", statement_plan(question, metadata)
-    if plan is None:
-        family, source, plan = "judgement", "judgement planner", judgement_plan(question, metadata)
-    if plan is None:
+    planners = (("statement", statement_plan), ("judgement", judgement_plan), ("choice", choice_plan))
+    for family, planner in planners:
+        plan = planner(question, metadata)
+        if plan is not None:
+            return family, plan
+    return None
+
+
+def _statement_route(question: str, metadata: pl.DataFrame) -> PlanResult | None:
+    """The first route: `figure_plan`, traced as "<family> planner"; None when it reads nothing."""
+    found = figure_plan(question, metadata)
+    if found is None:
         return None
+    family, plan = found
+    source = f"{family} planner"
     return PlanResult(question, plan, PlanTrace(family=family, family_source=source, fields_source=source))
 
 
@@ -233,8 +244,9 @@ class Planner:
         """Plan a question; never raises for a model failure (the result says why it is invalid).
 
         A question about one company's statements ("What is Acme's FY2023 inventory turnover?") that
-        `plan.analyst` reads completely, or a judgement `plan.judgement` reads ("Does Acme have an
-        improving gross margin profile as of FY2023?"), is planned there, without a model (`statements=False`, given
+        `plan.analyst` reads completely, a judgement `plan.judgement` reads ("Does Acme have an
+        improving gross margin profile as of FY2023?") or a which-of question `plan.choice` reads, is
+        planned there, without a model (`statements=False`, given
         fields or a given family turn that route off); the rest goes to the model.
 
         `vocabulary`: the labels the collection's documents print (`Vocabulary.of(collection)`); the

@@ -128,6 +128,8 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # mdqa v54: yes/no judgements its figures decide (plan/judgement.py: a metric's trend, its consistency
 # within a stated tolerance, high growth) and "Calculate X for FYy" read as the asked metric (FinanceBench);
 # a boolean answer whose input was not read says "not known", never "no".
+# mdqa v55: which-of questions over listed statement figures (plan/choice.py: "among operations, investing
+# and financing activities, which brought in the most cash flow") answered with the chosen figure and all.
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 # bash-agent v2: an answer is final once a command's output has come back, even beside a command (v1 ran
@@ -135,7 +137,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 54,
+    "mdqa": 55,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }

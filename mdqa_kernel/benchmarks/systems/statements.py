@@ -1,8 +1,9 @@
 """mdqa on analyst questions (FinanceBench): the statement planner, then the pipeline, else retrieval.
 
 A question the statement planner reads completely (plan/analyst.py: one company, named fiscal years, a
-line item or a metric with its formula), or a yes/no judgement its figures decide (plan/judgement.py:
-a trend, consistency within a stated tolerance, high growth), becomes a plan that selects the filing by
+line item or a metric with its formula), a yes/no judgement its figures decide (plan/judgement.py:
+a trend, consistency within a stated tolerance, high growth), or the largest of figures it lists
+(plan/choice.py: "which activity brought in the most cash"), becomes a plan that selects the filing by
 metadata, reads one field per (line item, year) with the cascade (the table reader first, the LLM reader
 for the cells it is unsure of) and derives the answer; the record keeps the formula and every value with
 its page.
@@ -23,10 +24,11 @@ import polars as pl
 
 from mdqa_kernel.benchmarks.systems import flat_rag
 from mdqa_kernel.benchmarks.systems.base import LLM, QuestionInput, StageError, SystemConfig, SystemOutput
-from mdqa_kernel.plan.analyst import describe, select_filings, statement_plan
-from mdqa_kernel.plan.judgement import judgement_plan
+from mdqa_kernel.plan.analyst import describe, select_filings
+from mdqa_kernel.plan.planner import figure_plan
 
-ROUTE_PLAN, ROUTE_JUDGEMENT, ROUTE_RETRIEVAL = "statement-plan", "judgement-plan", "retrieval"
+# a plan's route is "<family>-plan": statement-plan, judgement-plan, choice-plan
+ROUTE_RETRIEVAL = "retrieval"
 # The cascade asks the model only for cells the table reader reads below this confidence. Statement
 # line items read by the table reader at >= 0.5 were right more often than the cascade's output on the
 # real-filings facts (table at >= 0.5: precision 0.94 dev / 0.87 validation; cascade sample: 0.83 dev;
@@ -55,12 +57,10 @@ def run_oracle_pages(config: SystemConfig, q: QuestionInput, llm: LLM) -> System
 
 def _run(config: SystemConfig, q: QuestionInput, llm: LLM, *, oracle: bool) -> SystemOutput:
     coll = _collection(q)
-    route = ROUTE_PLAN
-    plan = statement_plan(q.question, coll.documents)
-    if plan is None:
-        route, plan = ROUTE_JUDGEMENT, judgement_plan(q.question, coll.documents)
-    if plan is None:
+    found = figure_plan(q.question, coll.documents)
+    if found is None:
         return _retrieval(config, q, coll, llm, pages=q.pages if oracle else None)
+    route, plan = f"{found[0]}-plan", found[1]
     from mdqa_kernel.ask import ask
 
     options: dict[str, Any] = {"reader": "cascade", "llm": llm, "k": max(1, round(config.k)),

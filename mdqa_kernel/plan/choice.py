@@ -1,0 +1,208 @@
+"""Which-of questions planned without a model: the figure that is largest (or smallest) among the ones
+a question lists, for one company and fiscal year.
+
+    "Among operations, investing, and financing activities, which brought in the most (or lost the
+     least) cash flow for Nike in FY2023?"
+    "Which was larger for Acme in FY2022, research and development or SG&A?"
+
+Each listed name is read against the statement vocabulary (plan/statement_terms.yaml) as written, then
+with the list's shared last word ("investing" + "activities") and with the measure the question asks
+("cash flow from operations"). When every name resolves to a different term, the plan selects the
+company's annual report by metadata, reads one field per line item (as plan/analyst.py does), derives
+each listed figure and answers with the chosen one and every figure beside it (the `choice` answer
+form). Signed figures are compared: an outflow brings in less than any inflow. A question this module
+cannot read completely (a name the vocabulary does not know, no direction, one year missing) is not
+planned: `choice_plan` returns None rather than a guess.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+import polars as pl
+
+from mdqa_kernel.plan.aggregation import Aggregation, DeriveOp, Output
+from mdqa_kernel.plan.analyst import (
+    Metric,
+    Node,
+    Ref,
+    Terms,
+    UnknownTerm,
+    definitions_of,
+    expression,
+    field_name,
+    field_spec,
+    load_terms,
+    lookup_term,
+    normalise_phrase,
+    refs,
+    strip_entity,
+    term_at,
+)
+from mdqa_kernel.plan.filings import FY_YEAR, annual_report_filters, find_entity, fiscal_years
+from mdqa_kernel.plan.ir import Plan
+
+__all__ = ["Choice", "choice_plan", "read_choice"]
+
+_MOST = r"most|highest|largest|greatest|biggest|more|larger|higher|greater"
+_LEAST = r"least|lowest|smallest|fewest|less|smaller|lower"
+# what the figure does: bringing cash in is the figure's own sign; losing or spending it is the opposite
+_GAIN = r"brought\s+in|brings?\s+in|generated|generates?|provided|provides?|earned|earns?|made|makes?"
+_LOSS = r"lost|loses?|spent|spends?|used|uses?|burned|burns?|consumed|consumes?"
+_DIRECTION = re.compile(
+    rf"\b(?:(?P<verb>{_GAIN}|{_LOSS}|was|were|is|are|had|has|have)\s+)?(?:the\s+)?(?P<dir>{_MOST}|{_LEAST})\b"
+    r"(?P<measure>(?:\s+[a-z][\w&'’-]*){0,3})",
+    re.I,
+)
+# "among A, B, and C, which …", "of A, B and C, which …", "which …, A or B?"
+_LEADING_LIST = re.compile(r"\b(?:among|between|of)\s+(?P<list>[^?]+?),\s*which\b", re.I)
+_TRAILING_LIST = re.compile(
+    r"\bwhich\b[^?]*?[,:]\s*(?P<list>[^,?]+(?:,\s*[^,?]+)*?\s+(?:or|and)\s+[^,?]+?)\s*\?", re.I
+)
+_MEASURE_STOP = re.compile(r"\b(?:for|in|of|during|as|at|among|between|than|over)\b.*$", re.I)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What a which-of question asks: whose figures, which year, the listed names and their terms."""
+
+    company: str
+    entity_column: str
+    year: int
+    names: list[str]  # the vocabulary's phrase each listed name resolved to, in the question's order
+    pick: Literal["max", "min"]
+
+
+def read_choice(question: str, metadata: pl.DataFrame) -> Choice | None:
+    """Read a which-of question against a collection's metadata; None when it is not one this module
+    can read completely."""
+    first = re.split(r"(?<=\?)\s", question.strip(), maxsplit=1)[0]
+    if not re.search(r"\bwhich\b", first, re.I):
+        return None
+    entity = find_entity(first, metadata)
+    years = fiscal_years(first)
+    if entity is None or not years:
+        return None
+    column, name = entity
+    # "(or lost the least)" restates the direction in other words; the main clause decides
+    text = re.sub(r"\s+", " ", re.sub(r"\([^)]*\)", " ", strip_entity(first, name)))
+    # the direction is said after a leading list ("among A and B, which …") or before a trailing one
+    lead = _LEADING_LIST.search(text)
+    trail = None if lead else _TRAILING_LIST.search(text)
+    if lead is not None:
+        listed, said = lead.group("list"), text[lead.end() :]
+    elif trail is not None:
+        listed, said = trail.group("list"), text[: trail.start("list")]
+    else:
+        return None
+    direction = _DIRECTION.search(said)
+    if direction is None:
+        return None
+    pick = _pick(direction)
+    measure = normalise_phrase(_MEASURE_STOP.sub("", direction.group("measure") or ""))
+    definitions = definitions_of(question)
+    for items in _item_lists(listed):
+        names = _resolve(items, measure, definitions)
+        if names is not None:
+            return Choice(name, column, years[-1], names, pick)
+    return None
+
+
+def _item_lists(listed: str) -> list[list[str]]:
+    """The ways to read a list's names: "A, B, and C", "A or B", "A and B", "A, B and C"; "and" may also
+    join words inside a name ("research and development or SG&A"), so every reading is offered and the
+    one whose names all resolve is taken."""
+    parts = [re.sub(r"^(?:and|or)\s+", "", p, flags=re.I) for p in re.split(r"\s*,\s*", listed.strip())]
+    items = [q for p in parts for q in re.split(r"\s+or\s+", p, flags=re.I)]
+    readings = [items]
+    head, last = items[:-1], items[-1]
+    for m in re.finditer(r"\s+and\s+", last, flags=re.I):  # the list's last "and" without a comma
+        readings.append([*head, last[: m.start()], last[m.end() :]])
+    return [[i for i in (normalise_phrase(FY_YEAR.sub(" ", p)) for p in r) if i] for r in readings]
+
+
+def _pick(direction: re.Match[str]) -> Literal["max", "min"]:
+    most = re.fullmatch(_MOST, direction.group("dir"), re.I) is not None
+    loss = (
+        direction.group("verb") is not None and re.fullmatch(_LOSS, direction.group("verb"), re.I) is not None
+    )
+    return "max" if most != loss else "min"
+
+
+def _resolve(items: list[str], measure: str, definitions: dict[str, str]) -> list[str] | None:
+    """The vocabulary phrase each listed name stands for; None unless every name resolves to a
+    different term (two names of one line item, or a name nothing knows, leave the question unread)."""
+    if len(items) < 2:
+        return None
+    tail = items[-1].rsplit(" ", 1)[-1] if " " in items[-1] else ""
+    out: list[str] = []
+    seen: set[int] = set()
+    for item in items:
+        found = next(
+            (c for c in _candidates(item, tail, measure) if lookup_term(c, definitions) is not None), None
+        )
+        if found is None:
+            return None
+        term = lookup_term(found, definitions)
+        if id(term) in seen:
+            return None
+        seen.add(id(term))
+        out.append(found)
+    return out
+
+
+def _candidates(item: str, tail: str, measure: str) -> list[str]:
+    """A listed name as written, with the list's shared last word, and with the asked measure around it
+    ("operations" → "cash flow from operations"; "investing" → "cash flow from investing activities")."""
+    forms = [item] if not tail or item.endswith(tail) else [f"{item} {tail}", item]
+    out: list[str] = []
+    for form in forms:
+        out += [form, f"{measure} from {form}", f"{form} {measure}"] if measure else [form]
+    return list(dict.fromkeys(out))
+
+
+def choice_plan(question: str, metadata: pl.DataFrame) -> Plan | None:
+    """A complete plan for a which-of question, or None when this module cannot read it."""
+    c = read_choice(question, metadata)
+    if c is None:
+        return None
+    selected = annual_report_filters(c.company, c.entity_column, [c.year], metadata)
+    if selected is None:
+        return None
+    filters, report_year = selected
+    definitions = definitions_of(question)
+    try:
+        nodes: dict[str, Node] = {n: term_at(n, c.year, definitions) for n in c.names}
+    except UnknownTerm:
+        return None
+    kinds = {_kind(n, definitions) for n in c.names}
+    if len(kinds) != 1:
+        return None  # a margin against an amount: no figure is larger in any sense that matters
+    terms = load_terms()
+    fields = {r: field_spec(r, report_year, c.entity_column, terms) for n in nodes.values() for r in refs(n)}
+    columns = {n: f"choice_{i + 1}" for i, n in enumerate(c.names)}
+    steps = [DeriveOp(name=columns[n], expr=_signed(nodes[n], terms)) for n in c.names]
+    percent = kinds == {"percent"}
+    shown = " (USD millions)" if kinds == {"amount"} else ""
+    output = Output(form="choice", value=None, also=list(columns.values()), pick=c.pick,
+                    labels={col: n for n, col in columns.items()}, also_percent=percent,
+                    subject=f"{c.company}'s FY{c.year} figures{shown}")  # fmt: skip
+    return Plan(question=question, filters=filters, fields=list(fields.values()),
+                aggregation=Aggregation(steps=steps, output=output))  # fmt: skip
+
+
+def _kind(name: str, definitions: dict[str, str]) -> str:
+    term = lookup_term(name, definitions)
+    if isinstance(term, Metric):
+        return "percent" if term.percent else "ratio"
+    return "amount"
+
+
+def _signed(node: Node, terms: Terms) -> str:
+    """The figure as it moves cash: an outflow line (capex, dividends paid) as a negative amount, however
+    the statement prints it, since the question compares what each brought in."""
+    if isinstance(node, Ref) and terms.items[node.item].outflow:
+        return f"(-abs({field_name(node)}))"
+    return expression(node, terms)
