@@ -124,6 +124,15 @@ def test_named_ratios_margins_growth_and_averages():
     )
     assert pct and isinstance(avg, Mean) and len(avg.parts) == 3
     assert avg.parts[0] == Bin("/", Ref("capital_expenditures", 2021), Ref("revenue", 2021))
+    # the tax a company pays on its pre-tax income, as a percentage
+    assert formula("What is Acme Widgets's effective tax rate for FY2023?") == (
+        Bin("/", Ref("income_tax_expense", 2023), Ref("income_before_income_taxes", 2023)),
+        True,
+    )
+    assert formula("What is Boreal Foods's FY2023 restructuring costs?") == (
+        Ref("restructuring_charges", 2023),
+        False,
+    )
 
 
 def test_the_question_definition_names_the_metric():

@@ -537,3 +537,24 @@ def test_span_words_printed_over_a_pair_of_columns() -> None:
     # no span anywhere, or the same year beside it: nothing to inherit
     assert [p.months for p in column_periods(["2023", "2022"])] == [None, None]
     assert [p.months for p in column_periods(["2023", "Q4 2023"])] == [None, 3]
+
+
+def test_a_bare_year_in_english_prose_is_a_year_not_an_amount(tmp_path):
+    """ "our 2019 Productivity Plan", "2022 restructuring charges": a 19xx/20xx number without a currency
+    sign, scale word or thousands separator is a year, after the label or before it; "$2019 million" and
+    "2,019" are amounts."""
+    lines = [
+        text("ANNUAL REPORT"),
+        text(
+            "Restructuring charges related to our 2019 Multi-Year Productivity Plan were recorded in the year."
+        ),
+        text("2022 restructuring charges were incurred in every division."),
+    ]
+    doc = view(draw(tmp_path / "years.pdf", [lines]), year=2022)
+    f = fld("Restructuring charges")
+    assert [c.value for c in TableReader().candidates(doc, f, "")] == []
+    assert read(doc, "Restructuring charges").value is None
+    for printed, value in (("$2019 million", 2019e6), ("2,019 million", 2019e6)):
+        stated = [*lines, text(f"Restructuring charges were {printed} in fiscal 2022.")]
+        doc = view(draw(tmp_path / "amount.pdf", [stated]), year=2022)
+        assert read(doc, "Restructuring charges").value == pytest.approx(value), printed

@@ -130,6 +130,8 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # a boolean answer whose input was not read says "not known", never "no".
 # mdqa v55: which-of questions over listed statement figures (plan/choice.py: "among operations, investing
 # and financing activities, which brought in the most cash flow") answered with the chosen figure and all.
+# mdqa v56: table reader table-28 (a bare year in English prose is never a value); statement vocabulary:
+# restructuring charges, income before income taxes, effective tax rate, pre-tax margin.
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 # bash-agent v2: an answer is final once a command's output has come back, even beside a command (v1 ran
@@ -137,7 +139,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 55,
+    "mdqa": 56,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }

@@ -269,6 +269,8 @@ def _value_after(
     if want != "date":
         # the scale word may lie past the window the value was looked for in ("$4,781 million")
         scale = declared_scale_word(sentence[value_end : value_end + 10])
+        if _bare_year(raw, rest[:at], scale, label):
+            return None  # "charges related to our 2019 Multi-Year Productivity Plan": the plan's year
     late = None if has_cjk(label.norm) else _LATE_LINK.search(rest[:at])
     qualified = late is not None and bool(_QUALIFIES.match(rest))  # "Capex in fiscal 2024 were …"
     link = _LINK.match(rest)
@@ -322,6 +324,21 @@ def _level_after_change(
     return end + offset + at, round(label.base * 0.75, 4), raw, scale, end + offset + value_end
 
 
+_BARE_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def _bare_year(raw: str, before: str, scale: tuple[float, str] | None, label: _ProseLabel) -> bool:
+    """A 19xx/20xx number in English prose without a currency sign, a scale word or a thousands
+    separator is a year: English prints a count or an amount of thousands with its separator ("2,019
+    stores", "$2,019 million"); Chinese prints figures without one, so its labels are left out."""
+    return (
+        bool(_BARE_YEAR.fullmatch(raw.strip()))
+        and scale is None
+        and label.norm.isascii()
+        and not re.search(r"[$€£¥₹]\s*$", before)
+    )
+
+
 def _count_before(
     text: str, start: int, label: _ProseLabel
 ) -> tuple[int, float, str, tuple[float, str] | None, int] | None:
@@ -331,6 +348,8 @@ def _count_before(
     m = _NUMBER_BEFORE.search(text[:start])
     if m is None or is_year(text, (float(m.group(1).replace(",", "")), m.start(1), m.end(1), False)):
         return None
+    if _bare_year(m.group(1), "", None, label):
+        return None  # "2022 restructuring charges": the charges' year, not their count
     score = label.base * 0.6
     if _SUB_ITEM.search(_CLAUSE.split(text[: m.start(1)])[-1]):
         score *= 0.7
