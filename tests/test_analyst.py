@@ -21,7 +21,7 @@ from mdqa_kernel.plan.analyst import (
     select_filings,
     statement_plan,
 )
-from mdqa_kernel.plan.judgement import judgement_plan
+from mdqa_kernel.plan.planner import figure_plan
 from mdqa_kernel.text.asks import asked_decimals, asked_scale, asks_percent
 from tests.test_periods import COLS, draw, row, text
 
@@ -350,7 +350,7 @@ def test_ask_plans_a_statement_question_without_the_model(collection):
 
 def test_no_mudabench_question_takes_the_statement_route():
     """MuDABench asks across documents; the statement route (first in the planner: statement figures,
-    then judgements) must leave all its questions to the model planner, so Table 2's mdqa system plans
+    judgements, then which-of choices) must leave all its questions to the model planner, so Table 2's mdqa system plans
     as before."""
     import json
 
@@ -363,8 +363,7 @@ def test_no_mudabench_question_takes_the_statement_route():
         items = json.loads(path.read_text(encoding="utf-8"))
         questions = [it["question"] for it in (items.values() if isinstance(items, dict) else items)]
         assert len(questions) == 166
-        assert [q for q in questions if statement_plan(q, meta) is not None] == [], split
-        assert [q for q in questions if judgement_plan(q, meta) is not None] == [], split
+        assert [q for q in questions if figure_plan(q, meta) is not None] == [], split
 
 
 def test_terms_joined_by_words_that_are_not_operators_are_declined():
