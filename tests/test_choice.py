@@ -84,6 +84,10 @@ def _cash_flow_report(path, name: str, operating: str, investing: str, financing
         path,
         [
             [text(f"{name} Inc."), text("ANNUAL REPORT ON FORM 10-K"), text("For the fiscal year ended December 31, 2023")],
+            [text("CONSOLIDATED STATEMENTS OF INCOME"), text("(In millions)"),
+             [(420, "Year Ended December 31,", "c")], [(x, y, "r") for x, y in zip(COLS, years, strict=True)],
+             row("Net sales", "9,000", "8,000", "7,000"), row("Income before income taxes", "1,000", "800", "700"),
+             row("Provision for income taxes", "210", "200", "140"), row("Net income", "790", "600", "560")],
             [text("CONSOLIDATED STATEMENTS OF CASH FLOWS"), text("(In millions)"),
              [(420, "Year Ended December 31,", "c")], [(x, y, "r") for x, y in zip(COLS, years, strict=True)],
              text("Cash flows from operating activities:"), row("Net income", "900", "800", "700"),
@@ -128,6 +132,23 @@ def test_the_chosen_figure_with_every_figure(collection, question, expected):
     result = ask(question, collection, plan=plan, reader="table")
     assert result.answer is not None, result.error
     assert result.answer.text.startswith(expected), result.answer.text
+
+
+def test_one_figure_compared_between_two_years(collection):
+    """Effective tax rate: 210 / 1,000 = 21 % in FY2023 against 200 / 800 = 25 % in FY2022."""
+    question = "How does Acme Widgets's effective tax rate in FY2023 compare to FY2022?"
+    c = read_choice(question, collection.documents)
+    assert c is not None and (c.names, c.years) == (["effective tax rate"], (2023, 2022))
+    plan = choice_plan(question, collection.documents)
+    assert plan is not None
+    result = ask(question, collection, plan=plan, reader="table")
+    assert result.answer is not None, result.error
+    assert result.answer.text == (
+        "FY2022. Acme Widgets's effective tax rate by fiscal year: FY2023 21.00%, FY2022 25.00%."
+    )
+    # a figure the vocabulary does not know, or one year twice, is not planned
+    assert read_choice("How does Acme Widgets's brand value in FY2023 compare to FY2022?", META) is None
+    assert read_choice("How does Acme Widgets's current ratio in FY2023 compare to FY2023?", META) is None
 
 
 def test_ask_plans_a_choice_without_the_model(collection):

@@ -558,3 +558,32 @@ def test_a_bare_year_in_english_prose_is_a_year_not_an_amount(tmp_path):
         stated = [*lines, text(f"Restructuring charges were {printed} in fiscal 2022.")]
         doc = view(draw(tmp_path / "amount.pdf", [stated]), year=2022)
         assert read(doc, "Restructuring charges").value == pytest.approx(value), printed
+
+
+def test_a_sign_note_or_a_series_inside_a_name_does_not_cut_its_label(tmp_path):
+    """ "Income (loss) before income taxes" is not "Income"; "Selling, general and administrative
+    expenses" is not "Selling": the short name would take a sentence's "income of $1 million"."""
+    from mdqa_kernel.text.labels import field_labels
+    from mdqa_kernel.text.statement_context import description_heads
+
+    labels = field_labels("pretax", "Income (loss) before income taxes for the fiscal year, in USD millions")
+    assert "income" not in labels.primary and "incomebeforeincometaxes" in labels.primary
+    cash = field_labels("inv", "Net cash provided by (used in) investing activities for the fiscal year")
+    assert "netcashprovidedbyinvestingactivities" in cash.primary and "netcashprovidedby" not in cash.primary
+    assert field_labels("oi", "Operating income (loss) for the fiscal year").primary[0] == "operatingincome"
+    assert description_heads("Selling, general and administrative expenses for the fiscal year")[0] == (
+        "Selling, general and administrative expenses"
+    )
+    assert description_heads("Property, plant and equipment, net at the end of the fiscal year")[0] == (
+        "Property, plant and equipment"
+    )
+    assert (
+        description_heads("Accounts receivable, net at the end of the fiscal year")[0]
+        == "Accounts receivable"
+    )
+    lines = [
+        text("ANNUAL REPORT"),
+        text("Non-operating income was $58 million in 2022, compared with income of $1 million in 2021."),
+    ]
+    doc = view(draw(tmp_path / "pretax.pdf", [lines]), year=2022)
+    assert read(doc, "Income (loss) before income taxes for the fiscal year, in USD millions").value is None

@@ -4,6 +4,7 @@ a question lists, for one company and fiscal year.
     "Among operations, investing, and financing activities, which brought in the most (or lost the
      least) cash flow for Nike in FY2023?"
     "Which was larger for Acme in FY2022, research and development or SG&A?"
+    "How does Acme's effective tax rate in FY2022 compare to FY2021?"  (one figure, two years)
 
 Each listed name is read against the statement vocabulary (plan/statement_terms.yaml) as written, then
 with the list's shared last word ("investing" + "activities") and with the measure the question asks
@@ -12,7 +13,8 @@ company's annual report by metadata, reads one field per line item (as plan/anal
 each listed figure and answers with the chosen one and every figure beside it (the `choice` answer
 form). Signed figures are compared: an outflow brings in less than any inflow. A question this module
 cannot read completely (a name the vocabulary does not know, no direction, one year missing) is not
-planned: `choice_plan` returns None rather than a guess.
+planned: `choice_plan` returns None rather than a guess. A comparison of one figure between two fiscal
+years is the same answer over the years: the year with the higher figure first, both figures beside it.
 """
 
 from __future__ import annotations
@@ -64,28 +66,42 @@ _TRAILING_LIST = re.compile(
 _MEASURE_STOP = re.compile(r"\b(?:for|in|of|during|as|at|among|between|than|over)\b.*$", re.I)
 
 
+# "How does X's effective tax rate in FY2022 compare to FY2021?", "How did X's current ratio in FY2023
+# compare with that of FY2022?"
+_COMPARE_YEARS = re.compile(
+    r"^\s*how\s+(?:does|did|do|has)\s+(?P<metric>.+?)\s+(?:in\s+|for\s+)?(?P<a>fy\s*'?(?:19|20)\d\d)\s+compare\s+"
+    r"(?:to|with|against)\s+(?:that\s+(?:of|in|for)\s+|(?:the\s+)?one\s+(?:of|in|for)\s+)?(?P<b>fy\s*'?(?:19|20)\d\d)\s*\?",
+    re.I,
+)
+
+
 @dataclass(frozen=True)
 class Choice:
-    """What a which-of question asks: whose figures, which year, the listed names and their terms."""
+    """What a which-of question asks: whose figures, which years, the listed names and their terms (a
+    comparison between years: one name, two years)."""
 
     company: str
     entity_column: str
     year: int
     names: list[str]  # the vocabulary's phrase each listed name resolved to, in the question's order
     pick: Literal["max", "min"]
+    years: tuple[int, ...] = ()  # a comparison's years, in the question's order
 
 
 def read_choice(question: str, metadata: pl.DataFrame) -> Choice | None:
     """Read a which-of question against a collection's metadata; None when it is not one this module
     can read completely."""
     first = re.split(r"(?<=\?)\s", question.strip(), maxsplit=1)[0]
-    if not re.search(r"\bwhich\b", first, re.I):
-        return None
     entity = find_entity(first, metadata)
     years = fiscal_years(first)
     if entity is None or not years:
         return None
     column, name = entity
+    compared = _COMPARE_YEARS.match(normalise_phrase(strip_entity(first, name)) + "?")
+    if compared is not None:
+        return _years_compared(compared, name, column, question)
+    if not re.search(r"\bwhich\b", first, re.I):
+        return None
     # "(or lost the least)" restates the direction in other words; the main clause decides
     text = re.sub(r"\s+", " ", re.sub(r"\([^)]*\)", " ", strip_entity(first, name)))
     # the direction is said after a leading list ("among A and B, which …") or before a trailing one
@@ -108,6 +124,15 @@ def read_choice(question: str, metadata: pl.DataFrame) -> Choice | None:
         if names is not None:
             return Choice(name, column, years[-1], names, pick)
     return None
+
+
+def _years_compared(m: re.Match[str], company: str, column: str, question: str) -> Choice | None:
+    """One figure compared between two fiscal years, or None when the vocabulary does not know it."""
+    metric = normalise_phrase(re.sub(r"^(?:the|its)\s+", "", m.group("metric").strip(), flags=re.I))
+    years = tuple(int(re.sub(r"\D", "", m.group(k))) for k in ("a", "b"))
+    if years[0] == years[1] or lookup_term(metric, definitions_of(question)) is None:
+        return None
+    return Choice(company, column, max(years), [metric], "max", years)
 
 
 def _item_lists(listed: str) -> list[list[str]]:
@@ -173,22 +198,26 @@ def choice_plan(question: str, metadata: pl.DataFrame) -> Plan | None:
         return None
     filters, report_year = selected
     definitions = definitions_of(question)
+    # the figures compared: (label, name, year) — listed names in one year, or one name in two years
+    compared = [(f"FY{y}", c.names[0], y) for y in c.years] or [(n, n, c.year) for n in c.names]
     try:
-        nodes: dict[str, Node] = {n: term_at(n, c.year, definitions) for n in c.names}
+        nodes: list[Node] = [term_at(n, y, definitions) for _, n, y in compared]
     except UnknownTerm:
         return None
     kinds = {_kind(n, definitions) for n in c.names}
     if len(kinds) != 1:
         return None  # a margin against an amount: no figure is larger in any sense that matters
     terms = load_terms()
-    fields = {r: field_spec(r, report_year, c.entity_column, terms) for n in nodes.values() for r in refs(n)}
-    columns = {n: f"choice_{i + 1}" for i, n in enumerate(c.names)}
-    steps = [DeriveOp(name=columns[n], expr=_signed(nodes[n], terms)) for n in c.names]
+    fields = {r: field_spec(r, report_year, c.entity_column, terms) for n in nodes for r in refs(n)}
+    columns = [f"choice_{i + 1}" for i in range(len(compared))]
+    steps = [DeriveOp(name=col, expr=_signed(n, terms)) for col, n in zip(columns, nodes, strict=True)]
     percent = kinds == {"percent"}
     shown = " (USD millions)" if kinds == {"amount"} else ""
-    output = Output(form="choice", value=None, also=list(columns.values()), pick=c.pick,
-                    labels={col: n for n, col in columns.items()}, also_percent=percent,
-                    subject=f"{c.company}'s FY{c.year} figures{shown}")  # fmt: skip
+    subject = (f"{c.company}'s {c.names[0]} by fiscal year{shown}" if c.years
+               else f"{c.company}'s FY{c.year} figures{shown}")  # fmt: skip
+    output = Output(form="choice", value=None, also=columns, pick=c.pick, also_percent=percent,
+                    labels={col: label for col, (label, _, _) in zip(columns, compared, strict=True)},
+                    subject=subject)  # fmt: skip
     return Plan(question=question, filters=filters, fields=list(fields.values()),
                 aggregation=Aggregation(steps=steps, output=output))  # fmt: skip
 

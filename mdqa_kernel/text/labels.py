@@ -64,6 +64,13 @@ def normalize_label(text: str) -> str:
 _EVENT_TAIL = re.compile(r"^(?P<thing>[A-Za-z][A-Za-z -]*[a-z])\s+[a-z]{3,}ed$")
 
 
+_INNER_SIGN = re.compile(
+    r"\s*\((?:loss|losses|gain|income|deficit|benefit|expense|used\s+in)\)"
+    r"(?=\s+(?!(?:for|at|in|as|during|of|on)\b)[A-Za-z])",
+    re.IGNORECASE,
+)
+
+
 def _description_core(description: str) -> list[str]:
     """The label-like parts of a description: text before a parenthesis or 'at/for <period>', plus
     explicit alternatives written as 'also: a / b' or inside quotes."""
@@ -73,7 +80,9 @@ def _description_core(description: str) -> list[str]:
     if also:
         out.extend(p.strip() for p in re.split(r"[/|、,，;；]", also.group(1)) if p.strip())
     out.extend(re.findall(r"[“\"「『]([^”\"」』]+)[”\"」』]", desc))
-    core = re.split(r"[(（]", desc, maxsplit=1)[0]
+    # "Income (loss) before income taxes", "Net cash provided by (used in) investing activities": a sign
+    # note inside the name is dropped, not taken as where the name ends ("Income" would name every row)
+    core = re.split(r"[(（]", _INNER_SIGN.sub("", desc), maxsplit=1)[0]
     core = re.sub(r"(?:列表|清单|\s+list)$", "", core.strip())
     core = strip_period_words(_PERIOD_WORDS.sub("", core).strip())
     core = re.sub(r"^(?:是否|whether)\s*", "", core, flags=re.IGNORECASE)

@@ -64,6 +64,7 @@ _SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
 # Parenthesised sign words inside labels: "Net earnings (loss)", "Net income/(loss)".
 _SIGN_NOTE = re.compile(r"/?\s*\((?:loss|losses|gain|income|deficit|benefit|expense)\)", re.IGNORECASE)
 _PAREN = re.compile(r"\([^)]*\)")
+_SERIES = re.compile(r"[A-Za-z]+, [A-Za-z]+(?: [A-Za-z]+)? and [^,]*")
 _IN_CURRENCY = re.compile(r"\s+in\s+(?:u\.?s\.?\s+)?(?:dollars|usd)$", re.IGNORECASE)
 # A share basis printed in parentheses names the line ("Net earnings per share (Diluted)"): kept.
 _PAREN_BASIS = re.compile(r"\(\s*(diluted|basic)\s*\)")
@@ -135,8 +136,13 @@ def description_heads(description: str) -> list[str]:
 def _description_heads(description: str) -> tuple[str, ...]:
     desc = unicodedata.normalize("NFKC", description).strip()
     # "Net cash provided by (used in) financing activities": the parenthesis is inside the name
-    core = re.split(r",", _PAREN.sub(" ", desc), maxsplit=1)[0]
-    core = re.sub(r"\s+", " ", core).strip()
+    plain = re.sub(r"\s+", " ", _PAREN.sub(" ", desc)).strip()
+    # "Selling, general and administrative expenses", "Property, plant and equipment, net": a series
+    # that opens the name is one name ("Selling" alone would name another line); else the first comma
+    # ends it ("Accounts receivable, net")
+    series = _SERIES.match(plain)
+    core = series.group(0) if series else plain.split(",", 1)[0]
+    core = core.strip()
     core = re.sub(
         r"\s+\b(?:for|in|at|as of|during)\b\s+(?:the\s+)?(?:end|fiscal|year|period|quarter)\b.*$", "", core
     )

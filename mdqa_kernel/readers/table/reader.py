@@ -140,7 +140,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-28"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-29"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -209,7 +209,10 @@ TABLE_READER_VERSION = "table-28"  # 4: disclosure topics under their printed na
 # sentence says the company employs them before the count (not "help recruit 250,000 people"), never a
 # second count that breaks the first down or a bound ("fewer than 300 employees"); 28: in English prose a
 # 19xx/20xx number without a currency sign, scale word or separator is a year wherever it stands ("our 2019
-# Multi-Year Productivity Plan", "2022 restructuring charges"), never an amount or a count
+# Multi-Year Productivity Plan", "2022 restructuring charges"), never an amount or a count; 29: a sign note
+# inside a description's name ("Income (loss) before income taxes", "Net cash provided by (used in) …") and a
+# series opening it ("Selling, general and administrative …", "Property, plant and equipment, net") no longer
+# cut the name short ("Income", "Net cash provided by", "Selling", "Property" named other rows and sentences)
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
