@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Literal
 
 import polars as pl
 
@@ -51,6 +51,7 @@ __all__ = [
     "statement_plan",
     "strip_entity",
     "term_at",
+    "term_unit",
 ]
 
 AMOUNT_SCALE = 1e6  # fields are read in USD millions, the scale most statements print
@@ -315,6 +316,17 @@ def term_at(phrase: str, year: int, definitions: dict[str, str] | None = None) -
 def lookup_term(phrase: str, definitions: dict[str, str] | None = None) -> LineItem | Metric | None:
     """The line item or metric a phrase names (the question's definitions first), or None."""
     return _lookup(_norm(phrase), load_terms(), definitions or {})
+
+
+def term_unit(
+    phrase: str, definitions: dict[str, str] | None = None
+) -> Literal["percent", "ratio", "amount"]:
+    """How a term's figure is shown: a percentage (a margin), a ratio (another metric), or an amount in
+    the statements' currency (a line item, or a phrase nothing names)."""
+    term = lookup_term(phrase, definitions)
+    if isinstance(term, Metric):
+        return "percent" if term.percent else "ratio"
+    return "amount"
 
 
 def normalise_phrase(text: str) -> str:

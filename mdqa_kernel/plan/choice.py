@@ -27,6 +27,7 @@ import polars as pl
 
 from mdqa_kernel.plan.aggregation import Aggregation, DeriveOp, Output
 from mdqa_kernel.plan.analyst import (
+    LineItem,
     Metric,
     Node,
     Ref,
@@ -42,6 +43,7 @@ from mdqa_kernel.plan.analyst import (
     refs,
     strip_entity,
     term_at,
+    term_unit,
 )
 from mdqa_kernel.plan.filings import FY_YEAR, annual_report_filters, find_entity, fiscal_years
 from mdqa_kernel.plan.ir import Plan
@@ -98,8 +100,9 @@ def read_choice(question: str, metadata: pl.DataFrame) -> Choice | None:
         return None
     column, name = entity
     compared = _COMPARE_YEARS.match(normalise_phrase(strip_entity(first, name)) + "?")
+    definitions = definitions_of(question)
     if compared is not None:
-        return _years_compared(compared, name, column, question)
+        return _years_compared(compared, name, column, definitions)
     if not re.search(r"\bwhich\b", first, re.I):
         return None
     # "(or lost the least)" restates the direction in other words; the main clause decides
@@ -118,7 +121,6 @@ def read_choice(question: str, metadata: pl.DataFrame) -> Choice | None:
         return None
     pick = _pick(direction)
     measure = normalise_phrase(_MEASURE_STOP.sub("", direction.group("measure") or ""))
-    definitions = definitions_of(question)
     for items in _item_lists(listed):
         names = _resolve(items, measure, definitions)
         if names is not None:
@@ -126,11 +128,13 @@ def read_choice(question: str, metadata: pl.DataFrame) -> Choice | None:
     return None
 
 
-def _years_compared(m: re.Match[str], company: str, column: str, question: str) -> Choice | None:
+def _years_compared(
+    m: re.Match[str], company: str, column: str, definitions: dict[str, str]
+) -> Choice | None:
     """One figure compared between two fiscal years, or None when the vocabulary does not know it."""
     metric = normalise_phrase(re.sub(r"^(?:the|its)\s+", "", m.group("metric").strip(), flags=re.I))
     years = tuple(int(re.sub(r"\D", "", m.group(k))) for k in ("a", "b"))
-    if years[0] == years[1] or lookup_term(metric, definitions_of(question)) is None:
+    if years[0] == years[1] or lookup_term(metric, definitions) is None:
         return None
     return Choice(company, column, max(years), [metric], "max", years)
 
@@ -162,20 +166,20 @@ def _resolve(items: list[str], measure: str, definitions: dict[str, str]) -> lis
     if len(items) < 2:
         return None
     tail = items[-1].rsplit(" ", 1)[-1] if " " in items[-1] else ""
-    out: list[str] = []
-    seen: set[int] = set()
+    out: dict[LineItem | Metric, str] = {}
     for item in items:
         found = next(
-            (c for c in _candidates(item, tail, measure) if lookup_term(c, definitions) is not None), None
+            (
+                (t, c)
+                for c in _candidates(item, tail, measure)
+                if (t := lookup_term(c, definitions)) is not None
+            ),
+            None,
         )
-        if found is None:
+        if found is None or found[0] in out:
             return None
-        term = lookup_term(found, definitions)
-        if id(term) in seen:
-            return None
-        seen.add(id(term))
-        out.append(found)
-    return out
+        out[found[0]] = found[1]
+    return list(out.values())
 
 
 def _candidates(item: str, tail: str, measure: str) -> list[str]:
@@ -204,7 +208,7 @@ def choice_plan(question: str, metadata: pl.DataFrame) -> Plan | None:
         nodes: list[Node] = [term_at(n, y, definitions) for _, n, y in compared]
     except UnknownTerm:
         return None
-    kinds = {_kind(n, definitions) for n in c.names}
+    kinds = {term_unit(n, definitions) for n in c.names}
     if len(kinds) != 1:
         return None  # a margin against an amount: no figure is larger in any sense that matters
     terms = load_terms()
@@ -220,13 +224,6 @@ def choice_plan(question: str, metadata: pl.DataFrame) -> Plan | None:
                     subject=subject)  # fmt: skip
     return Plan(question=question, filters=filters, fields=list(fields.values()),
                 aggregation=Aggregation(steps=steps, output=output))  # fmt: skip
-
-
-def _kind(name: str, definitions: dict[str, str]) -> str:
-    term = lookup_term(name, definitions)
-    if isinstance(term, Metric):
-        return "percent" if term.percent else "ratio"
-    return "amount"
 
 
 def _signed(node: Node, terms: Terms) -> str:

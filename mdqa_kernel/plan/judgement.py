@@ -28,7 +28,6 @@ import polars as pl
 from mdqa_kernel.plan.aggregation import Aggregation, DeriveOp, Output
 from mdqa_kernel.plan.analyst import (
     Bin,
-    Metric,
     Node,
     Num,
     UnknownTerm,
@@ -41,6 +40,7 @@ from mdqa_kernel.plan.analyst import (
     refs,
     strip_entity,
     term_at,
+    term_unit,
 )
 from mdqa_kernel.plan.filings import FY_YEAR, annual_report_filters, find_entity, fiscal_years
 from mdqa_kernel.plan.ir import Plan
@@ -182,14 +182,6 @@ def _known_name(metric: str, definitions: dict[str, str]) -> str | None:
     return None
 
 
-def _unit(name: str, definitions: dict[str, str]) -> Literal["percent", "ratio", "amount"]:
-    """How the metric is shown: a percentage (a margin), a ratio, or an amount in USD millions."""
-    term = lookup_term(name, definitions)
-    if isinstance(term, Metric):
-        return "percent" if term.percent else "ratio"
-    return "amount"
-
-
 def judgement_plan(question: str, metadata: pl.DataFrame) -> Plan | None:
     """A complete plan for a judgement question, or None when this module cannot read it."""
     j = read_judgement(question, metadata)
@@ -212,7 +204,7 @@ def judgement_plan(question: str, metadata: pl.DataFrame) -> Plan | None:
         # a balance sheet prints two year-ends: three years of a balance need two reports
         nodes = {y: n for y, n in nodes.items() if y >= report_year - 1}
     fields = {r: field_spec(r, report_year, j.entity_column, terms) for n in nodes.values() for r in refs(n)}
-    unit = "percent" if j.kind == "high_growth" else _unit(name, definitions)
+    unit = "percent" if j.kind == "high_growth" else term_unit(name, definitions)
     if j.kind == "threshold" and not _comparable(j, unit):
         return None
     percent = unit == "percent"

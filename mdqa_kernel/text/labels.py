@@ -64,8 +64,10 @@ def normalize_label(text: str) -> str:
 _EVENT_TAIL = re.compile(r"^(?P<thing>[A-Za-z][A-Za-z -]*[a-z])\s+[a-z]{3,}ed$")
 
 
+# the words a statement puts in parentheses after a line item to say its sign: "Operating income (loss)"
+SIGN_WORDS = r"loss|losses|gain|income|deficit|benefit|expense"
 _INNER_SIGN = re.compile(
-    r"\s*\((?:loss|losses|gain|income|deficit|benefit|expense|used\s+in)\)"
+    rf"\s*\((?:{SIGN_WORDS}|used\s+in)\)"
     r"(?=\s+(?!(?:for|at|in|as|during|of|on)\b)[A-Za-z])",
     re.IGNORECASE,
 )

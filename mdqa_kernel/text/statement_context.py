@@ -21,6 +21,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from mdqa_kernel.text.labels import SIGN_WORDS
 from mdqa_kernel.text.layout import Line
 
 # Words that add nothing to a line item's identity ("Total net revenue" is total revenue).
@@ -62,7 +63,7 @@ _SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bcost\s+of\s+(?:goods|products|merchandise)\s+sold\b"), "cost of sales"),
 )
 # Parenthesised sign words inside labels: "Net earnings (loss)", "Net income/(loss)".
-_SIGN_NOTE = re.compile(r"/?\s*\((?:loss|losses|gain|income|deficit|benefit|expense)\)", re.IGNORECASE)
+_SIGN_NOTE = re.compile(rf"/?\s*\((?:{SIGN_WORDS})\)", re.IGNORECASE)
 _PAREN = re.compile(r"\([^)]*\)")
 _SERIES = re.compile(r"[A-Za-z]+, [A-Za-z]+(?: [A-Za-z]+)? and [^,]*")
 _IN_CURRENCY = re.compile(r"\s+in\s+(?:u\.?s\.?\s+)?(?:dollars|usd)$", re.IGNORECASE)
