@@ -587,3 +587,58 @@ def test_a_sign_note_or_a_series_inside_a_name_does_not_cut_its_label(tmp_path):
     ]
     doc = view(draw(tmp_path / "pretax.pdf", [lines]), year=2022)
     assert read(doc, "Income (loss) before income taxes for the fiscal year, in USD millions").value is None
+
+
+def _tax_statement(path: Path, label: str, values: tuple[str, str]) -> Path:
+    return draw(
+        path,
+        [
+            [text("ANNUAL REPORT")],
+            [
+                text("CONSOLIDATED STATEMENTS OF OPERATIONS"),
+                text("(Dollars in millions)"),
+                [(x, y, "r") for x, y in zip(COLS, ("2022", "2021"), strict=False)],
+                row("Total revenues", "66,608", "62,286"),
+                row("Loss before income taxes", "(5,022)", "(5,033)"),
+                row(label, *values),
+                row("Net loss", "(5,053)", "(4,290)"),
+            ],
+        ],
+    )
+
+
+@pytest.mark.parametrize(
+    ("label", "values", "expense"),
+    [
+        # the expense printed in parentheses: (31) is an expense of 31, 743 a benefit
+        ("Income tax (expense)/benefit", ("(31)", "743"), (31e6, -743e6)),
+        ("(Provision) benefit for income taxes", ("(31)", "743"), (31e6, -743e6)),
+        ("Benefit (provision) for income taxes", ("(31)", "743"), (31e6, -743e6)),
+        # the benefit in parentheses: 31 is an expense, (743) a benefit
+        ("Income tax expense/(benefit)", ("31", "(743)"), (31e6, -743e6)),
+        ("Provision for income taxes", ("31", "(743)"), (31e6, -743e6)),
+    ],
+)
+def test_a_line_named_by_both_signs_reads_the_asked_side(tmp_path, label, values, expense):
+    """ "Income tax (expense)/benefit" is the tax expense line, its expense printed negative: the field
+    asking for the provision reads (31) as 31; a field naming neither side (or both) is held."""
+    from mdqa_kernel.text.labels import normalize_label, sign_of_pair
+
+    assert normalize_label("Income tax (expense)/benefit") == "incometaxexpense"
+    assert normalize_label("Total other income (expense)") == "totalotherincome"  # a trailing note
+    assert sign_of_pair("Other (income) expense, net", "Other income, net") == -1
+    assert sign_of_pair("Income tax (expense)/benefit", "Income taxes of the year") is None
+    assert sign_of_pair("Net income (loss)", "Net income") == 1  # a loss is not a side of a pair
+    doc = view(_tax_statement(tmp_path / "tax.pdf", label, values), year=2022, doctype="10-K")
+    desc = "Provision for income taxes (also: income tax expense) for the fiscal year, in USD millions"
+    now = read(doc, desc)
+    prior = read(doc, desc.replace("for the fiscal year", "for the prior fiscal year"))
+    assert (now.value, prior.value) == pytest.approx(expense)
+    assert now.confidence >= CONFIDENT and now.evidence is not None and now.evidence.page == 2
+    assert ("negated" in now.message) == values[0].startswith("(")  # the analyst sees why (31) is 31
+    neither = read(doc, "Income taxes for the fiscal year, in USD millions")
+    if "(" in label:
+        assert neither.value is None or neither.confidence < CONFIDENT
+    # "Income (loss) before income taxes" is printed "Loss before income taxes" in a year with a loss
+    pretax = read(doc, "Income (loss) before income taxes for the fiscal year, in USD millions")
+    assert pretax.value == pytest.approx(-5_022e6) and pretax.confidence >= CONFIDENT

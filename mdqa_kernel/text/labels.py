@@ -45,6 +45,51 @@ _PERIOD_WORDS = re.compile(
 )
 
 
+# A line item named by both of its signs, one in parentheses: "Income tax (expense)/benefit", "Other
+# (income) expense, net", "Income tax expense/(benefit)". The parenthesised side is the one printed
+# negative. The debit side names the line (a statement's "expense" line is the same whichever sign
+# the year had); `sign_of_pair` says which side a field asks for.
+_DEBIT = r"expenses?|provision|charges?"
+_CREDIT = r"benefits?|income|credits?"
+_SIDE = rf"(?:{_DEBIT}|{_CREDIT})"
+_SIGN_PAIR = re.compile(
+    rf"\((?P<first>{_SIDE})\)\s*/?\s*(?P<then>{_SIDE})\b|\b(?P<plain>{_SIDE})\s*/?\s*\((?P<last>{_SIDE})\)",
+    re.IGNORECASE,
+)
+_INCOME_TAX = re.compile(r"\bincome\s+tax(?:es)?\b", re.IGNORECASE)
+
+
+def _is_debit(word: str) -> bool:
+    return re.fullmatch(_DEBIT, word, re.IGNORECASE) is not None
+
+
+def _sign_pair(text: str) -> tuple[re.Match[str], str, str] | None:
+    """The pair in a label with its debit word and which side is in parentheses ("debit"/"credit")."""
+    for m in _SIGN_PAIR.finditer(text):
+        paren, other = (m["first"], m["then"]) if m["first"] else (m["last"], m["plain"])
+        if _is_debit(paren) != _is_debit(other):  # one side of each sign
+            debit = paren if _is_debit(paren) else other
+            return m, debit, "debit" if _is_debit(paren) else "credit"
+    return None
+
+
+def sign_of_pair(label: str, description: str) -> int | None:
+    """How a value printed on a row named by both signs reads for the field: 1 as printed, -1 negated
+    (the field asks for the side printed in parentheses: an expense under "Income tax
+    (expense)/benefit"), None when the description names neither side or both. 1 for a label
+    without such a pair."""
+    pair = _sign_pair(label)
+    if pair is None:
+        return 1
+    asks = _INCOME_TAX.sub(" ", description)  # "income taxes" is what is taxed, not a side
+    debit = re.search(rf"\b(?:{_DEBIT})\b", asks, re.IGNORECASE) is not None
+    credit = re.search(rf"\b(?:{_CREDIT})\b", asks, re.IGNORECASE) is not None
+    if debit == credit:
+        return None
+    asked = "debit" if debit else "credit"
+    return -1 if pair[2] == asked else 1
+
+
 @lru_cache(maxsize=1 << 16)  # every table row's label is normalised once per field read: cached
 def normalize_label(text: str) -> str:
     """NFKC, lower case, no numbering ('一、', '(1)'), no unit tail ('（元）'), no spaces or punctuation."""
@@ -52,6 +97,11 @@ def normalize_label(text: str) -> str:
     s = _NUMBERING.sub("", s)
     s = _LEAD_WORDS.sub("", s)
     s = _UNIT_TAIL.sub("", s.strip())
+    # "income tax (expense)/benefit", "benefit (provision) for income taxes" name the expense line; a
+    # trailing "(benefit)" is a note (below): "other income (expense)" names other income
+    pair = _sign_pair(s)
+    if pair is not None and (pair[0]["first"] or s[pair[0].end() :].strip()):
+        s = f"{s[: pair[0].start()]}{pair[1]}{s[pair[0].end() :]}"
     # A statement's note in parentheses ("（净亏损以“-”号填列）") qualifies the line item, not names it.
     s = _NOTE_TAIL.sub("", s).strip() or s
     # A section heading wrapped onto the label ("（二）按所有权归属分类 1.归属于…"): keep the numbered item.
@@ -66,11 +116,23 @@ _EVENT_TAIL = re.compile(r"^(?P<thing>[A-Za-z][A-Za-z -]*[a-z])\s+[a-z]{3,}ed$")
 
 # the words a statement puts in parentheses after a line item to say its sign: "Operating income (loss)"
 SIGN_WORDS = r"loss|losses|gain|income|deficit|benefit|expense"
-_INNER_SIGN = re.compile(
-    rf"\s*\((?:{SIGN_WORDS}|used\s+in)\)"
-    r"(?=\s+(?!(?:for|at|in|as|during|of|on)\b)[A-Za-z])",
-    re.IGNORECASE,
+_NAME_GOES_ON = r"(?=\s+(?!(?:for|at|in|as|during|of|on)\b)[A-Za-z])"  # more of the name, not a period
+_INNER_SIGN = re.compile(rf"\s*\((?:{SIGN_WORDS}|used\s+in)\){_NAME_GOES_ON}", re.IGNORECASE)
+# "Income (loss) before income taxes": the income word and its loss note, inside the name
+_LOSS_SIDE = re.compile(
+    rf"\b(?:income|earnings|profit)\s*\((?P<loss>loss|losses|deficit)\){_NAME_GOES_ON}", re.IGNORECASE
 )
+
+
+def _core(desc: str) -> str:
+    """The description's name: before its first parenthesis or period words."""
+    # "Income (loss) before income taxes", "Net cash provided by (used in) investing activities": a sign
+    # note inside the name is dropped, not taken as where the name ends ("Income" would name every row)
+    core = re.split(r"[(（]", _INNER_SIGN.sub("", desc), maxsplit=1)[0]
+    core = re.sub(r"(?:列表|清单|\s+list)$", "", core.strip())
+    core = strip_period_words(_PERIOD_WORDS.sub("", core).strip())
+    core = re.sub(r"^(?:是否|whether)\s*", "", core, flags=re.IGNORECASE)
+    return re.sub(r"\b(?:quarterly|annual|declared|reported)\b", "", core, flags=re.IGNORECASE).strip()
 
 
 def _description_core(description: str) -> list[str]:
@@ -82,13 +144,12 @@ def _description_core(description: str) -> list[str]:
     if also:
         out.extend(p.strip() for p in re.split(r"[/|、,，;；]", also.group(1)) if p.strip())
     out.extend(re.findall(r"[“\"「『]([^”\"」』]+)[”\"」』]", desc))
-    # "Income (loss) before income taxes", "Net cash provided by (used in) investing activities": a sign
-    # note inside the name is dropped, not taken as where the name ends ("Income" would name every row)
-    core = re.split(r"[(（]", _INNER_SIGN.sub("", desc), maxsplit=1)[0]
-    core = re.sub(r"(?:列表|清单|\s+list)$", "", core.strip())
-    core = strip_period_words(_PERIOD_WORDS.sub("", core).strip())
-    core = re.sub(r"^(?:是否|whether)\s*", "", core, flags=re.IGNORECASE)
-    core = re.sub(r"\b(?:quarterly|annual|declared|reported)\b", "", core, flags=re.IGNORECASE).strip()
+    core = _core(desc)
+    # the same line printed for a year with a loss: "Income (loss) before income taxes" is printed
+    # "Loss before income taxes" then (its figure in parentheses)
+    as_loss = _LOSS_SIDE.sub(r"\g<loss>", desc)
+    if as_loss != desc and (loss := _core(as_loss)):
+        out.append(loss)
     if core:
         out.insert(0, core)
         # "Auditor ratified", "Stock repurchase program reauthorized": the thing the event happened to,

@@ -65,6 +65,7 @@ _SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
 # Parenthesised sign words inside labels: "Net earnings (loss)", "Net income/(loss)".
 _SIGN_NOTE = re.compile(rf"/?\s*\((?:{SIGN_WORDS})\)", re.IGNORECASE)
 _PAREN = re.compile(r"\([^)]*\)")
+_LOSS_NOTE = re.compile(r"\((?:loss|losses)\)", re.IGNORECASE)
 _SERIES = re.compile(r"[A-Za-z]+, [A-Za-z]+(?: [A-Za-z]+)? and [^,]*")
 _IN_CURRENCY = re.compile(r"\s+in\s+(?:u\.?s\.?\s+)?(?:dollars|usd)$", re.IGNORECASE)
 # A share basis printed in parentheses names the line ("Net earnings per share (Diluted)"): kept.
@@ -252,6 +253,8 @@ def specificity(label: str, description: str, own_label: str = "") -> float:
     desc_words = set(words(_QUALIFIER.sub("", description.split("(")[0]))) | {
         w for h in description_heads(description) for w in words(h)
     }
+    if _LOSS_NOTE.search(description):
+        desc_words.add("loss")  # "Income (loss) before income taxes" asks for "Loss before income taxes" too
     factor = 1.0
     if who is not None and _NONCONTROLLING.search(who) and not _describes_noncontrolling_share(description):
         return 0.0

@@ -135,6 +135,9 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # mdqa v57: one figure compared between two fiscal years ("How does X's effective tax rate in FY2022 compare
 # to FY2021?", plan/choice.py): the year with the higher figure, both figures beside it; table reader
 # table-29 (a sign note or a series inside a line item's name no longer cuts its label short).
+# mdqa v58: table reader table-30/31 (a line named by both signs, "Income tax (expense)/benefit", is read
+# for the side the field asks; "Income (loss) before income taxes" also names "Loss before income taxes");
+# the provision for income taxes is also printed as "income tax expense".
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 # bash-agent v2: an answer is final once a command's output has come back, even beside a command (v1 ran
@@ -142,7 +145,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 57,
+    "mdqa": 58,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }

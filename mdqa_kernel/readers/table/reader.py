@@ -95,6 +95,7 @@ from mdqa_kernel.text.labels import (
     label_score,
     normalize_label,
     phrase_variants,
+    sign_of_pair,
 )
 from mdqa_kernel.text.layout import (
     Cell,
@@ -140,7 +141,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-29"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-31"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -212,7 +213,12 @@ TABLE_READER_VERSION = "table-29"  # 4: disclosure topics under their printed na
 # Multi-Year Productivity Plan", "2022 restructuring charges"), never an amount or a count; 29: a sign note
 # inside a description's name ("Income (loss) before income taxes", "Net cash provided by (used in) …") and a
 # series opening it ("Selling, general and administrative …", "Property, plant and equipment, net") no longer
-# cut the name short ("Income", "Net cash provided by", "Selling", "Property" named other rows and sentences)
+# cut the name short ("Income", "Net cash provided by", "Selling", "Property" named other rows and sentences);
+# 30: a line named by both its signs, one in parentheses ("Income tax (expense)/benefit", "(Provision)
+# benefit for income taxes") is the debit side's line, and its value reads for the side the field asks
+# (the parenthesised side is printed negative: the provision's (31) is 31); for a field naming neither
+# side it is read at half confidence; 31: a description with a loss note inside its name ("Income (loss) before income
+# taxes") also names the loss side's line ("Loss before income taxes"), which is then no restricted component
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
@@ -416,6 +422,7 @@ class TableReader:
                 if cell.percent != asks_percent(field):
                     continue  # a share beside an amount (or an amount beside a share) is another fact
                 scale, scale_word, _conf = self._scale(doc, field, row, page_ls, cell)
+                sign = sign_of_pair(row.label or row.extended_label, field.description) or 1
                 out.append(
                     Candidate(
                         "table",
@@ -427,6 +434,7 @@ class TableReader:
                         _cell_span(cell),
                         scale=scale,
                         scale_word=scale_word,
+                        number=None if sign == 1 else -cell.value,
                     )
                 )
         return out
@@ -535,6 +543,9 @@ class TableReader:
         if cell.value > 0 and names_loss(with_section(section_heading(lines, row.line.index), row.label),
                                          field.description):  # fmt: skip
             scale_conf *= LOSS_UNSIGNED
+        sign = sign_of_pair(row.label or row.extended_label, field.description)
+        if sign is None and cell.value:
+            scale_conf *= LOSS_UNSIGNED  # "Income tax (expense)/benefit" for a field naming neither side
         return Candidate(
             "table",
             row.page,
@@ -545,7 +556,7 @@ class TableReader:
             _cell_span(cell),
             scale=scale,
             scale_word=scale_word,
-            number=cell.value,
+            number=cell.value * (sign or 1),
         )
 
     def _scale(
@@ -627,6 +638,9 @@ class TableReader:
         message = f"{best.kind}: {best.raw!r}" + (
             f" ×{applied:g} ({best.scale_word})" if applied and applied != 1 else ""
         )
+        printed = parse_number(best.raw)
+        if best.number is not None and printed is not None and printed * best.number < 0:
+            message += " (negated: the line prints the asked side in parentheses)"
         ocr_note = ""
         if (ocr_conf := _ocr_confidence(doc, best)) is not None:
             ocr_note = f" (read by OCR, word confidence {ocr_conf:g})"
