@@ -16,6 +16,6 @@ def clear_caches() -> None:
     read and a collection of near-copies is not read faster than one of distinct filings."""
     from mdqa_kernel.text import labels, statement_context
 
-    for cached in (labels.normalize_label, labels.label_score, statement_context._words,
+    for cached in (labels.normalize_label, labels.label_score, labels.sign_of_pair, statement_context._words,
                    statement_context.head_cover):  # fmt: skip
         cached.cache_clear()

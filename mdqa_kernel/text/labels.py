@@ -73,6 +73,7 @@ def _sign_pair(text: str) -> tuple[re.Match[str], str, str] | None:
     return None
 
 
+@lru_cache(maxsize=1 << 16)  # asked for every row the field's names match, per field
 def sign_of_pair(label: str, description: str) -> int | None:
     """How a value printed on a row named by both signs reads for the field: 1 as printed, -1 negated
     (the field asks for the side printed in parentheses: an expense under "Income tax

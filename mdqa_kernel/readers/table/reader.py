@@ -16,7 +16,6 @@ low confidence: the cascade then asks the LLM instead of trusting a guess.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -39,7 +38,6 @@ from mdqa_kernel.readers.confidence import (
     ABSENT_PHRASE,
     ABSENT_TOPIC,
     ABSENT_UNREADABLE,
-    ADJUSTED_BLOCK,
     CONFIDENT,
     COUNT_SCALE,
     KNOWN_SCALE,
@@ -58,7 +56,6 @@ from mdqa_kernel.readers.semantics import (
     field_scope,
     rebase,
     share_basis,
-    statement_scope,
 )
 from mdqa_kernel.readers.table.auditor import asks_auditor, auditor_signature
 from mdqa_kernel.readers.table.candidates import (
@@ -77,6 +74,7 @@ from mdqa_kernel.readers.table.derived import (
     membership,
     presupposed_fact,
 )
+from mdqa_kernel.readers.table.naming import field_label_set, row_score, specific
 from mdqa_kernel.readers.table.prose import (
     ProseWindow,
     dividend_per_share,
@@ -86,14 +84,12 @@ from mdqa_kernel.readers.table.prose import (
     prose_windows,
     share_of,
 )
+from mdqa_kernel.readers.table.scope import declared_above, line_index, row_scale, scope_at
 from mdqa_kernel.readers.table.votes import vote_counts
 from mdqa_kernel.text.fieldtypes import NUMERIC_TYPES, coerce
 from mdqa_kernel.text.labels import (
     LabelSet,
-    field_labels,
     is_topic,
-    label_score,
-    normalize_label,
     phrase_variants,
     sign_of_pair,
 )
@@ -115,24 +111,14 @@ from mdqa_kernel.text.periods import (
     report_period,
     wanted_period,
 )
-from mdqa_kernel.text.segments import segment_ask, segment_fit
 from mdqa_kernel.text.statement_context import (
-    adjusted_block,
     asked_statement,
-    block_heading,
-    description_heads,
-    head_cover,
-    is_english,
     names_loss,
     page_statement,
     section_heading,
-    section_refuses,
-    specificity,
     with_section,
-    without_attributable,
 )
 from mdqa_kernel.text.values import (
-    EXCEPT_PER_SHARE,
     declared_scale,
     find_numbers,
     is_absent,
@@ -308,7 +294,7 @@ class TableReader:
         headers: dict[tuple[int, Any], tuple[str, str, str | None]] = {}
         if field.type in NUMERIC_TYPES:
             lines = _lines_by_page(doc)
-            other = self._period_cells(doc, field, _labels(field), lines, headers)
+            other = self._period_cells(doc, field, field_label_set(field), lines, headers)
             gathered = gathered + other
         typed: list[tuple[Candidate, Any, float | None]] = []
         for cand in gathered:
@@ -358,7 +344,7 @@ class TableReader:
             return not_found(
                 doc.doc_id, field.name, self.name, "document has no text layer (scanned or empty)"
             )
-        labels = _labels(field)
+        labels = field_label_set(field)
         lines = _lines_by_page(doc)
         if field.type in NUMERIC_TYPES:
             candidates = self._numeric_candidates(doc, field, labels, lines)
@@ -446,7 +432,7 @@ class TableReader:
         for page, page_ls in lines.items():
             rows = doc.memo(f"rows:{page}", lambda page_ls=page_ls: table_rows(page_ls))
             for row in rows:
-                score = _row_score(page_ls, row, labels, field)
+                score = row_score(page_ls, row, labels, field)
                 if score >= self.min_label_score:
                     yield page, page_ls, row, score
 
@@ -465,7 +451,7 @@ class TableReader:
         # knows the scale declared above it ("(In millions)").
         rows = {(c.page, round(c.bbox[1])) for c in table if c.bbox is not None}
         out += [
-            _specific(c, field.description)
+            specific(c, field.description)
             for c in key_values(lines, labels)
             if _number_of(c)
             and not (c.bbox is not None and c.scale is None and (c.page, round(c.bbox[1])) in rows)
@@ -481,11 +467,11 @@ class TableReader:
             out += largest_holding(lines, field.description) + share_of(windows, field.description)
         for cand in out:
             if cand.kind in ("prose", "key_value"):
-                _row_scale(cand, field, lines.get(cand.page, []))
+                row_scale(cand, field, lines.get(cand.page, []))
             if cand.scope is None and cand.bbox is not None:
                 # a key-value line or a sentence printed in a parent-only statement or a segment note
-                cand.scope = _scope_at(
-                    doc, lines, cand.page, _line_index(lines.get(cand.page, []), cand.bbox[1])
+                cand.scope = scope_at(
+                    doc, lines, cand.page, line_index(lines.get(cand.page, []), cand.bbox[1])
                 )
         return out
 
@@ -498,7 +484,7 @@ class TableReader:
         for page, page_ls, row, score in self._named_rows(doc, field, labels, lines):
             cand = self._pick_cell(doc, field, row, page_ls, score, (want, report))
             if cand is not None:
-                cand.scope = _scope_at(doc, lines, page, row.line.index)
+                cand.scope = scope_at(doc, lines, page, row.line.index)
                 out.append(cand)
         return out
 
@@ -574,7 +560,7 @@ class TableReader:
         own = declared_scale(row.label) or declared_scale(row.extended_label)
         if own:
             return own[0], own[1], KNOWN_SCALE
-        above = _declared_above(lines, row.line.index, row.label)
+        above = declared_above(lines, row.line.index, row.label)
         if above is not None:
             return above[0], above[1], KNOWN_SCALE
         if field.type == "integer" or (field.unit or "").lower() in _COUNT_UNITS:
@@ -780,132 +766,6 @@ def _basis_before(cand: Candidate) -> int | None:
     """The share basis named just before the printed value in its row or sentence ("每10股派息数（元）")."""
     at = cand.snippet.find(cand.raw)
     return share_basis(cand.snippet[:at] if at > 0 else cand.snippet)
-
-
-def _scope_at(doc: DocumentView, lines: dict[int, list[Line]], page: int, index: int) -> str | None:
-    """The statement a row is printed in when it is not the consolidated one: "parent" or "segment"."""
-    scopes = doc.memo("scopes", lambda: _scope_marks(lines))
-    carried, marks = scopes.get(page, (None, []))
-    scope = carried
-    for i, mark in marks:
-        if i <= index:
-            scope = mark
-    return scope if scope in ("parent", "segment") else None
-
-
-def _declared_above(lines: list[Line], index: int, label: str) -> tuple[float, str | None] | None:
-    """The scale declared nearest above a line on its page ("(In millions)", "单位：万元"); (1, None)
-    for a per-share row under "(In millions, except per share data)"; None when nothing is declared."""
-    for j in range(index - 1, -1, -1):
-        found = declared_scale(lines[j].text)
-        if found:
-            if EXCEPT_PER_SHARE.search(lines[j].text) and share_basis(label) is not None:
-                return 1.0, None  # the row is a per-share amount the caption exempts
-            return found[0], found[1]
-    return None
-
-
-def _row_scale(cand: Candidate, field: FieldLike, lines: list[Line]) -> None:
-    """A number read from a line shaped like a table row ("Cash dividends paid (6,172) (5,815)
-    (5,509)") by a line reader rather than the table reader is printed under the same declared scale as
-    the table's rows: take it, so a right number is not reported a million times too small."""
-    if cand.scale not in (None, 1.0) or cand.scale_word or cand.bbox is None or not lines:
-        return
-    if asks_percent(field) or field_basis(field) is not None or "%" in cand.raw:
-        return
-    index = _line_index(lines, cand.bbox[1])
-    label, cells, _units = lines[index].split()
-    if len(cells) < 2 or not label or declared_scale(lines[index].text):
-        return  # a sentence, or a line that declares its own scale
-    above = _declared_above(lines, index, " ".join(w.text for w in label))
-    if above is not None and above[0] != 1.0:
-        cand.scale, cand.scale_word = above
-
-
-def _line_index(lines: list[Line], top: float) -> int:
-    """The index of the line at `top` on its page (the last line above it when none is exactly there)."""
-    index = 0
-    for i, line in enumerate(lines):
-        if line.top <= top + 0.5:
-            index = i
-    return index
-
-
-def _scope_marks(lines: dict[int, list[Line]]) -> dict[int, tuple[str | None, list[tuple[int, str]]]]:
-    """For each page, the scope carried in from the pages before and the titles that change it."""
-    out: dict[int, tuple[str | None, list[tuple[int, str]]]] = {}
-    current: str | None = None
-    # A line printed on many pages is a running header ("PART II", "Item 8"), not a title.
-    seen = Counter(text for page_ls in lines.values() for text in {line.text.strip() for line in page_ls})
-    for page in sorted(lines):
-        marks: list[tuple[int, str]] = []
-        carried = current
-        for i, line in enumerate(lines[page]):
-            scope = statement_scope(line.text) if seen[line.text.strip()] < 3 else None
-            if scope == "section" and current != "segment":
-                continue  # a heading in capitals ends a segment discussion only
-            if scope is not None:
-                current = None if scope == "section" else scope
-                marks.append((i, current or "consolidated"))
-        out[page] = (carried, marks)
-    return out
-
-
-def _labels(field: FieldLike) -> LabelSet:
-    """The field's labels; for an English description also the line item without its qualifiers and
-    its alternative name ("Total revenue (net sales) …" names "net sales")."""
-    labels = field_labels(field.name, field.description)
-    if not is_english(field.description):
-        return labels
-    heads = [normalize_label(h) for h in description_heads(field.description)]
-    extra = tuple(h for h in heads if len(h) >= 2 and h not in labels.all)
-    return LabelSet(labels.primary + extra, labels.synonyms)
-
-
-def _row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike) -> float:
-    """How well a table row names the field. English statements: its section counts too (no amount
-    from a per-share block, no balance from a "changes in …" block: 0) and how specific its label is."""
-    texts = [row.label, row.extended_label, *row.variants]
-    if not (is_english(row.label or row.extended_label) and is_english(field.description)):
-        return max(label_score(v, labels) for v in texts)
-    if (ask := segment_ask(field.description)) is not None:
-        # "Revenue of the Intelligent Cloud segment": the segment's row under the measure's heading
-        return segment_fit(row.label, block_heading(page_ls, row.line.index), ask)
-    section = section_heading(page_ls, row.line.index)
-    if section_refuses(section, field.description, field_basis(field) is not None):
-        return 0.0
-    if section:
-        texts.append(with_section(section, row.label))
-    fit = max(_english_fit(v, labels, field.description, row.label) for v in texts)
-    if fit and adjusted_block(page_ls, row.line.index, field.description):
-        fit = round(fit * ADJUSTED_BLOCK, 4)
-    return fit
-
-
-def _english_fit(text: str, labels: LabelSet, description: str, own_label: str) -> float:
-    """An English row label's score: the string match, the label without its "attributable to …"
-    clause, or its words covering the description's head — times how specific it is (a component or
-    a noncontrolling share scores lower or zero; see text/statement_context.py)."""
-    if not is_english(text):
-        return label_score(text, labels)
-    base = max(
-        label_score(text, labels),
-        label_score(without_attributable(text), labels),
-        head_cover(text, description),
-    )
-    if base == 0.0:
-        return 0.0  # no name of the field: how specific the label is does not matter
-    return round(base * specificity(text, description, own_label), 4)
-
-
-def _specific(cand: Candidate, description: str) -> Candidate:
-    """A "label: value" line judged like a table row's label: how specific it is for the description
-    (so "Net income $ 20,234" does not outrank "Net income attributable to X" in the statements)."""
-    at = cand.snippet.find(cand.raw.strip()) if cand.raw.strip() else -1
-    label = cand.snippet[:at] if at > 0 else ""
-    if is_english(label) and is_english(description):
-        cand.score = round(cand.score * specificity(label, description), 4)
-    return cand
 
 
 def _number_of(cand: Candidate) -> float | None:

@@ -1,0 +1,82 @@
+"""How well a table row or a "label: value" line names a field: the field's labels, and the score a
+row's label, its wrapped fragments and its section heading earn against them (string match, head words
+covered, how specific the label is for the description)."""
+
+from __future__ import annotations
+
+from mdqa_kernel.readers.base import FieldLike
+from mdqa_kernel.readers.confidence import ADJUSTED_BLOCK
+from mdqa_kernel.readers.semantics import field_basis
+from mdqa_kernel.readers.table.candidates import Candidate
+from mdqa_kernel.text.labels import LabelSet, field_labels, label_score, normalize_label
+from mdqa_kernel.text.layout import Line, Row
+from mdqa_kernel.text.segments import segment_ask, segment_fit
+from mdqa_kernel.text.statement_context import (
+    adjusted_block,
+    block_heading,
+    description_heads,
+    head_cover,
+    is_english,
+    section_heading,
+    section_refuses,
+    specificity,
+    with_section,
+    without_attributable,
+)
+
+
+def field_label_set(field: FieldLike) -> LabelSet:
+    """The field's labels; for an English description also the line item without its qualifiers and
+    its alternative name ("Total revenue (net sales) …" names "net sales")."""
+    labels = field_labels(field.name, field.description)
+    if not is_english(field.description):
+        return labels
+    heads = [normalize_label(h) for h in description_heads(field.description)]
+    extra = tuple(h for h in heads if len(h) >= 2 and h not in labels.all)
+    return LabelSet(labels.primary + extra, labels.synonyms)
+
+
+def row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike) -> float:
+    """How well a table row names the field. English statements: its section counts too (no amount
+    from a per-share block, no balance from a "changes in …" block: 0) and how specific its label is."""
+    texts = [row.label, row.extended_label, *row.variants]
+    if not (is_english(row.label or row.extended_label) and is_english(field.description)):
+        return max(label_score(v, labels) for v in texts)
+    if (ask := segment_ask(field.description)) is not None:
+        # "Revenue of the Intelligent Cloud segment": the segment's row under the measure's heading
+        return segment_fit(row.label, block_heading(page_ls, row.line.index), ask)
+    section = section_heading(page_ls, row.line.index)
+    if section_refuses(section, field.description, field_basis(field) is not None):
+        return 0.0
+    if section:
+        texts.append(with_section(section, row.label))
+    fit = max(_english_fit(v, labels, field.description, row.label) for v in texts)
+    if fit and adjusted_block(page_ls, row.line.index, field.description):
+        fit = round(fit * ADJUSTED_BLOCK, 4)
+    return fit
+
+
+def _english_fit(text: str, labels: LabelSet, description: str, own_label: str) -> float:
+    """An English row label's score: the string match, the label without its "attributable to …"
+    clause, or its words covering the description's head — times how specific it is (a component or
+    a noncontrolling share scores lower or zero; see text/statement_context.py)."""
+    if not is_english(text):
+        return label_score(text, labels)
+    base = max(
+        label_score(text, labels),
+        label_score(without_attributable(text), labels),
+        head_cover(text, description),
+    )
+    if base == 0.0:
+        return 0.0  # no name of the field: how specific the label is does not matter
+    return round(base * specificity(text, description, own_label), 4)
+
+
+def specific(cand: Candidate, description: str) -> Candidate:
+    """A "label: value" line judged like a table row's label: how specific it is for the description
+    (so "Net income $ 20,234" does not outrank "Net income attributable to X" in the statements)."""
+    at = cand.snippet.find(cand.raw.strip()) if cand.raw.strip() else -1
+    label = cand.snippet[:at] if at > 0 else ""
+    if is_english(label) and is_english(description):
+        cand.score = round(cand.score * specificity(label, description), 4)
+    return cand

@@ -1,0 +1,81 @@
+"""Where a reading is printed: the statement scope a row sits in (parent-only, segment) and the scale
+declared above a line, for readings that the table reader did not make itself."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from mdqa_kernel.readers.base import DocumentView, FieldLike
+from mdqa_kernel.readers.semantics import asks_percent, field_basis, share_basis, statement_scope
+from mdqa_kernel.readers.table.candidates import Candidate
+from mdqa_kernel.text.layout import Line
+from mdqa_kernel.text.values import EXCEPT_PER_SHARE, declared_scale
+
+
+def scope_at(doc: DocumentView, lines: dict[int, list[Line]], page: int, index: int) -> str | None:
+    """The statement a row is printed in when it is not the consolidated one: "parent" or "segment"."""
+    scopes = doc.memo("scopes", lambda: _scope_marks(lines))
+    carried, marks = scopes.get(page, (None, []))
+    scope = carried
+    for i, mark in marks:
+        if i <= index:
+            scope = mark
+    return scope if scope in ("parent", "segment") else None
+
+
+def declared_above(lines: list[Line], index: int, label: str) -> tuple[float, str | None] | None:
+    """The scale declared nearest above a line on its page ("(In millions)", "单位：万元"); (1, None)
+    for a per-share row under "(In millions, except per share data)"; None when nothing is declared."""
+    for j in range(index - 1, -1, -1):
+        found = declared_scale(lines[j].text)
+        if found:
+            if EXCEPT_PER_SHARE.search(lines[j].text) and share_basis(label) is not None:
+                return 1.0, None  # the row is a per-share amount the caption exempts
+            return found[0], found[1]
+    return None
+
+
+def row_scale(cand: Candidate, field: FieldLike, lines: list[Line]) -> None:
+    """A number read from a line shaped like a table row ("Cash dividends paid (6,172) (5,815)
+    (5,509)") by a line reader rather than the table reader is printed under the same declared scale as
+    the table's rows: take it, so a right number is not reported a million times too small."""
+    if cand.scale not in (None, 1.0) or cand.scale_word or cand.bbox is None or not lines:
+        return
+    if asks_percent(field) or field_basis(field) is not None or "%" in cand.raw:
+        return
+    index = line_index(lines, cand.bbox[1])
+    label, cells, _units = lines[index].split()
+    if len(cells) < 2 or not label or declared_scale(lines[index].text):
+        return  # a sentence, or a line that declares its own scale
+    above = declared_above(lines, index, " ".join(w.text for w in label))
+    if above is not None and above[0] != 1.0:
+        cand.scale, cand.scale_word = above
+
+
+def line_index(lines: list[Line], top: float) -> int:
+    """The index of the line at `top` on its page (the last line above it when none is exactly there)."""
+    index = 0
+    for i, line in enumerate(lines):
+        if line.top <= top + 0.5:
+            index = i
+    return index
+
+
+def _scope_marks(lines: dict[int, list[Line]]) -> dict[int, tuple[str | None, list[tuple[int, str]]]]:
+    """For each page, the scope carried in from the pages before and the titles that change it."""
+    out: dict[int, tuple[str | None, list[tuple[int, str]]]] = {}
+    current: str | None = None
+    # A line printed on many pages is a running header ("PART II", "Item 8"), not a title.
+    seen = Counter(text for page_ls in lines.values() for text in {line.text.strip() for line in page_ls})
+    for page in sorted(lines):
+        marks: list[tuple[int, str]] = []
+        carried = current
+        for i, line in enumerate(lines[page]):
+            scope = statement_scope(line.text) if seen[line.text.strip()] < 3 else None
+            if scope == "section" and current != "segment":
+                continue  # a heading in capitals ends a segment discussion only
+            if scope is not None:
+                current = None if scope == "section" else scope
+                marks.append((i, current or "consolidated"))
+        out[page] = (carried, marks)
+    return out
