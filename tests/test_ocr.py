@@ -226,3 +226,60 @@ def test_a_failing_engine_costs_its_page_only(
     assert (r.status, r.error_kind) == ("partial", "scanned_pages") and r.ocr_pages == []
     assert "OCR failed" in r.message and "bad image" in r.message
     assert "Management discussion" in r.pages["text"][0] and r.pages["source"].to_list() == ["text", "none"]
+
+
+def test_ink_box_is_the_inked_region_with_a_margin() -> None:
+    from PIL import Image, ImageDraw
+
+    dpi = 300
+    blank = Image.new("L", (2550, 3300), 255)
+    assert ocr.ink_box(blank, dpi) is None  # no ink: nothing to read
+    rule = blank.copy()
+    ImageDraw.Draw(rule).rectangle((75, 110, 2475, 116), fill=150)  # a page-wide rule, 7 px (1.7 pt) high
+    assert ocr.ink_box(rule, dpi) is None  # thinner than any printed text
+    block = blank.copy()
+    ImageDraw.Draw(block).rectangle((2000, 3000, 2400, 3290), fill=0)
+    margin = round(ocr.INK_MARGIN_PT * dpi / 72)
+    # widened by the margin on every side, clipped to the page at the bottom
+    assert ocr.ink_box(block, dpi) == (2000 - margin, 3000 - margin, 2401 + margin, 3300)
+
+
+def test_only_the_inked_region_is_read_and_boxes_stay_on_the_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A scanned-style document: page 1 holds a lone ruled line (no text can be there), page 2 a small
+    block of text in its bottom-right corner. Only page 2 goes to tesseract, and its words come back
+    where the page prints them, not where the crop begins."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    source = tmp_path / "source.pdf"
+    c = canvas.Canvas(str(source), pagesize=A4)
+    c.setLineWidth(1.0)
+    c.line(36, 800, 560, 800)
+    c.showPage()
+    c.setFont("Helvetica", 12)
+    c.drawString(330, 120, "Paper from responsible sources")
+    c.drawString(330, 100, "Certificate 2024-117")
+    c.showPage()
+    c.save()
+    truth = parse_pdf(source).words
+    calls: list[list[str]] = []
+    real_run = ocr.subprocess.run
+
+    def counting_run(command, *args, **kwargs):
+        if "--list-langs" not in command:
+            calls.append(command)
+        return real_run(command, *args, **kwargs)
+
+    monkeypatch.setattr(ocr.subprocess, "run", counting_run)
+    r = parse_pdf(image_only_pdf(tmp_path / "scan.pdf", source, dpi=300))
+    assert len(calls) == 1  # page 2 only
+    assert r.scanned_pages == [1, 2] and r.ocr_pages == [2], r.message
+    assert r.pages["source"].to_list() == ["none", "ocr"]
+    assert "Paper from responsible sources" in r.pages["text"][1]
+    for word in ("responsible", "Certificate", "2024-117"):
+        got = r.words.filter(pl.col("text") == word).row(0, named=True)
+        want = truth.filter(pl.col("text") == word).row(0, named=True)
+        for edge in ("x0", "top", "x1", "bottom"):
+            assert got[edge] == pytest.approx(want[edge], abs=4.0), (word, edge)

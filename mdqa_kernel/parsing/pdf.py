@@ -20,6 +20,7 @@ import hashlib
 import os
 import re
 import stat
+import struct
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +36,8 @@ from mdqa_kernel.text.values import is_absent, is_number_shaped
 
 # Bump when the output of parse_pdf changes: cached parses are keyed by (sha256, PARSER_VERSION).
 # pdfium-2: OCR of pages without a text layer; `source` on pages and words, `conf` on words.
-PARSER_VERSION = "pdfium-2"
+# pdfium-3: OCR reads a page's inked region only (nearly blank pages cost nothing; a small logo is read).
+PARSER_VERSION = "pdfium-3"
 
 Status = Literal["ok", "partial", "error"]
 
@@ -131,7 +133,8 @@ def _page_words(textpage: pdfium.PdfTextPage, height: float) -> list[tuple[str, 
     """Words in pdfium's content order with (x0, top, x1, bottom) boxes, top from the page top.
 
     Fast path: the text comes in one call and boxes are asked for only at each word's first and last
-    character (loose boxes, i.e. font ascent to descent, like pdfplumber's), not for every character."""
+    character (loose boxes, i.e. font ascent to descent, like pdfplumber's), not for every character.
+    The box is read from the struct's bytes in one call (left, top, right, bottom: FS_RECTF's order)."""
     n = textpage.count_chars()
     if n <= 0:
         return []
@@ -144,16 +147,24 @@ def _page_words(textpage: pdfium.PdfTextPage, height: float) -> list[tuple[str, 
     ref = ctypes.byref(rect)
     get_box = pdfium_c.FPDFText_GetLooseCharBox
     words: list[tuple[str, float, float, float, float]] = []
+    append = words.append
     for m in _WORD.finditer(text):
         start, end = m.span()
         get_box(raw_tp, start, ref)
-        x0, x1, top, bottom = rect.left, rect.right, rect.top, rect.bottom
+        x0, top, x1, bottom = _unpack_rect(rect)
         if end - start > 1:
             get_box(raw_tp, end - 1, ref)
-            x0, x1 = min(x0, rect.left), max(x1, rect.right)
-            top, bottom = max(top, rect.top), min(bottom, rect.bottom)
-        words.append((m.group(), x0, height - top, x1, height - bottom))
+            left, t, right, b = _unpack_rect(rect)
+            # min()/max() of two, spelled out: the same value (ties keep the first) without the calls
+            x0 = left if left < x0 else x0
+            x1 = right if right > x1 else x1
+            top = t if t > top else top
+            bottom = b if b < bottom else bottom
+        append((m.group(), x0, height - top, x1, height - bottom))
     return words
+
+
+_unpack_rect = struct.Struct("4f").unpack_from
 
 
 # (text, x0, top, x1, bottom) of the text layer; OCR words add their confidence after the box.
@@ -187,31 +198,44 @@ def _layout(raw_words: list[RawWord]) -> _Page:
     words: list[tuple[Any, ...]] = []
     lines: list[tuple[int, int, tuple[float, float, float, float] | None]] = []
     parts: list[str] = []
+    append = words.append
     pos = 0
     for line_no, line in enumerate(_visual_lines(raw_words)):
         line_start = pos
-        for k, (wtext, x0, top, x1, bottom, *extra) in enumerate(line):
-            if k:
-                parts.append(" ")
-                pos += 1
-            words.append((line_no, wtext, x0, top, x1, bottom, pos, pos + len(wtext), *extra))
-            parts.append(wtext)
-            pos += len(wtext)
-        box = (
-            min(w[1] for w in line),
-            min(w[2] for w in line),
-            max(w[3] for w in line),
-            max(w[4] for w in line),
-        )
-        lines.append((line_start, pos, box))
-        parts.append("\n")
-        pos += 1
-    return _Page(text="".join(parts), words=words, lines=lines)
+        first = line[0]
+        bx0, by0, bx1, by1 = first[1], first[2], first[3], first[4]
+        for w in line:
+            wtext, x0, top, x1, bottom = w[0], w[1], w[2], w[3], w[4]
+            end = pos + len(wtext)
+            if len(w) > 5:
+                append((line_no, wtext, x0, top, x1, bottom, pos, end, *w[5:]))
+            else:
+                append((line_no, wtext, x0, top, x1, bottom, pos, end))
+            pos = end + 1  # the space after a word, or the line's newline after its last
+            bx0 = x0 if x0 < bx0 else bx0
+            by0 = top if top < by0 else by0
+            bx1 = x1 if x1 > bx1 else bx1
+            by1 = bottom if bottom > by1 else by1
+        parts.append(" ".join([w[0] for w in line]))
+        lines.append((line_start, pos - 1, (bx0, by0, bx1, by1)))
+    parts.append("")
+    return _Page(text="\n".join(parts), words=words, lines=lines)
+
+
+# Lines of ASCII text (nearly all) are tested for two digits with a regex; others digit by digit, as
+# str.isdigit counts digits that \d does not ("²").
+_TWO_DIGITS = re.compile(r"\d\D*\d")
+
+
+def _two_digits(line: str) -> bool:
+    if line.isascii():
+        return _TWO_DIGITS.search(line) is not None
+    return sum(map(str.isdigit, line)) >= 2
 
 
 def is_table_row(line: str) -> bool:
     """A label followed by two or more numeric tokens: cheap detection of a table row in plain text."""
-    if sum(c.isdigit() for c in line) < 2:  # cheap exit for the many lines without two numbers
+    if not _two_digits(line):  # cheap exit for the many lines without two numbers
         return False
     tokens = line.split()
     first_num = next((k for k, t in enumerate(tokens) if is_number_shaped(t)), None)
@@ -447,23 +471,41 @@ def _parse_opened(opened: pdfium.PdfDocument | ParseResult, name: str, t0: float
 
 @dataclass
 class _PageOut:
-    """One page's rows for the frames: the page row, its word rows and its chunk rows."""
+    """One page's rows for the frames: the page row, its words as the layout made them (line, text,
+    box, offsets, then an OCR confidence), where they came from, and its chunk rows."""
 
     row: tuple[Any, ...]
     words: list[tuple[Any, ...]] = field(default_factory=list)
+    source: str = "text"
     chunks: list[tuple[Any, ...]] = field(default_factory=list)
 
 
 def _page_out(page_no: int, width: float, height: float, layout: _Page, source: str) -> _PageOut:
     has_text = bool(layout.words)
     row = (page_no, layout.text, width, height, has_text, source if has_text else "none")
-    if source == "ocr":  # OCR words carry their confidence after the offsets
-        words = [(page_no, *w[:8], "ocr", w[8]) for w in layout.words]
-    else:
-        words = [(page_no, *w[:8], "text", None) for w in layout.words]
     # In page order: by start offset, the text chunk before the table rows it contains.
     chunks = sorted(_chunks(page_no, layout), key=lambda c: (c[-2], c[1] != "text"))
-    return _PageOut(row, words, chunks)
+    return _PageOut(row, layout.words, source, chunks)
+
+
+_LAYOUT_COLUMNS = ("line", "text", "x0", "top", "x1", "bottom", "char_start", "char_end")
+
+
+def _words_frame(pages: list[_PageOut]) -> pl.DataFrame:
+    """The words frame, built column by column (far quicker than from row tuples on 10^5 words)."""
+    columns: dict[str, list[Any]] = {name: [] for name in WORDS_SCHEMA}
+    for page in pages:
+        n = len(page.words)
+        if not n:
+            continue
+        transposed = list(zip(*page.words, strict=False))
+        columns["page"].extend([page.row[0]] * n)
+        for name, values in zip(_LAYOUT_COLUMNS, transposed, strict=False):
+            columns[name].extend(values)
+        columns["source"].extend([page.source] * n)
+        # OCR words carry their confidence after the offsets; text-layer words have none.
+        columns["conf"].extend(transposed[8] if page.source == "ocr" else [None] * n)
+    return pl.DataFrame(columns, schema=WORDS_SCHEMA)
 
 
 @dataclass
@@ -541,7 +583,7 @@ def _parse_document(doc: pdfium.PdfDocument, name: str, t0: float) -> ParseResul
     ordered = [pages[k] for k in sorted(pages)]
     page_rows = [p.row for p in ordered]
     frame_pages = pl.DataFrame(page_rows, schema=PAGES_SCHEMA, orient="row")
-    words = pl.DataFrame([w for p in ordered for w in p.words], schema=WORDS_SCHEMA, orient="row")
+    words = _words_frame(ordered)
     chunk_rows = [c for p in ordered for c in p.chunks]
     chunks = pl.DataFrame([(k, *c) for k, c in enumerate(chunk_rows)], schema=CHUNKS_SCHEMA, orient="row")
     n_text = sum(1 for r in page_rows if r[4])
