@@ -14,8 +14,8 @@ def clear_caches() -> None:
     They pay off within one document (every field is read against the same rows); an extraction
     clears them after each document, so a worker's memory does not grow with the documents it has
     read and a collection of near-copies is not read faster than one of distinct filings."""
-    from mdqa_kernel.text import labels, statement_context
+    from mdqa_kernel.text import labels, statement_context, values
 
     for cached in (labels.normalize_label, labels.label_score, labels.sign_of_pair, statement_context._words,
-                   statement_context.head_cover):  # fmt: skip
+                   statement_context.head_cover, values.is_number_shaped):  # fmt: skip
         cached.cache_clear()

@@ -16,12 +16,12 @@ import re
 import statistics
 import unicodedata
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 from itertools import pairwise
 
 import polars as pl
 
 from mdqa_kernel.text.language import has_cjk
+from mdqa_kernel.text.lazy import lazy
 from mdqa_kernel.text.periods import parse_period
 from mdqa_kernel.text.values import (
     ABSENT_TEXTS,
@@ -84,7 +84,7 @@ class Word:
     def xc(self) -> float:
         return (self.x0 + self.x1) / 2
 
-    @cached_property
+    @lazy
     def numeric(self) -> bool:
         """A number or a piece of one a wrap cut (the grammar of `values`; the grouping is checked later)."""
         return is_number_shaped(self.text)
@@ -101,19 +101,19 @@ class Line:
     words: list[Word]
 
     # A line's words never change once it is built; every field read asks these again: cached.
-    @cached_property
+    @lazy
     def top(self) -> float:
         return min(w.top for w in self.words)
 
-    @cached_property
+    @lazy
     def bottom(self) -> float:
         return max(w.bottom for w in self.words)
 
-    @cached_property
+    @lazy
     def text(self) -> str:
         return " ".join(w.text for w in self.words)
 
-    @cached_property
+    @lazy
     def gap_groups(self) -> tuple[str, ...]:
         """The words grouped by wide horizontal gaps (the cells of a two-column table)."""
         groups: list[list[str]] = []
@@ -128,6 +128,17 @@ class Line:
         cjk = any(has_cjk(w.text) for w in self.words)
         return tuple("".join(g) if cjk else " ".join(g) for g in groups)
 
+    @lazy
+    def one_group(self) -> bool:
+        """No wide gap between the line's words: `len(gap_groups) <= 1`, without joining the groups."""
+        last_x1: float | None = None
+        for w in self.words:
+            char_w = (w.x1 - w.x0) / max(len(w.text), 1)
+            if last_x1 is not None and w.x0 - last_x1 > 3 * max(char_w, 3.0):
+                return False
+            last_x1 = w.x1
+        return True
+
     def split(self) -> tuple[list[Word], list[Word], dict[int, str]]:
         """(label words, value cell words, unit printed after a cell word by its id), worked out once.
 
@@ -139,7 +150,7 @@ class Line:
         of a wrapped row)."""
         return self._split
 
-    @cached_property
+    @lazy
     def _split(self) -> tuple[list[Word], list[Word], dict[int, str]]:
         if not self._may_hold_cells:
             # most lines of a filing are prose: no number and no dash, so no cell and no unit; the
@@ -164,7 +175,7 @@ _DIGIT = re.compile(r"\d")
 
 
 def _is_currency_sign(text: str) -> bool:
-    return _CURRENCY_ONLY.match(unicodedata.normalize("NFKC", text)) is not None
+    return _CURRENCY_ONLY.match(text if text.isascii() else unicodedata.normalize("NFKC", text)) is not None
 
 
 def split_words(line_words: list[Word]) -> tuple[list[Word], list[Word], dict[int, str]]:
@@ -207,7 +218,7 @@ def _kinds(words: list[Word]) -> list[str]:
     kinds = []
     for i, w in enumerate(words):
         nxt = words[i + 1] if i + 1 < len(words) else None
-        norm = unicodedata.normalize("NFKC", w.text)
+        norm = w.text if w.text.isascii() else unicodedata.normalize("NFKC", w.text)  # NFKC keeps ASCII
         if _CURRENCY_ONLY.match(norm) or (
             _CURRENCY_BEFORE_AMOUNT.match(norm)
             and nxt is not None
@@ -391,16 +402,38 @@ def page_lines(words: pl.DataFrame, page: int) -> list[Line]:
 
 
 def lines_by_page(words: pl.DataFrame) -> dict[int, list[Line]]:
-    """Visual lines of every page, the words frame split by page once (not filtered once per page)."""
-    parts = words.partition_by("page", as_dict=True, maintain_order=True)
-    return {int(key[0]): _lines(int(key[0]), part) for key, part in sorted(parts.items())}
+    """Visual lines of every page: the words frame sorted once (page, then top, then x0) and made into
+    words column by column, then cut at each page."""
+    ordered = words.sort("page", "top", "x0", maintain_order=True)
+    pages = ordered["page"].to_list()
+    items = list(map(Word, *(ordered[c].to_list() for c in _word_columns(ordered))))
+    out: dict[int, list[Line]] = {}
+    start = 0
+    for end in range(1, len(items) + 1):
+        if end == len(items) or pages[end] != pages[start]:
+            out[int(pages[start])] = _group_lines(int(pages[start]), items[start:end])
+            start = end
+    return out
+
+
+def _word_columns(frame: pl.DataFrame) -> list[str]:
+    return [
+        "text",
+        "x0",
+        "top",
+        "x1",
+        "bottom",
+        *(c for c in ("char_start", "char_end") if c in frame.columns),
+    ]
 
 
 def _lines(page: int, page_words: pl.DataFrame) -> list[Line]:
     rows = page_words.sort("top", "x0", maintain_order=True)
-    cols = ["text", "x0", "top", "x1", "bottom"]
-    extra = [c for c in ("char_start", "char_end") if c in rows.columns]
-    items = [Word(*r) for r in rows.select(cols + extra).iter_rows()]
+    return _group_lines(page, list(map(Word, *(rows[c].to_list() for c in _word_columns(rows)))))
+
+
+def _group_lines(page: int, items: list[Word]) -> list[Line]:
+    """Words sorted by top then x0, clustered into lines whose vertical centres agree."""
     lines: list[list[Word]] = []
     top = bottom = 0.0  # the vertical band of the last line so far
     for w in items:

@@ -9,6 +9,7 @@ a value means.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -256,10 +257,18 @@ def parse_number(text: str) -> float | None:
     return number.value
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def is_number_shaped(token: str) -> bool:
     """A word that is a number or a piece of one a line wrap cut ('7,176,243,', ',955.66', '5,634,27'):
-    the layout's test for a numeric cell before the pieces are joined and the grouping is checked."""
-    return bool(_NUMBER_SHAPE.match(unicodedata.normalize("NFKC", token)))
+    the layout's test for a numeric cell before the pieces are joined and the grouping is checked.
+    Asked for every word of a table line, the same words over and over: cached (cleared with the
+    label caches, `text.clear_caches`)."""
+    norm = token if token.isascii() else unicodedata.normalize("NFKC", token)
+    # every number shape holds a digit: a cheap test first, the grammar only for words that have one
+    return _A_DIGIT.search(norm) is not None and _NUMBER_SHAPE.match(norm) is not None
+
+
+_A_DIGIT = re.compile(r"\d")
 
 
 def is_valid_grouping(token: str) -> bool:

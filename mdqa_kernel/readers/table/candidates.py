@@ -62,7 +62,8 @@ def compact_text(text: str) -> str:
     document never need: only a line where a label matches is mapped back)."""
     if text.isascii():  # NFKC leaves ASCII alone: one substitution in C, not a loop per character
         return _NOT_ASCII_ALNUM.sub("", text).lower()
-    return compact_map(text)[0]
+    _learn(text)
+    return text.translate(_COMPACT)
 
 
 def compact_map(text: str) -> tuple[str, list[int]]:
@@ -70,19 +71,28 @@ def compact_map(text: str) -> tuple[str, list[int]]:
     if text.isascii():  # NFKC leaves ASCII alone: the per-character normalisation is not needed
         idx = [i for i, c in enumerate(text) if c.isalnum()]
         return "".join(text[i] for i in idx).lower(), idx
+    _learn(text)
     out: list[str] = []
     idx: list[int] = []
     for i, ch in enumerate(text):
-        if ch < "\x80":  # an ASCII character normalises to itself
-            if ch.isalnum():
-                out.append(ch.lower())
-                idx.append(i)
-            continue
-        for c in unicodedata.normalize("NFKC", ch).lower():
-            if c.isalnum():
-                out.append(c)
-                idx.append(i)
+        part = _COMPACT[ord(ch)]
+        if part:
+            out.append(part)
+            idx.extend([i] * len(part))
     return "".join(out), idx
+
+
+# What each character becomes in the label-normalised form, one character at a time: its NFKC form
+# lower-cased, letters and digits only ("Ａ" → "a", "½" → "12", "’" → ""). A str.translate table,
+# filled in as characters are met, so each character is normalised once, not once per line.
+_COMPACT: dict[int, str] = {}
+_KNOWN: set[str] = set()
+
+
+def _learn(text: str) -> None:
+    for ch in set(text).difference(_KNOWN):
+        _COMPACT[ord(ch)] = "".join(c for c in unicodedata.normalize("NFKC", ch).lower() if c.isalnum())
+        _KNOWN.add(ch)
 
 
 def line_bbox(line: Line) -> tuple[float, float, float, float]:
@@ -112,6 +122,8 @@ def key_values(lines_by_page: dict[int, list[Line]], labels: LabelSet) -> list[C
                         Candidate("key_value", page, value, text, score, line_bbox(line), line_span(line))
                     )
                     continue
+            if line.one_group:  # one cell: no label and value apart
+                continue
             groups = line.gap_groups
             if len(groups) >= 2:
                 score = label_score(groups[0], labels)

@@ -136,7 +136,7 @@ def prose_windows(lines_by_page: dict[int, list[Line]]) -> list[ProseWindow]:
     """Every line's window, once per document: all fields search the same ones."""
     out = []
     for page, lines in lines_by_page.items():
-        prose = [len(line.gap_groups) <= 1 for line in lines]
+        prose = [line.one_group for line in lines]
         for i, line in enumerate(lines):
             joined = i + 1 < len(lines) and prose[i] and prose[i + 1]
             window = [line, lines[i + 1]] if joined else [line]
