@@ -13,6 +13,11 @@ holder of its pipe is, and a worker holds both. So every pool worker runs `hold`
   is the forkserver, not the owner; once they are gone the forkserver and the resource tracker see
   their pipes close and exit on their own.
 
+The same initializer also tunes the worker's garbage collector (`_tune_gc`): a worker makes hundreds
+of thousands of small objects per document (words, lines, rows) and almost none form cycles, so with
+Python's default thresholds the collector rescans them thousands of times per document; fewer, larger
+young-generation passes made `mdqa extract --jobs 2` about 10 % faster on the 43 FinanceBench filings.
+
 `pool_initializer()` gives the (initializer, initargs) pair for a `ProcessPoolExecutor`; `tied(cmd)`
 turns a command line into one whose process the kernel kills when this one dies (it starts through
 `python -m mdqa_kernel.lifeline`, which sets the death signal and then execs the command: the signal
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import gc
 import os
 import select
 import signal
@@ -58,8 +64,20 @@ def hold(
         _die()
     watchdog = threading.Thread(target=_watch, args=(owner_pid,), name="mdqa-lifeline", daemon=True)
     watchdog.start()
+    _tune_gc()
     if then is not None:
         then(*args)
+
+
+# Young-generation collections every 50,000 net allocations instead of 700 (the older generations
+# every 20 and 100 of those): cyclic garbage is still collected, in fewer passes.
+WORKER_GC_THRESHOLDS = (50_000, 20, 100)
+
+
+def _tune_gc() -> None:
+    """Fewer collector passes in a worker; the modules it imported are frozen out of them for good."""
+    gc.freeze()
+    gc.set_threshold(*WORKER_GC_THRESHOLDS)
 
 
 def _set_parent_death_signal() -> None:

@@ -249,3 +249,26 @@ def test_process_start_time_is_read_from_proc() -> None:
     started = process_start_time(os.getpid())
     assert started is not None and time.time() - 3600 < started <= time.time()
     assert process_start_time(2**22 + 12345) is None
+
+
+def _gc_thresholds() -> tuple[int, int, int]:
+    import gc
+
+    return gc.get_threshold()
+
+
+def test_pool_workers_run_with_the_worker_gc_thresholds() -> None:
+    """Pool workers collect garbage less often than an interactive process (see lifeline._tune_gc);
+    the process that starts the pool keeps Python's own thresholds."""
+    import gc
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from mdqa_kernel.lifeline import WORKER_GC_THRESHOLDS
+
+    before = gc.get_threshold()
+    initializer, initargs = pool_initializer()
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(1, mp_context=context, initializer=initializer, initargs=initargs) as pool:
+        assert pool.submit(_gc_thresholds).result(timeout=60) == WORKER_GC_THRESHOLDS
+    assert gc.get_threshold() == before

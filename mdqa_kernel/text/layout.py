@@ -12,6 +12,7 @@ Works on the word boxes of parsing (pypdfium2), so it needs no ruling lines and 
 
 from __future__ import annotations
 
+import operator
 import re
 import statistics
 import unicodedata
@@ -131,12 +132,11 @@ class Line:
     @lazy
     def one_group(self) -> bool:
         """No wide gap between the line's words: `len(gap_groups) <= 1`, without joining the groups."""
-        last_x1: float | None = None
-        for w in self.words:
-            char_w = (w.x1 - w.x0) / max(len(w.text), 1)
-            if last_x1 is not None and w.x0 - last_x1 > 3 * max(char_w, 3.0):
+        words = self.words
+        for prev, w in pairwise(words):
+            char_w = (w.x1 - w.x0) / (len(w.text) or 1)
+            if w.x0 - prev.x1 > 3 * (char_w if char_w > 3.0 else 3.0):  # max(char_w, 3.0)
                 return False
-            last_x1 = w.x1
         return True
 
     def split(self) -> tuple[list[Word], list[Word], dict[int, str]]:
@@ -165,17 +165,24 @@ class Line:
         text = self.text
         if _DIGIT.search(text if text.isascii() else unicodedata.normalize("NFKC", text)):
             return True
-        return any(
-            (t if t.isascii() else unicodedata.normalize("NFKC", t)).lower() in ABSENT_TEXTS
-            for t in (w.text for w in self.words)
-        )
+        return any(_is_absent_word(w.text) for w in self.words)
 
 
 _DIGIT = re.compile(r"\d")
+# The longest dash word ("n.a."): a longer ASCII word is no dash (NFKC and lower() keep ASCII lengths).
+_ABSENT_MAX = max(len(t) for t in ABSENT_TEXTS)
+
+
+def _is_absent_word(text: str) -> bool:
+    if text.isascii():
+        return len(text) <= _ABSENT_MAX and text.lower() in ABSENT_TEXTS
+    return unicodedata.normalize("NFKC", text).lower() in ABSENT_TEXTS
 
 
 def _is_currency_sign(text: str) -> bool:
-    return _CURRENCY_ONLY.match(text if text.isascii() else unicodedata.normalize("NFKC", text)) is not None
+    if text.isascii():  # the longest ASCII sign _CURRENCY_ONLY knows has three letters ("usd", "hk$")
+        return len(text) <= 3 and _CURRENCY_ONLY.match(text) is not None
+    return _CURRENCY_ONLY.match(unicodedata.normalize("NFKC", text)) is not None
 
 
 def split_words(line_words: list[Word]) -> tuple[list[Word], list[Word], dict[int, str]]:
@@ -405,14 +412,12 @@ def lines_by_page(words: pl.DataFrame) -> dict[int, list[Line]]:
     """Visual lines of every page: the words frame sorted once (page, then top, then x0) and made into
     words column by column, then cut at each page."""
     ordered = words.sort("page", "top", "x0", maintain_order=True)
-    pages = ordered["page"].to_list()
     items = list(map(Word, *(ordered[c].to_list() for c in _word_columns(ordered))))
     out: dict[int, list[Line]] = {}
     start = 0
-    for end in range(1, len(items) + 1):
-        if end == len(items) or pages[end] != pages[start]:
-            out[int(pages[start])] = _group_lines(int(pages[start]), items[start:end])
-            start = end
+    for n, page in ordered["page"].rle().struct.unnest().iter_rows():  # (words, page) runs
+        out[int(page)] = _group_lines(int(page), items[start : start + n])
+        start += n
     return out
 
 
@@ -437,16 +442,24 @@ def _group_lines(page: int, items: list[Word]) -> list[Line]:
     lines: list[list[Word]] = []
     top = bottom = 0.0  # the vertical band of the last line so far
     for w in items:
-        centre = (w.top + w.bottom) / 2
+        w_top, w_bottom = w.top, w.bottom
+        centre = (w_top + w_bottom) / 2
+        height = bottom - top
         if lines and (
-            top <= centre <= bottom or abs(centre - (top + bottom) / 2) < 0.3 * max(bottom - top, 1.0)
+            top <= centre <= bottom
+            or abs(centre - (top + bottom) / 2) < 0.3 * (height if height > 1.0 else 1.0)
         ):
             lines[-1].append(w)
-            top, bottom = min(top, w.top), max(bottom, w.bottom)
+            # min() and max() spelled out: the same values, without two calls per word
+            top = w_top if w_top < top else top
+            bottom = w_bottom if w_bottom > bottom else bottom
             continue
         lines.append([w])
-        top, bottom = w.top, w.bottom
-    return [Line(page, i, sorted(ws, key=lambda w: w.x0)) for i, ws in enumerate(lines)]
+        top, bottom = w_top, w_bottom
+    return [Line(page, i, sorted(ws, key=_X0)) for i, ws in enumerate(lines)]
+
+
+_X0 = operator.attrgetter("x0")
 
 
 _PAGE_REF = re.compile(r"(?<![\d,.])(\d{1,4})\s*$")
