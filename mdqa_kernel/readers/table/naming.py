@@ -39,7 +39,9 @@ def field_label_set(field: FieldLike) -> LabelSet:
 def row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike) -> float:
     """How well a table row names the field. English statements: its section counts too (no amount
     from a per-share block, no balance from a "changes in …" block: 0) and how specific its label is."""
-    texts = [row.label, row.extended_label, *row.variants]
+    # A row without label fragments has one text three times over (label, extended label, its one
+    # variant): each distinct text is scored once, the best score is the same.
+    texts = list(dict.fromkeys([row.label, row.extended_label, *row.variants]))
     if not (is_english(row.label or row.extended_label) and is_english(field.description)):
         return max(label_score(v, labels) for v in texts)
     if (ask := segment_ask(field.description)) is not None:
