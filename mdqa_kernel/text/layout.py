@@ -226,8 +226,10 @@ def _kinds(words: list[Word]) -> list[str]:
     for i, w in enumerate(words):
         nxt = words[i + 1] if i + 1 < len(words) else None
         norm = w.text if w.text.isascii() else unicodedata.normalize("NFKC", w.text)  # NFKC keeps ASCII
-        if _CURRENCY_ONLY.match(norm) or (
-            _CURRENCY_BEFORE_AMOUNT.match(norm)
+        # both sign patterns match three characters at most: longer words skip the regexes
+        if (len(norm) <= 3 and _CURRENCY_ONLY.match(norm)) or (
+            len(norm) <= 3
+            and _CURRENCY_BEFORE_AMOUNT.match(norm)
             and nxt is not None
             and _near(w, nxt)
             and (r := read_number(nxt.text)) is not None
@@ -237,7 +239,7 @@ def _kinds(words: list[Word]) -> list[str]:
             kinds.append("currency")
         elif w.numeric:
             kinds.append("number")
-        elif norm.lower() in ABSENT_TEXTS:
+        elif _is_absent_word(norm):
             kinds.append("absent")
         elif (
             kinds
