@@ -26,6 +26,7 @@ from mdqa_kernel.lifeline import pool_initializer
 from mdqa_kernel.parsing import ocr
 from mdqa_kernel.parsing.pdf import PARSER_VERSION, ParseResult, parse_pdf, parse_pdf_bytes, read_pdf_bytes
 from mdqa_kernel.store import Workspace
+from mdqa_kernel.text import clear_caches
 
 FRAMES = ("pages", "words", "chunks")
 # Failures that depend on the machine, not on the file's bytes: never cached, retried next build.
@@ -72,8 +73,15 @@ def _parse_job(path: str, sha256: str, workspace_path: str) -> dict[str, Any]:
     ws = _WORKER_WS.get(workspace_path)
     if ws is None:
         ws = _WORKER_WS[workspace_path] = Workspace(workspace_path)
-    result = parse_pdf(path, sha256=sha256)  # refused if the file is no longer the one hashed
-    return store_result(ws, sha256, result)
+    return store_result(ws, sha256, _parse_fresh(path, sha256))
+
+
+def _parse_fresh(path: str, sha256: str) -> ParseResult:
+    """parse_pdf (refused if the file is no longer the one hashed), then the text caches cleared, as an
+    extraction clears them after each document: copies of one filing parse no faster than distinct ones."""
+    result = parse_pdf(path, sha256=sha256)
+    clear_caches()
+    return result
 
 
 def store_result(workspace: Workspace, sha256: str, result: ParseResult) -> dict[str, Any]:
@@ -177,7 +185,7 @@ def parse_many(
             return
         if jobs == 1 or len(todo) <= 1:
             for sha, path in todo:
-                on_done(store_result(workspace, sha, parse_pdf(path, sha256=sha)))
+                on_done(store_result(workspace, sha, _parse_fresh(path, sha)))
                 bar.update()
             return
         # The workers die with this process (kill -9 included), and the forkserver and resource
@@ -212,7 +220,9 @@ def parse_many(
 def _parse_shipped(job: tuple[str, str, bytes]) -> tuple[str, ParseResult]:
     """Runs on a worker that may be on another machine: parse the shipped bytes, return the frames."""
     sha, path, data = job
-    return sha, parse_pdf_bytes(data, path, sha256=sha)
+    result = parse_pdf_bytes(data, path, sha256=sha)
+    clear_caches()  # as _parse_fresh
+    return sha, result
 
 
 def _parse_away(
