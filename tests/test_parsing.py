@@ -11,7 +11,8 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from mdqa_kernel.parsing.pdf import is_table_row, parse_pdf
+from mdqa_kernel.parsing.page import is_table_row
+from mdqa_kernel.parsing.pdf import parse_pdf
 from mdqa_kernel.parsing.tables import TableExtractionError, extract_tables
 from mdqa_kernel.store import Workspace
 from tests._pdfs import bad_corpus, text_pdf

@@ -57,10 +57,12 @@ _SIGN_PAIR = re.compile(
     re.IGNORECASE,
 )
 _INCOME_TAX = re.compile(r"\bincome\s+tax(?:es)?\b", re.IGNORECASE)
+_DEBIT_WORD = re.compile(rf"\b(?:{_DEBIT})\b", re.IGNORECASE)
+_CREDIT_WORD = re.compile(rf"\b(?:{_CREDIT})\b", re.IGNORECASE)
 
 
 def _is_debit(word: str) -> bool:
-    return re.fullmatch(_DEBIT, word, re.IGNORECASE) is not None
+    return _DEBIT_WORD.fullmatch(word) is not None
 
 
 def _sign_pair(text: str) -> tuple[re.Match[str], str, str] | None:
@@ -83,8 +85,8 @@ def sign_of_pair(label: str, description: str) -> int | None:
     if pair is None:
         return 1
     asks = _INCOME_TAX.sub(" ", description)  # "income taxes" is what is taxed, not a side
-    debit = re.search(rf"\b(?:{_DEBIT})\b", asks, re.IGNORECASE) is not None
-    credit = re.search(rf"\b(?:{_CREDIT})\b", asks, re.IGNORECASE) is not None
+    debit = _DEBIT_WORD.search(asks) is not None
+    credit = _CREDIT_WORD.search(asks) is not None
     if debit == credit:
         return None
     asked = "debit" if debit else "credit"

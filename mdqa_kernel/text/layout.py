@@ -118,26 +118,20 @@ class Line:
     def gap_groups(self) -> tuple[str, ...]:
         """The words grouped by wide horizontal gaps (the cells of a two-column table)."""
         groups: list[list[str]] = []
-        last_x1: float | None = None
+        prev: Word | None = None
         for w in self.words:
-            char_w = (w.x1 - w.x0) / max(len(w.text), 1)
-            if last_x1 is None or w.x0 - last_x1 > 3 * max(char_w, 3.0):
+            if prev is None or _column_gap(prev, w):
                 groups.append([w.text])
             else:
                 groups[-1].append(w.text)
-            last_x1 = w.x1
+            prev = w
         cjk = any(has_cjk(w.text) for w in self.words)
         return tuple("".join(g) if cjk else " ".join(g) for g in groups)
 
     @lazy
     def one_group(self) -> bool:
         """No wide gap between the line's words: `len(gap_groups) <= 1`, without joining the groups."""
-        words = self.words
-        for prev, w in pairwise(words):
-            char_w = (w.x1 - w.x0) / (len(w.text) or 1)
-            if w.x0 - prev.x1 > 3 * (char_w if char_w > 3.0 else 3.0):  # max(char_w, 3.0)
-                return False
-        return True
+        return not any(_column_gap(prev, w) for prev, w in pairwise(self.words))
 
     def split(self) -> tuple[list[Word], list[Word], dict[int, str]]:
         """(label words, value cell words, unit printed after a cell word by its id), worked out once.
@@ -168,6 +162,12 @@ class Line:
         return any(_is_absent_word(w.text) for w in self.words)
 
 
+def _column_gap(prev: Word, w: Word) -> bool:
+    """A gap wider than three of `w`'s characters (and at least 9 pt) before `w`: a new cell."""
+    char_w = (w.x1 - w.x0) / (len(w.text) or 1)
+    return w.x0 - prev.x1 > 3 * (char_w if char_w > 3.0 else 3.0)  # max(char_w, 3.0)
+
+
 _DIGIT = re.compile(r"\d")
 # The longest dash word ("n.a."): a longer ASCII word is no dash (NFKC and lower() keep ASCII lengths).
 _ABSENT_MAX = max(len(t) for t in ABSENT_TEXTS)
@@ -180,9 +180,13 @@ def _is_absent_word(text: str) -> bool:
 
 
 def _is_currency_sign(text: str) -> bool:
-    if text.isascii():  # the longest ASCII sign _CURRENCY_ONLY knows has three letters ("usd", "hk$")
-        return len(text) <= 3 and _CURRENCY_ONLY.match(text) is not None
-    return _CURRENCY_ONLY.match(unicodedata.normalize("NFKC", text)) is not None
+    return _sign_only(text if text.isascii() else unicodedata.normalize("NFKC", text))
+
+
+def _sign_only(norm: str) -> bool:
+    """An NFKC-normalised word that is only a currency sign. Both sign patterns match three characters at
+    most ("usd", "hk$", "rs."): longer words skip the regex."""
+    return len(norm) <= 3 and _CURRENCY_ONLY.match(norm) is not None
 
 
 def split_words(line_words: list[Word]) -> tuple[list[Word], list[Word], dict[int, str]]:
@@ -226,9 +230,8 @@ def _kinds(words: list[Word]) -> list[str]:
     for i, w in enumerate(words):
         nxt = words[i + 1] if i + 1 < len(words) else None
         norm = w.text if w.text.isascii() else unicodedata.normalize("NFKC", w.text)  # NFKC keeps ASCII
-        # both sign patterns match three characters at most: longer words skip the regexes
-        if (len(norm) <= 3 and _CURRENCY_ONLY.match(norm)) or (
-            len(norm) <= 3
+        if _sign_only(norm) or (
+            len(norm) <= 3  # as in _sign_only
             and _CURRENCY_BEFORE_AMOUNT.match(norm)
             and nxt is not None
             and _near(w, nxt)
@@ -407,7 +410,7 @@ class Row:
 
 def page_lines(words: pl.DataFrame, page: int) -> list[Line]:
     """Visual lines of one page, top to bottom, words left to right."""
-    return _lines(page, words.filter(pl.col("page") == page))
+    return lines_by_page(words.filter(pl.col("page") == page)).get(page, [])
 
 
 def lines_by_page(words: pl.DataFrame) -> dict[int, list[Line]]:
@@ -432,11 +435,6 @@ def _word_columns(frame: pl.DataFrame) -> list[str]:
         "bottom",
         *(c for c in ("char_start", "char_end") if c in frame.columns),
     ]
-
-
-def _lines(page: int, page_words: pl.DataFrame) -> list[Line]:
-    rows = page_words.sort("top", "x0", maintain_order=True)
-    return _group_lines(page, list(map(Word, *(rows[c].to_list() for c in _word_columns(rows)))))
 
 
 def _group_lines(page: int, items: list[Word]) -> list[Line]:
