@@ -24,8 +24,9 @@ from typing import Any
 
 from mdqa_kernel.text.labels import SYNONYM_GROUPS, normalize_label
 from mdqa_kernel.text.language import CJK
-from mdqa_kernel.text.layout import Line, page_lines, table_rows
+from mdqa_kernel.text.layout import Line, page_lines
 from mdqa_kernel.text.numerals import NUMBERING_CHARS
+from mdqa_kernel.text.rows import table_rows
 
 # Labels that name the company, the period or the document rather than a value read from it.
 _GENERIC = re.compile(

@@ -1,36 +1,31 @@
-"""Page layout for the table reader: visual lines of words, table rows, header columns.
+"""Page layout for the table reader: visual lines of words and the label/value split of each line.
 
 Works on the word boxes of parsing (pypdfium2), so it needs no ruling lines and no pdfplumber pass:
 - a visual line is a cluster of words whose vertical centres agree;
-- a table row is a line with a label on the left and value cells on the right (`Line.split`): numbers
-  inside the label ("Scope 1", "CO2", "Note 12", "as on March 31, 2025", a footnote mark) stay in it, and
-  a dash cell is a column without a value; a cell whose digits are cut by a wrap ("7,176,243," then
-  "743.45" below) is joined with the fragment under it;
-- a column's header is the text above its cells, stacked over the header lines ("Year Ended
-  December 31," spanning the columns, then "2023"); `text.periods` says which period it names.
+- a line splits into a label on the left and value cells on the right (`Line.split`): numbers inside the
+  label ("Scope 1", "CO2", "Note 12", "as on March 31, 2025", a footnote mark) stay in it, and a dash
+  cell is a column without a value.
+Table rows built from these lines are `text.rows`; the header of a column is `text.headers`.
 """
 
 from __future__ import annotations
 
 import operator
 import re
-import statistics
 import unicodedata
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from itertools import pairwise
 
 import polars as pl
 
 from mdqa_kernel.text.language import has_cjk
 from mdqa_kernel.text.lazy import lazy
-from mdqa_kernel.text.periods import parse_period
 from mdqa_kernel.text.values import (
     ABSENT_TEXTS,
     Number,
     find_dates,
     is_absent,
     is_number_shaped,
-    is_valid_grouping,
     read_number,
 )
 
@@ -68,7 +63,6 @@ _FORMULA_HEAD = re.compile(r"^[(（]?t?(?:co|ch|no|so|pm|sf|nf|hfc|pfc)$", re.IG
 _JOINERS = frozenset({"and", "or", "&", "to", "-", "–", "/", "、", "及", "和", "与", "至", ","})
 _SUPERSCRIPTS = set("⁰¹²³⁴⁵⁶⁷⁸⁹")
 _FOOTNOTE = re.compile(r"^[(（]\d{1,2}[)）]$")
-_YEAR = re.compile(r"(?<!\d)(20\d\d|19\d\d)(?!\d)")
 
 
 @dataclass
@@ -301,7 +295,7 @@ def _label_bound(words: list[Word], kinds: list[str], i: int, bound: set[int], d
         head in _REFERENCE_WORDS
         or _REFERENCE_CJK.search(head)
         or _FORMULA_HEAD.match(head)
-        or ((head in _PERIOD_BEFORE or head.rstrip(",") in _MONTH_NAMES) and _is_year_word(w))
+        or ((head in _PERIOD_BEFORE or head.rstrip(",") in _MONTH_NAMES) and is_year_word(w))
         or (head in _MONTH_NAMES and _is_day_word(w))
         or (_FOOTNOTE.match(unicodedata.normalize("NFKC", w.text)) and _more_cells(words, kinds, i))
         or _raised(w, prev)
@@ -313,7 +307,7 @@ def _label_bound(words: list[Word], kinds: list[str], i: int, bound: set[int], d
     return head in _JOINERS and i - 2 in bound and _near(words[i - 2], prev)
 
 
-def _is_year_word(w: Word) -> bool:
+def is_year_word(w: Word) -> bool:
     text = unicodedata.normalize("NFKC", w.text).strip("(),")
     return text.isdigit() and len(text) == 4 and 1900 <= int(text) <= 2100
 
@@ -397,17 +391,6 @@ class Cell:
         return (self.x0, min(w.top for w in self.words), self.x1, max(w.bottom for w in self.words))
 
 
-@dataclass
-class Row:
-    page: int
-    line: Line
-    label: str  # own label words
-    extended_label: str  # with label fragments wrapped onto the lines above/below
-    cells: list[Cell]
-    snippet: str
-    variants: list[str] = field(default_factory=list)
-
-
 def page_lines(words: pl.DataFrame, page: int) -> list[Line]:
     """Visual lines of one page, top to bottom, words left to right."""
     return lines_by_page(words.filter(pl.col("page") == page)).get(page, [])
@@ -478,359 +461,3 @@ def is_contents_page(lines: list[Line], n_pages: int) -> bool:
         return False
     in_order = sum(1 for a, b in pairwise(refs) if b >= a)
     return in_order >= 0.9 * (len(refs) - 1)
-
-
-def _overlaps(a: Word | Cell, b: Word | Cell, slack: float = 2.0) -> bool:
-    return a.x0 - slack <= b.x1 and b.x0 - slack <= a.x1
-
-
-def _incomplete(text: str) -> bool:
-    t = unicodedata.normalize("NFKC", text)
-    return t.endswith(",") or not is_valid_grouping(t)
-
-
-def _join_wraps(
-    cell_words: list[Word], units: dict[int, str], below: list[Line]
-) -> tuple[list[Cell], set[int]]:
-    """Cells of a row with their wrapped tails joined; also the ids of the words consumed below."""
-    cells: list[Cell] = []
-    used: set[int] = set()
-    for w in cell_words:
-        cell = Cell(w.text, [w], units.get(id(w)))
-        if cell.absent:
-            cells.append(cell)
-            continue
-        for line in below[:2]:
-            if not (_incomplete(cell.text) or _starts_continuation(line, cell)):
-                break
-            tail = next(
-                (x for x in line.words if x.numeric and id(x) not in used and _overlaps(x, cell)), None
-            )
-            if tail is None:
-                continue  # a vertically centred cell of another column may sit between the fragments
-            joined = cell.text + tail.text
-            if not is_valid_grouping(joined):
-                break
-            cell = Cell(joined, [*cell.words, tail], cell.unit)
-            used.add(id(tail))
-        cells.append(cell)
-    return cells, used
-
-
-def _starts_continuation(line: Line, cell: Cell) -> bool:
-    # A fragment that begins with "," or "." ("2,352,826" / ",955.66") continues the cell above it.
-    return any(x.text.startswith((",", ".")) and _overlaps(x, cell) for x in line.words)
-
-
-def table_rows(lines: list[Line]) -> list[Row]:
-    """Every label + numbers row of a page.
-
-    Wrapped numbers are joined with their tails; a line holding only percentages between two columns
-    of a row (a vertically centred "YoY" cell) joins that row; label fragments on lines without
-    numbers ("归属于上市" / "公司股东的" / "净利润（元）") go to the nearest row vertically.
-    """
-    heights = [ln.bottom - ln.top for ln in lines] or [10.0]
-    gap_limit = 1.6 * statistics.median(heights)
-    entries = _row_entries(lines, gap_limit)
-    entries = _merge_satellites(entries, lines, gap_limit)
-    _assign_label_fragments(entries, lines, gap_limit)
-    rows = []
-    for e in entries:
-        line = lines[e.index]
-        parts = e.parts()
-        own = _join_label(e.label_words)
-        snippet = " ".join(lines[j].text for j in sorted({e.index, *e.members}))
-        rows.append(Row(line.page, line, own, "".join(parts), e.cells, snippet, _variants(parts)))
-    return rows
-
-
-@dataclass
-class _Entry:
-    index: int
-    cells: list[Cell]
-    label_words: list[Word]
-    members: set[int] = field(default_factory=set)  # continuation / satellite lines
-    above: list[tuple[int, str]] = field(default_factory=list)
-    below: list[tuple[int, str]] = field(default_factory=list)
-
-    @property
-    def first_x(self) -> float:
-        return min(c.x0 for c in self.cells)
-
-    def band(self, lines: list[Line]) -> tuple[float, float]:
-        idx = [self.index, *self.members]
-        return min(lines[j].top for j in idx), max(lines[j].bottom for j in idx)
-
-    def parts(self) -> list[str]:
-        own = _join_label(self.label_words)
-        return (
-            [t for _, t in sorted(self.above)] + ([own] if own else []) + [t for _, t in sorted(self.below)]
-        )
-
-
-def _join_label(words: list[Word]) -> str:
-    return "".join(w.text for w in words) if _is_cjk(words) else " ".join(w.text for w in words)
-
-
-def _row_entries(lines: list[Line], gap_limit: float) -> list[_Entry]:
-    entries: list[_Entry] = []
-    consumed: set[int] = set()
-    for i, line in enumerate(lines):
-        label_words, cell_words, units = line.split()
-        fresh = [w for w in cell_words if id(w) not in consumed]
-        if _years_only(fresh):
-            continue  # a header of years ("2023 2022"), not a row of values
-        if not any(w.numeric for w in fresh) and (len(fresh) < len(cell_words) or not label_words):
-            fresh = []  # only dashes beside the wrapped tails of a row above, or without a label
-        if not fresh:
-            if cell_words:
-                entry = next((e for e in reversed(entries) if i in e.members), None)
-                if entry is not None and label_words:
-                    entry.below.append((i, _join_label(label_words)))
-            continue
-        below = [ln for ln in lines[i + 1 : i + 3] if ln.top - line.bottom < 2 * gap_limit]
-        cells, used = _join_wraps(fresh, units, below)
-        consumed |= used
-        entry = _Entry(i, cells, label_words if len(fresh) == len(cell_words) else [])
-        entry.members = {
-            j for j in range(i + 1, min(i + 3, len(lines))) if any(id(w) in used for w in lines[j].words)
-        }
-        entries.append(entry)
-    return entries
-
-
-def _percent_only(cells: list[Cell]) -> bool:
-    values = [c for c in cells if not c.absent]
-    return bool(values) and all(c.percent for c in values)
-
-
-def _years_only(words: list[Word]) -> bool:
-    """Cells that are two or more years and nothing else: the header of a table, not a row of values."""
-    return len(words) >= 2 and all(_is_year_word(w) for w in words)
-
-
-def _merge_satellites(entries: list[_Entry], lines: list[Line], gap_limit: float) -> list[_Entry]:
-    """Fold percent-only lines that sit between the columns of an adjacent row into that row."""
-    out: list[_Entry] = []
-    for k, e in enumerate(entries):
-        if _percent_only(e.cells):
-            host = _satellite_host(e, entries, k, lines, gap_limit)
-            if host is not None:
-                host.cells = sorted([*host.cells, *e.cells], key=lambda c: c.x0)
-                host.members.add(e.index)
-                if e.label_words:
-                    (host.above if e.index < host.index else host.below).append(
-                        (e.index, _join_label(e.label_words))
-                    )
-                continue
-        out.append(e)
-    return out
-
-
-def _satellite_host(
-    e: _Entry, entries: list[_Entry], k: int, lines: list[Line], gap_limit: float
-) -> _Entry | None:
-    best: tuple[float, _Entry] | None = None
-    top, bottom = e.band(lines)
-    for other in entries[max(0, k - 2) : k + 3]:
-        if other is e or _percent_only(other.cells):
-            continue
-        if any(_overlaps(a, b) for a in e.cells for b in other.cells):
-            continue
-        otop, obottom = other.band(lines)
-        dist = max(otop - bottom, top - obottom, 0.0)
-        if dist <= gap_limit and (best is None or dist < best[0]):
-            best = (dist, other)
-    return best[1] if best else None
-
-
-def _assign_label_fragments(entries: list[_Entry], lines: list[Line], gap_limit: float) -> None:
-    """Give each label-only line to the nearest row band (within two line gaps)."""
-    taken = {e.index for e in entries} | {j for e in entries for j in e.members}
-    geometry = [(e, e.first_x, *e.band(lines)) for e in entries]
-    for j, line in enumerate(lines):
-        if j in taken or not entries:
-            continue
-        label_words, cells, _units = line.split()
-        if cells or not label_words:
-            continue
-        best: tuple[float, _Entry] | None = None
-        for e, first_x, top, bottom in geometry:
-            if not any(w.x1 <= first_x + 1 for w in label_words):
-                continue
-            dist = max(top - line.bottom, line.top - bottom, 0.0)
-            if dist <= 2 * gap_limit and (best is None or dist < best[0]):
-                best = (dist, e)
-        if best is not None:
-            e = best[1]
-            text = _join_label([w for w in label_words if w.x1 <= e.first_x + 1])
-            (e.above if j < e.index else e.below).append((j, text))
-
-
-def _variants(parts: list[str]) -> list[str]:
-    """Every contiguous run of label fragments: one of them is the true label, the rest neighbours'."""
-    out = []
-    for a in range(len(parts)):
-        for b in range(a + 1, min(len(parts), a + 5) + 1):
-            out.append("".join(parts[a:b]))
-    return out
-
-
-def _is_cjk(words: list[Word]) -> bool:
-    return any(has_cjk(w.text) for w in words)
-
-
-# -- headers -------------------------------------------------------------------------------------
-
-
-def column_headers(lines: list[Line], row_index: int, cells: list[Cell], max_lines: int = 60) -> list[str]:
-    """The header text of each cell's column: the header lines above the row, top to bottom, each
-    giving the cell its group of words ("Year Ended December 31," spanning three columns, then "2023").
-
-    The header block is the nearest run of lines above the row that name a period over the numbers
-    (rows of the same table in between are skipped), extended upwards over lines without numbers
-    (a spanning "Three Months Ended June 30," or "Year Ended" above "December 31,"), up to the row
-    of the table above. A group over a cell is its column label; a group that overlaps no cell goes
-    to the cell nearest it when that cell has no group of its own in the line.
-    """
-    if not cells:
-        return []
-    left = min(c.x0 for c in cells) - 2
-    right = max(c.x1 for c in cells) + 2
-    # A header centred left of right-aligned numbers ("2015" above "3,991") may end before the first of
-    # them: it is still that column's when its centre is within half a column's pitch of the cell's.
-    first = min(cells, key=lambda c: c.x0)
-    centres = sorted(c.xc for c in cells)
-    reach = min((b - a for a, b in pairwise(centres)), default=0.0) / 2
-
-    def inside(g: tuple[str, float, float]) -> bool:
-        return (g[2] >= left and g[1] <= right) or abs((g[1] + g[2]) / 2 - first.xc) <= reach
-
-    block: list[list[tuple[str, float, float]]] = []
-    for j in range(row_index - 1, max(row_index - max_lines, -1), -1):
-        groups = [g for g in _column_groups(lines[j]) if inside(g)]
-        if block and (len(block) >= 6 or (not _names_period(groups) and _is_data_row(lines[j]))):
-            break
-        if not block and not _names_period(groups):
-            continue  # a row of the same table, or a line of its own
-        if len(lines[j].text) > 120 or _SENTENCE.match(lines[j].text.strip()):
-            break  # prose above the table
-        block.append(groups)
-    texts: list[list[str]] = [[] for _ in cells]
-    for groups in block:  # nearest line first
-        for k, cell in enumerate(cells):
-            text = _group_over(cell, cells, groups)
-            if text:
-                texts[k].append(text)
-    return [_stacked(t) for t in texts]
-
-
-def _stacked(parts: list[str]) -> str:
-    """A column's header texts (nearest first) joined top to bottom, up to the first that would name
-    another period than the lines below it ("… 2023" above "2023  2022" is a title's, not a column's)."""
-    text = ""
-    for part in parts:
-        joined = f"{part} {text}".strip()
-        if text and parse_period(joined).change and not parse_period(text).change:
-            break
-        text = joined
-    return text
-
-
-def _names_period(groups: list[tuple[str, float, float]]) -> bool:
-    # a number that is not a bare year ("1,234", "2019.5") is a row's cell, never a header
-    return any(
-        len(g[0]) <= 60
-        and not (is_number_shaped(g[0]) and not _YEAR.fullmatch(g[0]))
-        and _header_period(g[0])
-        for g in groups
-    )
-
-
-def _header_period(text: str) -> bool:
-    period = parse_period(text)
-    if period.month_day is not None and not replace(period, month_day=None).named:
-        return len(text) <= 12  # "Dec. 26" heads a column; "Balance at March 31" labels a row
-    return period.named
-
-
-# A sentence of prose ("All quarters of 2015 consisted of 13 weeks."): above a table, never its header.
-_SENTENCE = re.compile(r"^(?:\S+\s+){7,}\S*[\w)\]]\.$")
-
-
-def _group_over(cell: Cell, cells: list[Cell], groups: list[tuple[str, float, float]]) -> str:
-    """The group of a header line that labels a cell's column ("" when none does).
-
-    A group over the cell is its label. A group wider than the columns' pitch spans columns ("Three
-    Months Ended June 30," over two, "Year Ended December 31," over three, centred so that it may
-    overlap none of the outer ones): the cell takes the nearest one within a pitch. A narrow group over
-    no cell (a wrapped fragment) goes to its nearest cell when that one has no group of its own."""
-    if not groups:
-        return ""
-    centres = sorted(c.xc for c in cells)
-    pitch = min((b - a for a, b in pairwise(centres)), default=float("inf"))
-    over = [g for g in groups if g[1] - 2 <= cell.x1 and cell.x0 - 2 <= g[2]]
-    wide = [g for g in groups if g[2] - g[1] >= 0.9 * pitch]
-    if over:
-        text, x0, x1 = min(over, key=lambda g: abs((g[1] + g[2]) / 2 - cell.xc))
-    elif wide and min(_gap(g, cell) for g in wide) <= pitch:
-        text, x0, x1 = min(wide, key=lambda g: _gap(g, cell))
-    else:
-        return next((g[0] for g in groups if _nearest_cell(g, cells) is cell and not _over(cells, g)), "")
-    if len(cells) > 1 and len(_over(cells, (text, x0, x1))) > 1 and len(set(_YEAR.findall(text))) > 1:
-        return ""  # a caption over several columns ("For the years ended … 2023, 2022 and 2021")
-    return text
-
-
-def _gap(group: tuple[str, float, float], cell: Cell) -> float:
-    return max(group[1] - cell.x1, cell.x0 - group[2], 0.0)
-
-
-def _over(cells: list[Cell], group: tuple[str, float, float]) -> list[Cell]:
-    return [c for c in cells if group[1] - 2 <= c.x1 and c.x0 - 2 <= group[2]]
-
-
-def _nearest_cell(group: tuple[str, float, float], cells: list[Cell]) -> Cell:
-    xc = (group[1] + group[2]) / 2
-    return min(cells, key=lambda c: abs(c.xc - xc))
-
-
-_NOTE_HEADER = re.compile(r"^(?:notes?|note\s*no\.?|notes?\s*ref\.?|schedule|附注|注释)$", re.IGNORECASE)
-
-
-def note_columns(lines: list[Line], row_index: int, max_lines: int = 40) -> list[tuple[float, float]]:
-    """The x-extents of "Note" column headers above a row (statements print a column of note numbers
-    between the label and the periods: "Revenue   4   1,234   1,100"); the nearest header line only."""
-    for j in range(row_index - 1, max(row_index - max_lines, -1), -1):
-        found = [
-            (min(w.x0 for w in group), max(w.x1 for w in group))
-            for group in _word_groups(lines[j])
-            if _NOTE_HEADER.match(unicodedata.normalize("NFKC", " ".join(w.text for w in group)).strip())
-        ]
-        if found:
-            return found
-    return []
-
-
-def _is_data_row(line: Line) -> bool:
-    label, cells, _units = line.split()
-    return bool(label) and len(cells) >= 2
-
-
-def _column_groups(line: Line) -> list[tuple[str, float, float]]:
-    """Words of a header line grouped into column labels (a gap wider than ~1.5 characters splits):
-    (text, x0, x1)."""
-    return [(" ".join(w.text for w in g), g[0].x0, g[-1].x1) for g in _word_groups(line)]
-
-
-def _word_groups(line: Line) -> list[list[Word]]:
-    groups: list[list[Word]] = []
-    for w in line.words:
-        if groups:
-            last = groups[-1][-1]
-            char_w = (last.x1 - last.x0) / max(len(last.text), 1)
-            if w.x0 - last.x1 <= 1.5 * char_w + 1:
-                groups[-1].append(w)
-                continue
-        groups.append([w])
-    return groups

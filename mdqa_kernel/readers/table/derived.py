@@ -21,7 +21,8 @@ import unicodedata
 
 from mdqa_kernel.readers.confidence import LISTED_AGREES, LISTED_DISAGREES, LISTED_UNCHECKED
 from mdqa_kernel.readers.table.candidates import Candidate, line_bbox, line_span
-from mdqa_kernel.text.layout import Line, table_rows
+from mdqa_kernel.text.layout import Line
+from mdqa_kernel.text.rows import table_rows
 from mdqa_kernel.text.words import KNOWN_SETS, NAMES_ASKED
 
 _LARGEST = re.compile(r"第一大股东|控股股东|largest\s+shareholder|principal\s+shareholder", re.IGNORECASE)

@@ -9,7 +9,8 @@ from mdqa_kernel.readers.confidence import ADJUSTED_BLOCK
 from mdqa_kernel.readers.semantics import field_basis
 from mdqa_kernel.readers.table.candidates import Candidate
 from mdqa_kernel.text.labels import LabelSet, field_labels, label_score, normalize_label
-from mdqa_kernel.text.layout import Line, Row
+from mdqa_kernel.text.layout import Line
+from mdqa_kernel.text.rows import Row
 from mdqa_kernel.text.segments import segment_ask, segment_fit
 from mdqa_kernel.text.statement_context import (
     adjusted_block,

@@ -87,22 +87,14 @@ from mdqa_kernel.readers.table.prose import (
 from mdqa_kernel.readers.table.scope import declared_above, line_index, row_scale, scope_at
 from mdqa_kernel.readers.table.votes import vote_counts
 from mdqa_kernel.text.fieldtypes import NUMERIC_TYPES, coerce
+from mdqa_kernel.text.headers import column_headers, note_columns
 from mdqa_kernel.text.labels import (
     LabelSet,
     is_topic,
     phrase_variants,
     sign_of_pair,
 )
-from mdqa_kernel.text.layout import (
-    Cell,
-    Line,
-    Row,
-    column_headers,
-    is_contents_page,
-    lines_by_page,
-    note_columns,
-    table_rows,
-)
+from mdqa_kernel.text.layout import Cell, Line, is_contents_page, lines_by_page
 from mdqa_kernel.text.periods import (
     Period,
     ReportPeriod,
@@ -111,6 +103,7 @@ from mdqa_kernel.text.periods import (
     report_period,
     wanted_period,
 )
+from mdqa_kernel.text.rows import Row, table_rows
 from mdqa_kernel.text.statement_context import (
     asked_statement,
     names_loss,

@@ -1,0 +1,170 @@
+"""Column headers of a table row: the header lines above it, stacked, each giving a cell its group of
+words ("Year Ended December 31," spanning the columns, then "2023"); `text.periods` says which period a
+header names. Also the "Note" columns statements print between a label and its periods.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import replace
+from itertools import pairwise
+
+from mdqa_kernel.text.layout import Cell, Line, Word
+from mdqa_kernel.text.periods import parse_period
+from mdqa_kernel.text.values import is_number_shaped
+
+_YEAR = re.compile(r"(?<!\d)(20\d\d|19\d\d)(?!\d)")
+
+
+def column_headers(lines: list[Line], row_index: int, cells: list[Cell], max_lines: int = 60) -> list[str]:
+    """The header text of each cell's column: the header lines above the row, top to bottom, each
+    giving the cell its group of words ("Year Ended December 31," spanning three columns, then "2023").
+
+    The header block is the nearest run of lines above the row that name a period over the numbers
+    (rows of the same table in between are skipped), extended upwards over lines without numbers
+    (a spanning "Three Months Ended June 30," or "Year Ended" above "December 31,"), up to the row
+    of the table above. A group over a cell is its column label; a group that overlaps no cell goes
+    to the cell nearest it when that cell has no group of its own in the line.
+    """
+    if not cells:
+        return []
+    left = min(c.x0 for c in cells) - 2
+    right = max(c.x1 for c in cells) + 2
+    # A header centred left of right-aligned numbers ("2015" above "3,991") may end before the first of
+    # them: it is still that column's when its centre is within half a column's pitch of the cell's.
+    first = min(cells, key=lambda c: c.x0)
+    centres = sorted(c.xc for c in cells)
+    reach = min((b - a for a, b in pairwise(centres)), default=0.0) / 2
+
+    def inside(g: tuple[str, float, float]) -> bool:
+        return (g[2] >= left and g[1] <= right) or abs((g[1] + g[2]) / 2 - first.xc) <= reach
+
+    block: list[list[tuple[str, float, float]]] = []
+    for j in range(row_index - 1, max(row_index - max_lines, -1), -1):
+        groups = [g for g in _column_groups(lines[j]) if inside(g)]
+        if block and (len(block) >= 6 or (not _names_period(groups) and _is_data_row(lines[j]))):
+            break
+        if not block and not _names_period(groups):
+            continue  # a row of the same table, or a line of its own
+        if len(lines[j].text) > 120 or _SENTENCE.match(lines[j].text.strip()):
+            break  # prose above the table
+        block.append(groups)
+    texts: list[list[str]] = [[] for _ in cells]
+    for groups in block:  # nearest line first
+        for k, cell in enumerate(cells):
+            text = _group_over(cell, cells, groups)
+            if text:
+                texts[k].append(text)
+    return [_stacked(t) for t in texts]
+
+
+def _stacked(parts: list[str]) -> str:
+    """A column's header texts (nearest first) joined top to bottom, up to the first that would name
+    another period than the lines below it ("… 2023" above "2023  2022" is a title's, not a column's)."""
+    text = ""
+    for part in parts:
+        joined = f"{part} {text}".strip()
+        if text and parse_period(joined).change and not parse_period(text).change:
+            break
+        text = joined
+    return text
+
+
+def _names_period(groups: list[tuple[str, float, float]]) -> bool:
+    # a number that is not a bare year ("1,234", "2019.5") is a row's cell, never a header
+    return any(
+        len(g[0]) <= 60
+        and not (is_number_shaped(g[0]) and not _YEAR.fullmatch(g[0]))
+        and _header_period(g[0])
+        for g in groups
+    )
+
+
+def _header_period(text: str) -> bool:
+    period = parse_period(text)
+    if period.month_day is not None and not replace(period, month_day=None).named:
+        return len(text) <= 12  # "Dec. 26" heads a column; "Balance at March 31" labels a row
+    return period.named
+
+
+# A sentence of prose ("All quarters of 2015 consisted of 13 weeks."): above a table, never its header.
+_SENTENCE = re.compile(r"^(?:\S+\s+){7,}\S*[\w)\]]\.$")
+
+
+def _group_over(cell: Cell, cells: list[Cell], groups: list[tuple[str, float, float]]) -> str:
+    """The group of a header line that labels a cell's column ("" when none does).
+
+    A group over the cell is its label. A group wider than the columns' pitch spans columns ("Three
+    Months Ended June 30," over two, "Year Ended December 31," over three, centred so that it may
+    overlap none of the outer ones): the cell takes the nearest one within a pitch. A narrow group over
+    no cell (a wrapped fragment) goes to its nearest cell when that one has no group of its own."""
+    if not groups:
+        return ""
+    centres = sorted(c.xc for c in cells)
+    pitch = min((b - a for a, b in pairwise(centres)), default=float("inf"))
+    over = [g for g in groups if g[1] - 2 <= cell.x1 and cell.x0 - 2 <= g[2]]
+    wide = [g for g in groups if g[2] - g[1] >= 0.9 * pitch]
+    if over:
+        text, x0, x1 = min(over, key=lambda g: abs((g[1] + g[2]) / 2 - cell.xc))
+    elif wide and min(_gap(g, cell) for g in wide) <= pitch:
+        text, x0, x1 = min(wide, key=lambda g: _gap(g, cell))
+    else:
+        return next((g[0] for g in groups if _nearest_cell(g, cells) is cell and not _over(cells, g)), "")
+    if len(cells) > 1 and len(_over(cells, (text, x0, x1))) > 1 and len(set(_YEAR.findall(text))) > 1:
+        return ""  # a caption over several columns ("For the years ended … 2023, 2022 and 2021")
+    return text
+
+
+def _gap(group: tuple[str, float, float], cell: Cell) -> float:
+    return max(group[1] - cell.x1, cell.x0 - group[2], 0.0)
+
+
+def _over(cells: list[Cell], group: tuple[str, float, float]) -> list[Cell]:
+    return [c for c in cells if group[1] - 2 <= c.x1 and c.x0 - 2 <= group[2]]
+
+
+def _nearest_cell(group: tuple[str, float, float], cells: list[Cell]) -> Cell:
+    xc = (group[1] + group[2]) / 2
+    return min(cells, key=lambda c: abs(c.xc - xc))
+
+
+_NOTE_HEADER = re.compile(r"^(?:notes?|note\s*no\.?|notes?\s*ref\.?|schedule|附注|注释)$", re.IGNORECASE)
+
+
+def note_columns(lines: list[Line], row_index: int, max_lines: int = 40) -> list[tuple[float, float]]:
+    """The x-extents of "Note" column headers above a row (statements print a column of note numbers
+    between the label and the periods: "Revenue   4   1,234   1,100"); the nearest header line only."""
+    for j in range(row_index - 1, max(row_index - max_lines, -1), -1):
+        found = [
+            (min(w.x0 for w in group), max(w.x1 for w in group))
+            for group in _word_groups(lines[j])
+            if _NOTE_HEADER.match(unicodedata.normalize("NFKC", " ".join(w.text for w in group)).strip())
+        ]
+        if found:
+            return found
+    return []
+
+
+def _is_data_row(line: Line) -> bool:
+    label, cells, _units = line.split()
+    return bool(label) and len(cells) >= 2
+
+
+def _column_groups(line: Line) -> list[tuple[str, float, float]]:
+    """Words of a header line grouped into column labels (a gap wider than ~1.5 characters splits):
+    (text, x0, x1)."""
+    return [(" ".join(w.text for w in g), g[0].x0, g[-1].x1) for g in _word_groups(line)]
+
+
+def _word_groups(line: Line) -> list[list[Word]]:
+    groups: list[list[Word]] = []
+    for w in line.words:
+        if groups:
+            last = groups[-1][-1]
+            char_w = (last.x1 - last.x0) / max(len(last.text), 1)
+            if w.x0 - last.x1 <= 1.5 * char_w + 1:
+                groups[-1].append(w)
+                continue
+        groups.append([w])
+    return groups

@@ -1,0 +1,227 @@
+"""Table rows of a page: a label and its value cells, wrapped numbers joined with their tails.
+
+A cell whose digits are cut by a wrap ("7,176,243," then "743.45" below) is joined with the fragment
+under it; a line holding only percentages between two columns of a row joins that row; label fragments on
+lines without numbers go to the nearest row. Lines and cells come from `text.layout`.
+"""
+
+from __future__ import annotations
+
+import statistics
+import unicodedata
+from dataclasses import dataclass, field
+
+from mdqa_kernel.text.language import has_cjk
+from mdqa_kernel.text.layout import Cell, Line, Word, is_year_word
+from mdqa_kernel.text.values import is_valid_grouping
+
+
+@dataclass
+class Row:
+    page: int
+    line: Line
+    label: str  # own label words
+    extended_label: str  # with label fragments wrapped onto the lines above/below
+    cells: list[Cell]
+    snippet: str
+    variants: list[str] = field(default_factory=list)
+
+
+def _overlaps(a: Word | Cell, b: Word | Cell, slack: float = 2.0) -> bool:
+    return a.x0 - slack <= b.x1 and b.x0 - slack <= a.x1
+
+
+def _incomplete(text: str) -> bool:
+    t = unicodedata.normalize("NFKC", text)
+    return t.endswith(",") or not is_valid_grouping(t)
+
+
+def _join_wraps(
+    cell_words: list[Word], units: dict[int, str], below: list[Line]
+) -> tuple[list[Cell], set[int]]:
+    """Cells of a row with their wrapped tails joined; also the ids of the words consumed below."""
+    cells: list[Cell] = []
+    used: set[int] = set()
+    for w in cell_words:
+        cell = Cell(w.text, [w], units.get(id(w)))
+        if cell.absent:
+            cells.append(cell)
+            continue
+        for line in below[:2]:
+            if not (_incomplete(cell.text) or _starts_continuation(line, cell)):
+                break
+            tail = next(
+                (x for x in line.words if x.numeric and id(x) not in used and _overlaps(x, cell)), None
+            )
+            if tail is None:
+                continue  # a vertically centred cell of another column may sit between the fragments
+            joined = cell.text + tail.text
+            if not is_valid_grouping(joined):
+                break
+            cell = Cell(joined, [*cell.words, tail], cell.unit)
+            used.add(id(tail))
+        cells.append(cell)
+    return cells, used
+
+
+def _starts_continuation(line: Line, cell: Cell) -> bool:
+    # A fragment that begins with "," or "." ("2,352,826" / ",955.66") continues the cell above it.
+    return any(x.text.startswith((",", ".")) and _overlaps(x, cell) for x in line.words)
+
+
+def table_rows(lines: list[Line]) -> list[Row]:
+    """Every label + numbers row of a page.
+
+    Wrapped numbers are joined with their tails; a line holding only percentages between two columns
+    of a row (a vertically centred "YoY" cell) joins that row; label fragments on lines without
+    numbers ("归属于上市" / "公司股东的" / "净利润（元）") go to the nearest row vertically.
+    """
+    heights = [ln.bottom - ln.top for ln in lines] or [10.0]
+    gap_limit = 1.6 * statistics.median(heights)
+    entries = _row_entries(lines, gap_limit)
+    entries = _merge_satellites(entries, lines, gap_limit)
+    _assign_label_fragments(entries, lines, gap_limit)
+    rows = []
+    for e in entries:
+        line = lines[e.index]
+        parts = e.parts()
+        own = _join_label(e.label_words)
+        snippet = " ".join(lines[j].text for j in sorted({e.index, *e.members}))
+        rows.append(Row(line.page, line, own, "".join(parts), e.cells, snippet, _variants(parts)))
+    return rows
+
+
+@dataclass
+class _Entry:
+    index: int
+    cells: list[Cell]
+    label_words: list[Word]
+    members: set[int] = field(default_factory=set)  # continuation / satellite lines
+    above: list[tuple[int, str]] = field(default_factory=list)
+    below: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def first_x(self) -> float:
+        return min(c.x0 for c in self.cells)
+
+    def band(self, lines: list[Line]) -> tuple[float, float]:
+        idx = [self.index, *self.members]
+        return min(lines[j].top for j in idx), max(lines[j].bottom for j in idx)
+
+    def parts(self) -> list[str]:
+        own = _join_label(self.label_words)
+        return (
+            [t for _, t in sorted(self.above)] + ([own] if own else []) + [t for _, t in sorted(self.below)]
+        )
+
+
+def _join_label(words: list[Word]) -> str:
+    return "".join(w.text for w in words) if _is_cjk(words) else " ".join(w.text for w in words)
+
+
+def _row_entries(lines: list[Line], gap_limit: float) -> list[_Entry]:
+    entries: list[_Entry] = []
+    consumed: set[int] = set()
+    for i, line in enumerate(lines):
+        label_words, cell_words, units = line.split()
+        fresh = [w for w in cell_words if id(w) not in consumed]
+        if _years_only(fresh):
+            continue  # a header of years ("2023 2022"), not a row of values
+        if not any(w.numeric for w in fresh) and (len(fresh) < len(cell_words) or not label_words):
+            fresh = []  # only dashes beside the wrapped tails of a row above, or without a label
+        if not fresh:
+            if cell_words:
+                entry = next((e for e in reversed(entries) if i in e.members), None)
+                if entry is not None and label_words:
+                    entry.below.append((i, _join_label(label_words)))
+            continue
+        below = [ln for ln in lines[i + 1 : i + 3] if ln.top - line.bottom < 2 * gap_limit]
+        cells, used = _join_wraps(fresh, units, below)
+        consumed |= used
+        entry = _Entry(i, cells, label_words if len(fresh) == len(cell_words) else [])
+        entry.members = {
+            j for j in range(i + 1, min(i + 3, len(lines))) if any(id(w) in used for w in lines[j].words)
+        }
+        entries.append(entry)
+    return entries
+
+
+def _percent_only(cells: list[Cell]) -> bool:
+    values = [c for c in cells if not c.absent]
+    return bool(values) and all(c.percent for c in values)
+
+
+def _years_only(words: list[Word]) -> bool:
+    """Cells that are two or more years and nothing else: the header of a table, not a row of values."""
+    return len(words) >= 2 and all(is_year_word(w) for w in words)
+
+
+def _merge_satellites(entries: list[_Entry], lines: list[Line], gap_limit: float) -> list[_Entry]:
+    """Fold percent-only lines that sit between the columns of an adjacent row into that row."""
+    out: list[_Entry] = []
+    for k, e in enumerate(entries):
+        if _percent_only(e.cells):
+            host = _satellite_host(e, entries, k, lines, gap_limit)
+            if host is not None:
+                host.cells = sorted([*host.cells, *e.cells], key=lambda c: c.x0)
+                host.members.add(e.index)
+                if e.label_words:
+                    (host.above if e.index < host.index else host.below).append(
+                        (e.index, _join_label(e.label_words))
+                    )
+                continue
+        out.append(e)
+    return out
+
+
+def _satellite_host(
+    e: _Entry, entries: list[_Entry], k: int, lines: list[Line], gap_limit: float
+) -> _Entry | None:
+    best: tuple[float, _Entry] | None = None
+    top, bottom = e.band(lines)
+    for other in entries[max(0, k - 2) : k + 3]:
+        if other is e or _percent_only(other.cells):
+            continue
+        if any(_overlaps(a, b) for a in e.cells for b in other.cells):
+            continue
+        otop, obottom = other.band(lines)
+        dist = max(otop - bottom, top - obottom, 0.0)
+        if dist <= gap_limit and (best is None or dist < best[0]):
+            best = (dist, other)
+    return best[1] if best else None
+
+
+def _assign_label_fragments(entries: list[_Entry], lines: list[Line], gap_limit: float) -> None:
+    """Give each label-only line to the nearest row band (within two line gaps)."""
+    taken = {e.index for e in entries} | {j for e in entries for j in e.members}
+    geometry = [(e, e.first_x, *e.band(lines)) for e in entries]
+    for j, line in enumerate(lines):
+        if j in taken or not entries:
+            continue
+        label_words, cells, _units = line.split()
+        if cells or not label_words:
+            continue
+        best: tuple[float, _Entry] | None = None
+        for e, first_x, top, bottom in geometry:
+            if not any(w.x1 <= first_x + 1 for w in label_words):
+                continue
+            dist = max(top - line.bottom, line.top - bottom, 0.0)
+            if dist <= 2 * gap_limit and (best is None or dist < best[0]):
+                best = (dist, e)
+        if best is not None:
+            e = best[1]
+            text = _join_label([w for w in label_words if w.x1 <= e.first_x + 1])
+            (e.above if j < e.index else e.below).append((j, text))
+
+
+def _variants(parts: list[str]) -> list[str]:
+    """Every contiguous run of label fragments: one of them is the true label, the rest neighbours'."""
+    out = []
+    for a in range(len(parts)):
+        for b in range(a + 1, min(len(parts), a + 5) + 1):
+            out.append("".join(parts[a:b]))
+    return out
+
+
+def _is_cjk(words: list[Word]) -> bool:
+    return any(has_cjk(w.text) for w in words)
