@@ -1,24 +1,19 @@
-"""Facts stated in sentences, read without a model where the wording makes them safe.
+"""Facts stated in sentences, read without a model where the wording makes them safe: label then value.
 
 - Label then value: "股权登记日为2022年6月7日", "控股装机容量达785万千瓦", also when the sentence wraps onto
   the next line, under the shortened labels prose uses ("is payable February 17, 2023" for a payable date,
   "comparable sales increased 12.6%" for its growth, "脱硫效率" for 燃煤电厂脱硫效率); a part ("其中…",
   "including…") counts for less than the total, a change ("revenues increased 4%") is not the level.
-- English counts before their noun ("operates 847 warehouses"); counts of people in a sentence that says
-  what they are ("we employed approximately 221,000 people", "15 persons were elected … directors").
-- Dividends per share: "每10股派发现金红利3.00元（含税）" → 0.30; "a dividend of 90 cents per share" → 0.90.
-- Chinese shares: "…占总装机容量的22.54%" for 可再生能源装机占总装机容量比例.
-- A firm named beside the role a text field names ("Deloitte & Touche LLP, an independent registered public
-  accounting firm"; "the appointment of KPMG LLP as the independent registered public accounting firm").
+- English counts before their noun ("operates 847 warehouses").
 
 All finders read `ProseWindow`s: each line of a page, joined with the next one when both are prose (never
-with a row of table cells). `prose_windows` builds them once per document.
+with a row of table cells). `prose_windows` builds them once per document. Dividends, shares and firms
+stated in prose are `prose_facts`; counts of people, `people`.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -28,8 +23,6 @@ from mdqa_kernel.readers.confidence import (
     PROSE_PART,
     PROSE_UNLINKED,
     PROSE_UNLINKED_EN_NUMBER,
-    ROLE_OTHER_LABEL,
-    ROLE_PRIMARY_LABEL,
 )
 from mdqa_kernel.readers.table.candidates import (
     Candidate,
@@ -41,32 +34,19 @@ from mdqa_kernel.readers.table.candidates import (
     line_span,
     value_at,
 )
-from mdqa_kernel.text.labels import LabelSet, normalize_label
+from mdqa_kernel.text.labels import LabelSet
 from mdqa_kernel.text.language import CJK, has_cjk
 from mdqa_kernel.text.layout import Line
 
-_DIVIDEND_10 = re.compile(
-    r"每\s*(10|十)\s*股\s*派(?:发|送)?\s*(?:现金红利|现金股利|现金股息|红利|现金)?\s*(?:人民币)?\s*"
-    r"(?P<v>\d+(?:\.\d+)?)\s*元"
-)
-_DIVIDEND_1 = re.compile(
-    r"每\s*股\s*派(?:发|送)?\s*(?:现金红利|现金股利|现金股息|红利|现金)?\s*(?:人民币)?\s*(?P<v>\d+(?:\.\d+)?)\s*元"
-)
-# "quarterly dividends of $0.68 per share", "a dividend on Costco common stock of 90 cents per share"
-_DIVIDEND_EN = re.compile(
-    r"\bdividends?\b[^.;$\d]{0,40}?\b(?:of|was|were|is|are)\s+"
-    r"(?:\$\s?(?P<usd>\d+(?:\.\d+)?)|(?P<cents>\d+(?:\.\d+)?)\s+cents)\s+per\s+(?:common\s+)?share",
-    re.I,
-)
 _LINK = re.compile(
     r"^\s*(?:为|是|达|达到|约为|约|合计|共计|累计|共|of|was|were|is|are|totaled|totalled|:|：)", re.I
 )
 # A value inside "其中…" / "including …" is a part of the total the label names, not the total.
-_SUB_ITEM = re.compile(r"其中|including|of which|among which", re.I)
-_CLAUSE = re.compile(r"[，,。；;]")
-_SENTENCE = re.compile(r"[。；;]")
+SUB_ITEM = re.compile(r"其中|including|of which|among which", re.I)
+CLAUSE = re.compile(r"[，,。；;]")
+SENTENCE = re.compile(r"[。；;]")
 # A full stop ends a sentence, not an abbreviation's ("Rs. 1,234 crore", "U.S. employees", "No. 5").
-_SENTENCE_END = re.compile(
+SENTENCE_END = re.compile(
     r"[。；;]|(?<!\bRs)(?<!\bNo)(?<!\bInc)(?<!\bCo)(?<!\bapprox)(?<![A-Z]\.[A-Z])\.(?:\s|$)"
 )
 # A field that names a change ("Global comparable sales growth") is read after a change verb; a level
@@ -166,7 +146,7 @@ def lines_span(lines: list[Line]) -> tuple[int, int] | None:
     return (min(s[0] for s in spans), max(s[1] for s in spans)) if spans else None
 
 
-def _occurrences(w: ProseWindow, norm: str) -> Iterator[tuple[int, int]]:
+def occurrences(w: ProseWindow, norm: str) -> Iterator[tuple[int, int]]:
     """(start, end) in `w.text` of each match of a normalised label that starts on the window's line."""
     pos = w.compact.find(norm)
     while pos >= 0:
@@ -237,7 +217,7 @@ def label_then_value(
     for w in prose_windows(lines_by_page) if windows is None else windows:
         best: dict[int, Candidate] = {}
         for label in prose_labels:
-            for start, end in _occurrences(w, label.norm):
+            for start, end in occurrences(w, label.norm):
                 found = [_value_after(w.text, start, end, label, want)]
                 if want != "date":
                     found.append(_count_before(w.text, start, label))
@@ -252,12 +232,12 @@ def _value_after(
     text: str, start: int, end: int, label: _ProseLabel, want: str
 ) -> tuple[int, float, str, tuple[float, str] | None, int] | None:
     """(value position, score, raw value, scale, value end) for the label at text[start:end], or None."""
-    sentence = _SENTENCE_END.split(text[end:], maxsplit=1)[0]
+    sentence = SENTENCE_END.split(text[end:], maxsplit=1)[0]
     rest = sentence[: 60 if want == "date" else 40]
     verb = _CHANGE_VERB.match(rest)
     changed = bool(verb) and not _TO_LEVEL.match(rest[verb.end() :])  # "increased to 980" is a level
     if changed and not label.change and verb is not None:
-        if not _OPENS_CLAUSE.match(_CLAUSE.split(text[:start])[-1]):
+        if not _OPENS_CLAUSE.match(CLAUSE.split(text[:start])[-1]):
             return None  # "Microsoft Cloud revenue increased 22% to …" is another line item's level
         return _level_after_change(sentence[:80], end, verb.end(), label, want)
     if changed != label.change:
@@ -283,8 +263,8 @@ def _value_after(
         return None  # the label qualifies another noun, the subject of the verb
     unlinked = PROSE_UNLINKED if has_cjk(label.norm) or want == "date" else PROSE_UNLINKED_EN_NUMBER
     score = label.base * (PROSE_LINKED if linked else unlinked)
-    clause = _CLAUSE.split(text[:start])[-1]
-    if _SUB_ITEM.search(clause) or _SUB_ITEM.search(rest[:at]):
+    clause = CLAUSE.split(text[:start])[-1]
+    if SUB_ITEM.search(clause) or SUB_ITEM.search(rest[:at]):
         score *= 0.7
     return end + at, round(score, 4), raw, scale, end + value_end
 
@@ -351,9 +331,9 @@ def _count_before(
     if _bare_year(m.group(1), "", None, label):
         return None  # "2022 restructuring charges": the charges' year, not their count
     score = label.base * 0.6
-    if _SUB_ITEM.search(_CLAUSE.split(text[: m.start(1)])[-1]):
+    if SUB_ITEM.search(CLAUSE.split(text[: m.start(1)])[-1]):
         score *= 0.7
-    if _SHARE_OF_WHOLE.search(_SENTENCE_END.split(text[m.end(1) :], maxsplit=1)[0]):
+    if SHARE_OF_WHOLE.search(SENTENCE_END.split(text[m.end(1) :], maxsplit=1)[0]):
         score = min(score, PROSE_PART)  # "50,000 employees, or 32% of our workforce, …": a part
     return m.start(1), round(score, 4), m.group(1), None, m.end(1)
 
@@ -375,294 +355,10 @@ def _prose_candidate(
     )
 
 
-# -- dividends, shares, firms -----------------------------------------------------------------------
-
-
-def dividend_per_share(windows: list[ProseWindow]) -> list[Candidate]:
-    """'每10股派发现金红利X元' → X per 10 shares; '每股派发现金红利X元' → X per share; 'dividend of $X per
-    share' → X, 'of N cents per share' → N/100. Each candidate carries the basis it is printed for: the
-    reader states it per the shares the field asks for (readers/semantics.py)."""
-    out = []
-    for w in windows:
-        line = w.lines[0]
-        text = unicodedata.normalize("NFKC", line.text)
-        for pattern, basis in ((_DIVIDEND_10, 10), (_DIVIDEND_1, 1)):
-            m = pattern.search(text.replace(" ", ""))
-            if m:
-                out.append(_dividend(w.page, [line], m.group(0), float(m.group("v")), basis))
-                break
-        for m in _DIVIDEND_EN.finditer(unicodedata.normalize("NFKC", w.text)):
-            if m.start() >= w.first_len:
-                break  # starts on the next line: read with that line
-            value = float(m.group("usd")) if m.group("usd") else float(m.group("cents")) / 100
-            out.append(_dividend(w.page, w.used(m.end()), m.group(0), value, 1))
-    return out
-
-
-def _dividend(page: int, used: list[Line], raw: str, value: float, basis: int) -> Candidate:
-    return Candidate(
-        "dividend",
-        page,
-        raw,
-        joined_text(used),
-        0.95,
-        lines_bbox(used),
-        lines_span(used),
-        number=round(value, 10),
-        basis=basis,
-    )
-
-
-_SHARE_FIELD = re.compile(rf"^(?P<part>{CJK}{{2,}})占(?P<whole>{CJK}{{2,}}?)(?:的)?(?:比例|比重|百分比)?$")
-
-
-def share_of(windows: list[ProseWindow], description: str) -> list[Candidate]:
-    """A Chinese share stated in a sentence: the field "可再生能源装机占总装机容量比例" read from
-    "可再生能源投产装机容量达到177万千瓦，占总装机容量的22.54%". The sentence must name the part too
-    (its first two characters, before the "占") to be trusted."""
-    m = _SHARE_FIELD.match(normalize_label(re.split(r"[(（]", description)[0]))
-    if m is None:
-        return []
-    part, whole = m.group("part"), m.group("whole")
-    gap = r"\s*"
-    stated = re.compile(
-        "占" + gap + gap.join(map(re.escape, whole)) + gap + r"(?:的)?\s*(?:比例|比重)?\s*"
-        r"(?:为|达到|达|约为|约)?\s*(?P<v>\d+(?:\.\d+)?\s*%)"
-    )
-    out = []
-    for w in windows:
-        text = unicodedata.normalize("NFKC", w.text)
-        for hit in stated.finditer(text):
-            if hit.start() >= w.first_len:
-                break  # starts on the next line: read with that line
-            sentence = _SENTENCE.split(w.before + text[: hit.start()])[-1]
-            named = part[:2] in normalize_label(sentence)
-            used = w.used(hit.end())
-            out.append(
-                Candidate(
-                    "prose",
-                    w.page,
-                    hit.group("v"),
-                    joined_text(used),
-                    0.85 if named else 0.5,
-                    lines_bbox(used),
-                    lines_span(used),
-                )
-            )
-    return out
-
-
-# A firm's name: capitalised words (and "&") ending in a legal form ("Deloitte & Touche LLP", "KPMG LLP").
-_FIRM_BEFORE = re.compile(
-    r"(?P<firm>(?:[A-Z][\w'.-]*|&)(?:\s+(?:[A-Z][\w'.-]*|&))*?\s+(?:LLP|L\.L\.P\.|LLC|Ltd\.?|Limited|Inc\.|& Co\.))"
-    r"(?:\s*,\s*(?:an|the|our|its)|\s+as\s+(?:the|our|its))\s+(?:Company's\s+)?$"
-)
-
-
-def firm_in_role(windows: list[ProseWindow], labels: LabelSet) -> list[Candidate]:
-    """A firm named beside the role a text field names: "Deloitte & Touche LLP, an independent registered
-    public accounting firm", "the appointment of KPMG LLP as the independent registered public accounting
-    firm" (English prose, where a 10-K names its auditor)."""
-    out = []
-    for w in windows:
-        for label in labels.all:
-            if not label.isascii():
-                continue
-            for start, _end in _occurrences(w, label):
-                m = _FIRM_BEFORE.search(w.text[:start])
-                if m:
-                    score = ROLE_PRIMARY_LABEL if label in labels.primary else ROLE_OTHER_LABEL
-                    out.append(
-                        Candidate(
-                            "role",
-                            w.page,
-                            m.group("firm"),
-                            w.text,
-                            score,
-                            lines_bbox(w.lines),
-                            lines_span(w.lines),
-                        )
-                    )
-    return out
-
-
-# -- counts of people --------------------------------------------------------------------------------
-
-_COUNT = r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?"
-# "221,000 people", "2.3 million employees", "9,200 total full-time and part-time employees", "61,800 and
-# 100,300 employees, respectively" (n2: the second period's count)
-_PEOPLE = re.compile(
-    rf"(?<![\w.,$])(?P<n>{_COUNT})(?:\s+(?P<m>million|thousand))?(?:\s+and\s+(?P<n2>{_COUNT}))?\s+"
-    r"(?:(?:total|full-time|part-time|seasonal|permanent|temporary|regular)(?:\s*,\s*|\s+and\s+|\s+or\s+|\s+))*"
-    r"(?P<noun>people|persons|individuals|employees|associates|workers|staff|team\s+members"
-    r"|nominees|directors|members)\b",
-    re.I,
-)
-# "Total workforce level at December 31, 2018 was approximately 153,000", "total workforce was approximately
-# 156,000 and 142,000": the workforce named, then its count.
-_WORKFORCE_WAS = re.compile(
-    r"\b(?:total\s+)?(?:workforce|headcount)(?:\s+level)?\b[^.;:]{0,40}?\b(?:was|were|of|totaled|totalled)\s+"
-    rf"(?:approximately\s+|about\s+|nearly\s+|over\s+)?(?P<n>{_COUNT})(?:\s+(?P<m>million|thousand))?"
-    rf"(?:\s+and\s+(?P<n2>{_COUNT}))?(?![\d,.]*\d)(?!\s*%)",
-    re.I,
-)
-# A bound, not a count: "employ fewer than 300 employees" (a loan's condition), "more than 10,000 employees".
-_BOUND = re.compile(r"\b(?:fewer|less|more|greater)\s+than\s*$|\b(?:at\s+least|up\s+to|over)\s*$", re.I)
-_RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
-_COUNT_STOP = frozenset({"number", "total", "count", "the", "and", "with", "from", "that", "this", "were"})
-# Words that say the people are a company's workforce (by their first five letters), and the nouns that
-# say it by themselves: "approximately 221,000 employees", "2.1 million associates".
-_WORKFORCE_STEMS = frozenset({"emplo", "staff", "headc", "workf", "perso", "worke", "assoc"})
-_WORKFORCE_NOUNS = re.compile(r"employees|associates|workers|staff|team\s+members", re.I)
-_EMPLOYMENT = re.compile(r"\bemploy|\bworkforce|\bheadcount|\bstaff", re.I)
-_HAS_WORKFORCE = re.compile(
-    r"\b(?:we|company|group|corporation)\)?\s+(?:had|has|have|employ|employs|employed)\b|\bemploy(?:s|ed|er)?\b"
-    r"|\bworkforce\b|\bheadcount\b|\btotal\s+(?:number\s+of\s+)?employees",
-    re.I,
-)
-# A part of the workforce ("of whom 1,200 in the U.S.", "including 30,000 contractors") is not its count.
-_PART_WORDS = re.compile(
-    r"\b(?:of whom|of which|including|includes|among them|approximately\s+\d[\d,.]*%)", re.I
-)
 # The sentence says the count is a share of the whole ("50,000 employees, which constitute 32% of our total
 # workforce, were union represented"): a part.
-_SHARE_OF_WHOLE = re.compile(
+SHARE_OF_WHOLE = re.compile(
     r"\d[\d.]*\s*(?:%|percent)\s+of\s+(?:our|the|its)?\s*(?:total|entire|global|worldwide|overall)?\s*"
     r"(?:workforce|employees|headcount|staff|personnel)",
     re.I,
 )
-
-
-def people_count(windows: list[ProseWindow], description: str) -> list[Candidate]:
-    """A count of people stated in a sentence that also says what they are: "Full-time employees" from
-    "we employed approximately 221,000 people on a full-time basis" or "we had approximately 221,000
-    employees", "Number of directors elected" from "The following 15 persons were elected to serve as
-    directors"; "员工总数" from "公司在职员工总数为12,345人". Every word of an English description (by its
-    first five letters: "employ…", "elect…") must be in the sentence; the workforce words ("employees",
-    "staff", "headcount") are said by any of them, or by the counted noun itself ("associates")."""
-    if not description.isascii():
-        return chinese_staff_count(windows, description)
-    core = re.split(r"[(（]|\b(?:at|as of|in|for)\s+(?:\d|fiscal|the)", description, maxsplit=1)[0]
-    stems = {w[:5] for w in re.findall(r"[a-z]{4,}", core.lower()) if w not in _COUNT_STOP}
-    workforce = bool(stems & _WORKFORCE_STEMS)
-    stems -= _WORKFORCE_STEMS
-    if not stems and not workforce:
-        return []
-    out = []
-    for w in windows:
-        matches = sorted(
-            [*_PEOPLE.finditer(w.text), *_WORKFORCE_WAS.finditer(w.text)], key=lambda m: m.start("n")
-        )
-        for m in matches:
-            if m.start("n") >= w.first_len:
-                break  # starts on the next line: read with that line
-            named = m.re is _WORKFORCE_WAS
-            number = (float(m["n"].replace(",", "")), m.start("n"), m.end("n"), False)
-            sentence = _sentence_around(w, m.start(), m.end())
-            if m["n2"] and not _current_first(sentence):
-                continue  # "… 2016 and 2017 had 100,300 and 61,800 employees, respectively": not this one
-            said = {x[:5] for x in re.findall(r"[a-z]{4,}", sentence.lower())}
-            noun = "workforce" if named else m["noun"]
-            employed = named or bool(_WORKFORCE_NOUNS.fullmatch(noun)) or bool(_EMPLOYMENT.search(sentence))
-            # "In 2024 employees …" and a heading's year before the next line ("Annual report 2023" /
-            # "Employees …") are no counts; "we hired 2,100 people" says no workforce.
-            heading_year = m.end("n") >= len(w.lines[0].text.rstrip()) and is_year(
-                m["n"], (number[0], 0, len(m["n"]), False)
-            )
-            if not stems <= said or (workforce and not employed) or is_year(w.text, number) or heading_year:
-                continue
-            scale = {"million": 1e6, "thousand": 1e3}.get((m["m"] or "").lower(), 1.0)
-            head = _SENTENCE_END.split(w.before + " " + w.text[: m.start("n")])[-1]
-            # A workforce the company says it has ("we had approximately 221,000 employees", "we employ …",
-            # "total workforce was …") is as safe as a table's count; employees merely mentioned ("a campus
-            # occupied by 11,400 employees", "help recruit 250,000 people into the cybersecurity workforce")
-            # may be others; a part is not the count, nor is a second count after the first ("5,477
-            # full-time employees worldwide with 662 … outside the U.S.").
-            says = (
-                named
-                or _HAS_WORKFORCE.search(head)
-                or (_WORKFORCE_NOUNS.fullmatch(noun) and _HAS_WORKFORCE.search(sentence))
-            )
-            score = 0.85 if workforce and says and not _BOUND.search(head) else 0.7
-            if (
-                _PART_WORDS.search(head)
-                or _SUB_ITEM.search(head)
-                or _SHARE_OF_WHOLE.search(sentence)
-                or (_PEOPLE.search(head) and not _RESPECTIVELY.search(sentence))
-            ):
-                score = PROSE_PART
-            used = w.used(m.end())
-            out.append(
-                Candidate(
-                    "prose",
-                    w.page,
-                    m["n"] + (f" {m['m']}" if m["m"] else ""),
-                    joined_text(used),
-                    score,
-                    lines_bbox(used),
-                    lines_span(used),
-                    number=float(f"{number[0] * scale:.12g}"),
-                )
-            )
-    return out
-
-
-_ZH_WORKFORCE_FIELD = re.compile(r"员工|职工|雇员|从业人员|在职人员")
-# "在职员工总数为12,345人", "公司共有员工12,345名", "拥有职工1.2万人", "员工人数达到12,345人".
-_ZH_STAFF = re.compile(
-    r"(?P<who>在职员工|员工|职工|雇员|从业人员)(?P<what>的?(?:总数|总人数|人数|数量)(?:合计|共计|总计)?)?"
-    r"\s*(?:为|达到|达|约为|约|共计|共|合计|有)?\s*(?P<n>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(?P<w>万)?\s*(?:名|人)"
-)
-_ZH_OTHER_PEOPLE = re.compile(
-    r"(?:研发|技术|销售|生产|财务|行政|管理|退休|离退休|劳务派遣|新增|新招|招聘)[^，。；]{0,3}$"
-)
-
-
-def chinese_staff_count(windows: list[ProseWindow], description: str) -> list[Candidate]:
-    """The workforce a Chinese sentence states ("截至报告期末，公司在职员工总数为12,345人") for a field
-    that asks for the number of staff ("员工总数", "在职员工的数量合计"). A part (其中…, 研发人员…, 母公司…)
-    counts for less."""
-    if not _ZH_WORKFORCE_FIELD.search(description) or re.search(
-        r"占比|比例|平均|人均|薪酬|费用", description
-    ):
-        return []
-    out = []
-    for w in windows:
-        text = unicodedata.normalize("NFKC", w.text).replace(" ", "")
-        first_len = len(unicodedata.normalize("NFKC", w.lines[0].text).replace(" ", ""))
-        for m in _ZH_STAFF.finditer(text):
-            if m.start() >= first_len:
-                break  # starts on the next line: read with that line
-            number = float(m["n"].replace(",", "")) * (1e4 if m["w"] else 1.0)
-            head = _CLAUSE.split(w.before + text[: m.start()])[-1]
-            score = 0.85 if m["what"] or "共有" in head[-4:] or "拥有" in head[-4:] else 0.7
-            if _SUB_ITEM.search(head) or _ZH_OTHER_PEOPLE.search(head) or "母公司" in head:
-                score = PROSE_PART
-            used = w.lines if m.end() > first_len else w.lines[:1]
-            out.append(
-                Candidate(
-                    "prose",
-                    w.page,
-                    m.group(0),
-                    joined_text(used),
-                    score,
-                    lines_bbox(used),
-                    lines_span(used),
-                    number=float(f"{number:.12g}"),
-                )
-            )
-    return out
-
-
-def _current_first(sentence: str) -> bool:
-    """In "As of December 31, 2017 and 2016, … 61,800 and 100,300 employees, respectively" the first count
-    is the later year's: the years the sentence names come latest first (or it names none)."""
-    years = [int(y) for y in re.findall(r"(?<!\d)(?:19|20)\d\d(?!\d)", sentence)]
-    return len(years) < 2 or years[0] >= years[1]
-
-
-def _sentence_around(w: ProseWindow, start: int, end: int) -> str:
-    """The sentence of w.text[start:end], begun on the line before when it starts there."""
-    head = _SENTENCE_END.split(w.before + " " + w.text[:start])[-1]
-    tail = _SENTENCE_END.split(w.text[end:], maxsplit=1)[0]
-    return head + w.text[start:end] + tail

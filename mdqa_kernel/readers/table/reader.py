@@ -75,15 +75,9 @@ from mdqa_kernel.readers.table.derived import (
     presupposed_fact,
 )
 from mdqa_kernel.readers.table.naming import field_label_set, row_score, specific
-from mdqa_kernel.readers.table.prose import (
-    ProseWindow,
-    dividend_per_share,
-    firm_in_role,
-    label_then_value,
-    people_count,
-    prose_windows,
-    share_of,
-)
+from mdqa_kernel.readers.table.people import people_count
+from mdqa_kernel.readers.table.prose import ProseWindow, label_then_value, prose_windows
+from mdqa_kernel.readers.table.prose_facts import dividend_per_share, firm_in_role, share_of
 from mdqa_kernel.readers.table.scope import declared_above, line_index, row_scale, scope_at
 from mdqa_kernel.readers.table.votes import vote_counts
 from mdqa_kernel.text.fieldtypes import NUMERIC_TYPES, coerce
