@@ -151,6 +151,34 @@ def test_fiscal_year_end_dates_as_column_headers(tmp_path):
     assert read(doc, "Net sales prior fiscal year").value == pytest.approx(8_958_100e3)
 
 
+def test_a_view_of_the_statement_page_keeps_the_covers_period(tmp_path):
+    """The `pages` reader (an analyst's statement pages, FinanceBench's oracle pages) reads one page of a
+    filing, but the period the filing reports is still the one its cover states: a January year end is
+    resolved as in the whole document, not guessed from the page's own first lines."""
+    from mdqa_kernel.readers.pages import PagesReader, restrict
+
+    path = draw(
+        tmp_path / "retail.pdf",
+        [
+            [text("FORM 10-K  For the fiscal year ended January 28, 2023")],
+            [text("PART II  Item 8. Financial Statements")],
+            [
+                text("CONSOLIDATED STATEMENTS OF OPERATIONS ($ in thousands)"),
+                [(COLS[0], "Fiscal Year Ended", "r"), (COLS[1], "Fiscal Year Ended", "r")],
+                [(COLS[0], "January 29, 2022", "r"), (COLS[1], "January 28, 2023", "r")],
+                row("Net sales", "8,958,100", "8,747,000"),
+            ],
+        ],
+    )
+    doc = view(path, year=2022, doctype="10-K")
+    assert restrict(doc, [3]).pages["page"].to_list() == [3]
+    reader = PagesReader(TableReader(), {doc.doc_id: [3]})
+    for description, value in (("Net sales", 8_747_000e3), ("Net sales prior fiscal year", 8_958_100e3)):
+        whole, page = read(doc, description), reader.read(doc, fld(description), "")
+        assert page.value == pytest.approx(value) and page.evidence is not None and page.evidence.page == 3
+        assert page.confidence == whole.confidence >= CONFIDENT
+
+
 def quarterly(path: Path) -> Path:
     """A 10-Q: three and six months ended June 30, each 2023 then 2022; a balance sheet below."""
     cols = (300.0, 370.0, 450.0, 520.0)

@@ -211,6 +211,17 @@ class DocumentView:
         rows = self.pages.filter(pl.col("page") == page)
         return rows["text"][0] if rows.height else ""
 
+    def cover_text(self) -> str:
+        """The text of the document's first two pages, where a filing states the period it reports ("For
+        the fiscal year ended January 28, 2023"). A view restricted to other pages keeps its document's
+        (`readers.pages.restrict`): the period is the filing's, whichever pages are read."""
+
+        def build() -> str:
+            first = sorted(self.pages["page"].to_list())[:2] if self.pages.height else []
+            return "\n".join(self.page_text(p) for p in first)
+
+        return str(self.memo("cover_text", build))
+
     def memo(self, key: str, build: Callable[[], Any]) -> Any:
         """Per-document cache for derived structures (line index, BM25 index) shared by all fields."""
         if key not in self._cache:

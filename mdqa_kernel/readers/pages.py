@@ -3,8 +3,9 @@ benchmark's evidence pages (FinanceBench's `oracle` setting), with any other rea
 
     extract(plan, coll, "pages", inner="cascade", pages={doc_id: [statement_page, ...]}, client=llm)
 
-The document view the inner reader sees holds those pages only (their text, words and chunks); a
-document without listed pages is read whole. The pages enter the task key, so a cached cell read from
+The document view the inner reader sees holds those pages only (their text, words and chunks) and
+its document's cover (the period the filing reports: `DocumentView.cover_text`); a document without
+listed pages is read whole. The pages enter the task key, so a cached cell read from
 other pages is never reused.
 """
 
@@ -24,6 +25,8 @@ class PagesReader:
     """`inner` reads each document restricted to `pages[doc_id]` (1-based page numbers)."""
 
     name = "pages"
+    # 2: the restricted view keeps its document's cover (the period the filing reports)
+    version = "pages-2"
 
     def __init__(self, inner: Reader, pages: Mapping[str, Sequence[int]]) -> None:
         self.inner = inner
@@ -36,12 +39,16 @@ class PagesReader:
         return cls(make_reader(inner, **options), pages)
 
     def config(self) -> dict[str, Any]:
-        return {"inner": {"name": self.inner.name, **self.inner.config()}, "pages": self.pages}
+        return {
+            "version": self.version,
+            "inner": {"name": self.inner.name, **self.inner.config()},
+            "pages": self.pages,
+        }
 
     def field_config(self, name: str) -> dict[str, Any]:
         inner = getattr(self.inner, "field_config", None)
         part = inner(name) if inner is not None else self.inner.config()
-        return {"inner": {"name": self.inner.name, **part}, "pages": self.pages}
+        return {"version": self.version, "inner": {"name": self.inner.name, **part}, "pages": self.pages}
 
     def read(self, doc: DocumentView, field: FieldLike, question: str) -> ReadResult:
         return self.inner.read(restrict(doc, self.pages.get(doc.doc_id)), field, question)
@@ -54,4 +61,6 @@ def restrict(doc: DocumentView, pages: Sequence[int] | None) -> DocumentView:
     keep = pl.col("page").is_in(list(pages))
     words = doc.words.filter(keep) if doc.words is not None and "page" in doc.words.columns else doc.words
     chunks = doc.chunks.filter(keep) if "page" in doc.chunks.columns else doc.chunks
-    return replace(doc, pages=doc.pages.filter(keep), words=words, chunks=chunks, _cache={})
+    # the cover stays the document's: the period a filing reports does not change with the pages read
+    cache = {"cover_text": doc.cover_text()}
+    return replace(doc, pages=doc.pages.filter(keep), words=words, chunks=chunks, _cache=cache)

@@ -138,6 +138,8 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # mdqa v58: table reader table-30/31 (a line named by both signs, "Income tax (expense)/benefit", is read
 # for the side the field asks; "Income (loss) before income taxes" also names "Loss before income taxes");
 # the provision for income taxes is also printed as "income tax expense".
+# mdqa-oracle-pages v2: the evidence pages are read with their filing's cover (the period the filing reports);
+# v1 resolved the columns of a January year end without it (Best Buy's three years read as one).
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
 # exists (the 1.5B model re-typed the example records and was cut mid-string).
 # bash-agent v2: an answer is final once a command's output has come back, even beside a command (v1 ran
@@ -146,6 +148,7 @@ SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
     "mdqa": 58,
+    "mdqa-oracle-pages": 2,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }

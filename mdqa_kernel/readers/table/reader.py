@@ -837,12 +837,7 @@ def document_period(doc: DocumentView) -> ReportPeriod:
     """The period the document reports (its metadata's fiscal year; the end date its cover states:
     "For the fiscal year ended June 30, 2023"), computed once per document."""
 
-    def build() -> ReportPeriod:
-        first = sorted(doc.pages["page"].to_list())[:2] if doc.pages.height else []
-        cover = "\n".join(doc.page_text(p) for p in first)
-        return report_period(doc.metadata, cover)
-
-    return doc.memo("report_period", build)
+    return doc.memo("report_period", lambda: report_period(doc.metadata, doc.cover_text()))
 
 
 def _period_cell(
