@@ -131,21 +131,22 @@ def test_reporting_period_from_the_cover_page(tmp_path):
     assert revenue.value == pytest.approx(211_915e6) and revenue.confidence >= CONFIDENT
 
 
+def retail_10k(path: Path, *between: str) -> Path:
+    """A retailer's 10-K: the cover names a January year end, then a page per `between` line, then the
+    statement of operations whose columns are headed by the dates the two fiscal years end."""
+    statement = [
+        text("CONSOLIDATED STATEMENTS OF OPERATIONS ($ in thousands)"),
+        [(COLS[0], "Fiscal Year Ended", "r"), (COLS[1], "Fiscal Year Ended", "r")],
+        [(COLS[0], "January 29, 2022", "r"), (COLS[1], "January 28, 2023", "r")],
+        row("Net sales", "8,958,100", "8,747,000"),
+    ]
+    cover = [text("FORM 10-K  For the fiscal year ended January 28, 2023")]
+    return draw(path, [cover, *([text(line)] for line in between), statement])
+
+
 def test_fiscal_year_end_dates_as_column_headers(tmp_path):
     """A 52/53-week year named by the date it ends ("January 28, 2023"), the cover giving that date."""
-    path = draw(
-        tmp_path / "retail.pdf",
-        [
-            [text("FORM 10-K  For the fiscal year ended January 28, 2023")],
-            [
-                text("CONSOLIDATED STATEMENTS OF OPERATIONS ($ in thousands)"),
-                [(COLS[0], "Fiscal Year Ended", "r"), (COLS[1], "Fiscal Year Ended", "r")],
-                [(COLS[0], "January 29, 2022", "r"), (COLS[1], "January 28, 2023", "r")],
-                row("Net sales", "8,958,100", "8,747,000"),
-            ],
-        ],
-    )
-    doc = view(path, year=2022, doctype="10-K")
+    doc = view(retail_10k(tmp_path / "retail.pdf"), year=2022, doctype="10-K")
     sales = read(doc, "Net sales")
     assert sales.value == pytest.approx(8_747_000e3) and sales.confidence >= CONFIDENT
     assert read(doc, "Net sales prior fiscal year").value == pytest.approx(8_958_100e3)
@@ -157,19 +158,7 @@ def test_a_view_of_the_statement_page_keeps_the_covers_period(tmp_path):
     resolved as in the whole document, not guessed from the page's own first lines."""
     from mdqa_kernel.readers.pages import PagesReader, restrict
 
-    path = draw(
-        tmp_path / "retail.pdf",
-        [
-            [text("FORM 10-K  For the fiscal year ended January 28, 2023")],
-            [text("PART II  Item 8. Financial Statements")],
-            [
-                text("CONSOLIDATED STATEMENTS OF OPERATIONS ($ in thousands)"),
-                [(COLS[0], "Fiscal Year Ended", "r"), (COLS[1], "Fiscal Year Ended", "r")],
-                [(COLS[0], "January 29, 2022", "r"), (COLS[1], "January 28, 2023", "r")],
-                row("Net sales", "8,958,100", "8,747,000"),
-            ],
-        ],
-    )
+    path = retail_10k(tmp_path / "retail.pdf", "PART II  Item 8. Financial Statements")
     doc = view(path, year=2022, doctype="10-K")
     assert restrict(doc, [3]).pages["page"].to_list() == [3]
     reader = PagesReader(TableReader(), {doc.doc_id: [3]})

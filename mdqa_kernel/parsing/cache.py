@@ -76,10 +76,11 @@ def _parse_job(path: str, sha256: str, workspace_path: str) -> dict[str, Any]:
     return store_result(ws, sha256, _parse_fresh(path, sha256))
 
 
-def _parse_fresh(path: str, sha256: str) -> ParseResult:
-    """parse_pdf (refused if the file is no longer the one hashed), then the text caches cleared, as an
-    extraction clears them after each document: copies of one filing parse no faster than distinct ones."""
-    result = parse_pdf(path, sha256=sha256)
+def _parse_fresh(path: str, sha256: str, data: bytes | None = None) -> ParseResult:
+    """parse_pdf (refused if the file is no longer the one hashed), or of the bytes shipped to a remote
+    worker, then the text caches cleared, as an extraction clears them after each document: copies of
+    one filing parse no faster than distinct ones."""
+    result = parse_pdf(path, sha256=sha256) if data is None else parse_pdf_bytes(data, path, sha256=sha256)
     clear_caches()
     return result
 
@@ -220,9 +221,7 @@ def parse_many(
 def _parse_shipped(job: tuple[str, str, bytes]) -> tuple[str, ParseResult]:
     """Runs on a worker that may be on another machine: parse the shipped bytes, return the frames."""
     sha, path, data = job
-    result = parse_pdf_bytes(data, path, sha256=sha)
-    clear_caches()  # as _parse_fresh
-    return sha, result
+    return sha, _parse_fresh(path, sha, data)
 
 
 def _parse_away(

@@ -86,13 +86,12 @@ def compact_map(text: str) -> tuple[str, list[int]]:
 # lower-cased, letters and digits only ("Ａ" → "a", "½" → "12", "’" → ""). A str.translate table,
 # filled in as characters are met, so each character is normalised once, not once per line.
 _COMPACT: dict[int, str] = {}
-_KNOWN: set[str] = set()
 
 
 def _learn(text: str) -> None:
-    for ch in set(text).difference(_KNOWN):
-        _COMPACT[ord(ch)] = "".join(c for c in unicodedata.normalize("NFKC", ch).lower() if c.isalnum())
-        _KNOWN.add(ch)
+    for ch in set(text):
+        if ord(ch) not in _COMPACT:
+            _COMPACT[ord(ch)] = "".join(c for c in unicodedata.normalize("NFKC", ch).lower() if c.isalnum())
 
 
 def line_bbox(line: Line) -> tuple[float, float, float, float]:

@@ -16,9 +16,7 @@ from mdqa_kernel.readers.table.prose import (
     SHARE_OF_WHOLE,
     SUB_ITEM,
     ProseWindow,
-    joined_text,
-    lines_bbox,
-    lines_span,
+    lines_candidate,
 )
 
 _COUNT = r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?"
@@ -117,19 +115,9 @@ def people_count(windows: list[ProseWindow], description: str) -> list[Candidate
                 or (_PEOPLE.search(head) and not _RESPECTIVELY.search(sentence))
             ):
                 score = PROSE_PART
-            used = w.used(m.end())
-            out.append(
-                Candidate(
-                    "prose",
-                    w.page,
-                    m["n"] + (f" {m['m']}" if m["m"] else ""),
-                    joined_text(used),
-                    score,
-                    lines_bbox(used),
-                    lines_span(used),
-                    number=float(f"{number[0] * scale:.12g}"),
-                )
-            )
+            raw = m["n"] + (f" {m['m']}" if m["m"] else "")
+            count = float(f"{number[0] * scale:.12g}")
+            out.append(lines_candidate("prose", w.page, raw, w.used(m.end()), score, number=count))
     return out
 
 
@@ -166,16 +154,7 @@ def chinese_staff_count(windows: list[ProseWindow], description: str) -> list[Ca
                 score = PROSE_PART
             used = w.lines if m.end() > first_len else w.lines[:1]
             out.append(
-                Candidate(
-                    "prose",
-                    w.page,
-                    m.group(0),
-                    joined_text(used),
-                    score,
-                    lines_bbox(used),
-                    lines_span(used),
-                    number=float(f"{number:.12g}"),
-                )
+                lines_candidate("prose", w.page, m.group(0), used, score, number=float(f"{number:.12g}"))
             )
     return out
 

@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from mdqa_kernel.readers.confidence import (
     PROSE_LINKED,
@@ -131,7 +132,7 @@ def joined_text(lines: list[Line]) -> str:
     return ("" if cjk else " ").join(line.text for line in lines)
 
 
-def lines_bbox(lines: list[Line]) -> tuple[float, float, float, float]:
+def _lines_bbox(lines: list[Line]) -> tuple[float, float, float, float]:
     boxes = [line_bbox(line) for line in lines]
     return (
         min(b[0] for b in boxes),
@@ -141,9 +142,16 @@ def lines_bbox(lines: list[Line]) -> tuple[float, float, float, float]:
     )
 
 
-def lines_span(lines: list[Line]) -> tuple[int, int] | None:
+def _lines_span(lines: list[Line]) -> tuple[int, int] | None:
     spans = [s for s in (line_span(line) for line in lines) if s]
     return (min(s[0] for s in spans), max(s[1] for s in spans)) if spans else None
+
+
+def lines_candidate(
+    kind: str, page: int, raw: str, used: list[Line], score: float, **extra: Any
+) -> Candidate:
+    """A reading from prose lines: their joined text is the snippet, their box and span the evidence."""
+    return Candidate(kind, page, raw, joined_text(used), score, _lines_bbox(used), _lines_span(used), **extra)
 
 
 def occurrences(w: ProseWindow, norm: str) -> Iterator[tuple[int, int]]:
@@ -341,15 +349,12 @@ def _count_before(
 def _prose_candidate(
     w: ProseWindow, raw: str, scale: tuple[float, str] | None, score: float, value_end: int
 ) -> Candidate:
-    used = w.used(value_end)
-    return Candidate(
+    return lines_candidate(
         "prose",
         w.page,
         raw,
-        joined_text(used),
+        w.used(value_end),
         score,
-        lines_bbox(used),
-        lines_span(used),
         scale=scale[0] if scale else None,
         scale_word=scale[1] if scale else None,
     )

@@ -16,9 +16,7 @@ from mdqa_kernel.readers.table.candidates import Candidate
 from mdqa_kernel.readers.table.prose import (
     SENTENCE,
     ProseWindow,
-    joined_text,
-    lines_bbox,
-    lines_span,
+    lines_candidate,
     occurrences,
 )
 from mdqa_kernel.text.labels import LabelSet, normalize_label
@@ -62,17 +60,7 @@ def dividend_per_share(windows: list[ProseWindow]) -> list[Candidate]:
 
 
 def _dividend(page: int, used: list[Line], raw: str, value: float, basis: int) -> Candidate:
-    return Candidate(
-        "dividend",
-        page,
-        raw,
-        joined_text(used),
-        0.95,
-        lines_bbox(used),
-        lines_span(used),
-        number=round(value, 10),
-        basis=basis,
-    )
+    return lines_candidate("dividend", page, raw, used, 0.95, number=round(value, 10), basis=basis)
 
 
 _SHARE_FIELD = re.compile(rf"^(?P<part>{CJK}{{2,}})占(?P<whole>{CJK}{{2,}}?)(?:的)?(?:比例|比重|百分比)?$")
@@ -100,17 +88,7 @@ def share_of(windows: list[ProseWindow], description: str) -> list[Candidate]:
             sentence = SENTENCE.split(w.before + text[: hit.start()])[-1]
             named = part[:2] in normalize_label(sentence)
             used = w.used(hit.end())
-            out.append(
-                Candidate(
-                    "prose",
-                    w.page,
-                    hit.group("v"),
-                    joined_text(used),
-                    0.85 if named else 0.5,
-                    lines_bbox(used),
-                    lines_span(used),
-                )
-            )
+            out.append(lines_candidate("prose", w.page, hit.group("v"), used, 0.85 if named else 0.5))
     return out
 
 
@@ -134,15 +112,6 @@ def firm_in_role(windows: list[ProseWindow], labels: LabelSet) -> list[Candidate
                 m = _FIRM_BEFORE.search(w.text[:start])
                 if m:
                     score = ROLE_PRIMARY_LABEL if label in labels.primary else ROLE_OTHER_LABEL
-                    out.append(
-                        Candidate(
-                            "role",
-                            w.page,
-                            m.group("firm"),
-                            w.text,
-                            score,
-                            lines_bbox(w.lines),
-                            lines_span(w.lines),
-                        )
-                    )
+                    # the window's text is its lines' joined text
+                    out.append(lines_candidate("role", w.page, m.group("firm"), w.lines, score))
     return out
