@@ -192,3 +192,56 @@ def test_ask_plans_a_judgement_without_the_model(collection):
     assert asked == [] and result.planning is not None
     assert result.planning.trace.family_source == "judgement planner"
     assert result.answer is not None and result.answer.text.startswith("Yes. "), result.answer
+
+
+def test_a_gross_margin_without_a_gross_profit_line_is_derived(collection):
+    """Acme prints cost of products sold and no gross-profit line: read again with gross profit derived
+    (revenue less cost of revenue), the margin is 38.0 % (11,000 − 6,820) in FY2022 and 40.0 % in FY2023."""
+    from mdqa_kernel.benchmarks.systems.statements import unread_items
+    from mdqa_kernel.plan.analyst import derivable, statement_plan
+
+    question = "Does Acme Widgets have an improving gross margin profile as of FY2023?"
+    first = ask(question, collection, plan=judgement_plan(question, collection.documents), reader="table")
+    values = first.extraction.cells.select("field", "status", "confidence").to_dicts()
+    missing = unread_items([{**v, "value": None if v["status"] != "found" else 1.0} for v in values])
+    assert missing == {"gross_profit"} and derivable(missing) == {"gross_profit"}
+    plan = judgement_plan(question, collection.documents, derivable(missing))
+    assert plan is not None and {f.name for f in plan.fields} == {
+        "revenue_fy2022", "cost_of_revenue_fy2022", "revenue_fy2023", "cost_of_revenue_fy2023"}  # fmt: skip
+    answer = ask(question, collection, plan=plan, reader="table").answer
+    assert answer is not None
+    assert answer.text == ("Yes. Acme Widgets's gross margin, FY2022–FY2023 (rising asked): gross margin FY2022 "
+                           "38.00%, gross margin FY2023 40.00%."), answer.text  # fmt: skip
+    # the figure itself, planned the same way, is an amount: 12,400 − 7,440
+    figure = statement_plan("What is Acme Widgets's FY2023 gross profit in USD millions?", collection.documents,
+                            derivable({"gross_profit"}))  # fmt: skip
+    result = ask("Acme gross profit", collection, plan=figure, reader="table")
+    assert (
+        result.answer is not None
+        and result.answer.text == "Acme Widgets's FY2023 gross profit is 4960.00 million USD."
+    )
+
+
+def test_only_items_with_a_derivation_are_derived():
+    from mdqa_kernel.benchmarks.systems.statements import unread_items
+    from mdqa_kernel.plan.analyst import derivable
+
+    values = [
+        {"field": "gross_profit_fy2022", "value": None, "confidence": 0.5},
+        {"field": "revenue_fy2022", "value": 11000.0, "confidence": 0.95},
+        {"field": "inventory_fy2022", "value": 1300.0, "confidence": 0.3},  # read, but below the threshold
+    ]
+    assert unread_items(values) == {"gross_profit", "inventory"}
+    assert derivable(unread_items(values)) == {"gross_profit"}  # inventory has no formula to fall back on
+
+
+def test_cost_of_revenue_is_derived_from_gross_profit(collection):
+    """The other way round: a statement that prints gross profit but no cost line (Cirrus prints both:
+    the plan is what is checked here) reads revenue and gross profit for the cost of goods sold."""
+    from mdqa_kernel.plan.analyst import derivable, statement_plan
+
+    question = "What is Cirrus Labs's FY2023 cost of goods sold in USD millions?"
+    plan = statement_plan(question, collection.documents, derivable({"cost_of_revenue"}))
+    assert plan is not None and [f.name for f in plan.fields] == ["revenue_fy2023", "gross_profit_fy2023"]
+    result = ask(question, collection, plan=plan, reader="table")
+    assert result.answer is not None and "9000.00 million USD" in result.answer.text, result.answer

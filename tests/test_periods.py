@@ -17,7 +17,7 @@ from reportlab.pdfgen import canvas
 
 from mdqa_kernel.parsing.pdf import parse_pdf
 from mdqa_kernel.readers import Status, view_from_parse
-from mdqa_kernel.readers.confidence import CONFIDENT
+from mdqa_kernel.readers.confidence import CONFIDENT, REVIEW_BELOW
 from mdqa_kernel.readers.table.reader import TableReader
 from mdqa_kernel.text.periods import (
     ReportPeriod,
@@ -659,3 +659,67 @@ def test_a_line_named_by_both_signs_reads_the_asked_side(tmp_path, label, values
     # "Income (loss) before income taxes" is printed "Loss before income taxes" in a year with a loss
     pretax = read(doc, "Income (loss) before income taxes for the fiscal year, in USD millions")
     assert pretax.value == pytest.approx(-5_022e6) and pretax.confidence >= CONFIDENT
+
+
+@pytest.mark.parametrize(
+    ("text_", "factor"),
+    [
+        ("Unless otherwise noted, tabular dollars are presented in millions, except per share amounts.", 1e6),
+        ("Unless otherwise noted, tabular dollars are in millions.", 1e6),
+        ("All amounts are in ₹ crore unless otherwise stated", 1e7),
+        ("(Dollars in millions, unless otherwise indicated)", 1e6),
+        ("Amounts in thousands, except as otherwise noted.", 1e3),
+        # a table's own caption, or a sentence about one amount, declares nothing for the filing
+        ("(in millions)", None),
+        ("Revenue was $5 million, unless otherwise adjusted", None),
+    ],
+)
+def test_standing_scale_declarations(text_, factor):
+    from mdqa_kernel.text.values import standing_scale
+
+    found = standing_scale(text_)
+    assert (found[0] if found else None) == factor
+
+
+def test_a_table_without_a_caption_takes_the_filings_standing_scale(tmp_path: Path) -> None:
+    """A note's table prints no "(in millions)"; the notes open with "Unless otherwise noted, tabular
+    dollars are in millions": its 411 is $411 million, read as confidently as a captioned table. A filing
+    without the declaration leaves the number in units, held for review as implausibly small."""
+    note = [
+        row("", "2023", "2022", "2021"),
+        row("Cost of sales", "33", "29", "30"),
+        row("Selling, general and administrative expenses", "347", "208", "239"),
+        row("Total restructuring and impairment charges", "411", "247", "289"),
+    ]
+    opening = [text("Notes to the Consolidated Financial Statements"),
+               text("Unless otherwise noted, tabular dollars are in millions, except per share amounts.")]  # fmt: skip
+    desc = ("Restructuring charges (also: restructuring and impairment charges / restructuring costs) for the "
+            "fiscal year of the report, in USD millions")  # fmt: skip
+    field = SimpleNamespace(name="f", type="number", description=desc, question="", unit="USD", scale=1e6)
+    cover = [
+        text("Acme Inc. ANNUAL REPORT ON FORM 10-K"),
+        text("For the fiscal year ended December 31, 2023"),
+    ]
+    declared = view(draw(tmp_path / "declared.pdf", [cover, opening, [text("Note 3 - Restructuring"), *note]]),
+                    year=2023, doctype="10-K")  # fmt: skip
+    got = TableReader().read(declared, field, "")
+    assert got.status == Status.FOUND and got.value == 411.0 and got.confidence >= CONFIDENT, got
+    # the declaration is in force from its page on: a table before it is not covered
+    before = view(draw(tmp_path / "before.pdf", [cover, [text("Note 3 - Restructuring"), *note], opening]),
+                  year=2023, doctype="10-K")  # fmt: skip
+    unscaled = TableReader().read(before, field, "")
+    assert unscaled.value == 0.000411 and unscaled.confidence < REVIEW_BELOW, unscaled  # held for review
+
+
+def test_a_name_the_description_lists_as_also_is_no_component() -> None:
+    """ "(also: restructuring and impairment charges / …)" names the same line item: its extra word
+    ("impairment") is not a restricting word that marks a component."""
+    from mdqa_kernel.text.statement_context import description_heads, specificity
+
+    desc = ("Restructuring charges (also: restructuring and impairment charges / restructuring costs) for the "
+            "fiscal year of the report, in USD millions")  # fmt: skip
+    assert description_heads(desc) == ["Restructuring charges", "restructuring and impairment charges",
+                                       "restructuring costs"]  # fmt: skip
+    assert specificity("Restructuring and impairment charges", desc) == 1.0
+    # a component of a name the description does not list still is one
+    assert specificity("Restructuring charges for severance", desc) < 0.6

@@ -74,6 +74,7 @@ class LineItem:
     outflow: bool = False
     labels: tuple[str, ...] = ()
     printed_in: str | None = None
+    otherwise: str | None = None  # how to derive it from other items when a statement prints no line
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,7 @@ class Metric:
     phrases: tuple[str, ...]
     formula: str
     percent: bool = False
+    amount: bool = False  # a line item derived from others (`otherwise`): an amount, not a ratio
 
 
 @dataclass(frozen=True)
@@ -95,11 +97,15 @@ class Terms:
 
 
 @cache
-def load_terms() -> Terms:
+def load_terms(derived: frozenset[str] = frozenset()) -> Terms:
+    """The vocabulary; the line items named in `derived` are read through their `otherwise` formula
+    (gross profit as revenue less cost of revenue) instead of as a printed line."""
+    if derived:
+        return _with_derivations(load_terms(), derived)
     text = resources.files("mdqa_kernel.plan").joinpath("statement_terms.yaml").read_text("utf-8")
     data = load_yaml(text, "statement_terms.yaml", what="statement terms")
     items = {n: LineItem(n, d["head"], tuple(d["phrases"]), bool(d.get("point")), bool(d.get("outflow")),
-                     tuple(d.get("labels") or ()), d.get("printed_in"))
+                     tuple(d.get("labels") or ()), d.get("printed_in"), d.get("otherwise"))
              for n, d in data["line_items"].items()}  # fmt: skip
     metrics = {n: Metric(n, tuple(d["phrases"]), d["formula"], bool(d.get("percent")))
                for n, d in data["metrics"].items()}  # fmt: skip
@@ -109,6 +115,25 @@ def load_terms() -> Terms:
         for p in term.phrases:
             by_phrase[_norm(p)] = term
     return Terms(items, metrics, by_phrase)
+
+
+def _with_derivations(terms: Terms, derived: frozenset[str]) -> Terms:
+    """The vocabulary with each derivable item of `derived` named by a metric over the others."""
+    by_phrase = dict(terms.by_phrase)
+    for name in sorted(derived):
+        item = terms.items.get(name)
+        if item is None or item.otherwise is None:
+            continue
+        metric = Metric(item.name, item.phrases, item.otherwise, amount=True)
+        for p in item.phrases:
+            by_phrase[_norm(p)] = metric
+    return Terms(terms.items, terms.metrics, by_phrase)
+
+
+def derivable(items: set[str]) -> frozenset[str]:
+    """The line items among `items` the vocabulary can derive from others when no line prints them."""
+    known = load_terms().items
+    return frozenset(i for i in items if i in known and known[i].otherwise is not None)
 
 
 def _norm(text: str) -> str:
@@ -306,25 +331,29 @@ def _lookup(phrase: str, terms: Terms, definitions: dict[str, str]) -> LineItem 
     return None
 
 
-def term_at(phrase: str, year: int, definitions: dict[str, str] | None = None) -> Node:
+def term_at(
+    phrase: str, year: int, definitions: dict[str, str] | None = None, terms: Terms | None = None
+) -> Node:
     """A term of the vocabulary (or of the question's definitions) at a fiscal year: a line item's
     Ref or a metric's formula. Raises UnknownTerm for a phrase nothing names."""
-    terms = load_terms()
+    terms = terms or load_terms()
     return _at(_norm(phrase), year, _Scope(year, terms, definitions or {}))
 
 
-def lookup_term(phrase: str, definitions: dict[str, str] | None = None) -> LineItem | Metric | None:
+def lookup_term(
+    phrase: str, definitions: dict[str, str] | None = None, terms: Terms | None = None
+) -> LineItem | Metric | None:
     """The line item or metric a phrase names (the question's definitions first), or None."""
-    return _lookup(_norm(phrase), load_terms(), definitions or {})
+    return _lookup(_norm(phrase), terms or load_terms(), definitions or {})
 
 
 def term_unit(
-    phrase: str, definitions: dict[str, str] | None = None
+    phrase: str, definitions: dict[str, str] | None = None, terms: Terms | None = None
 ) -> Literal["percent", "ratio", "amount"]:
     """How a term's figure is shown: a percentage (a margin), a ratio (another metric), or an amount in
-    the statements' currency (a line item, or a phrase nothing names)."""
-    term = lookup_term(phrase, definitions)
-    if isinstance(term, Metric):
+    the statements' currency (a line item, derived or printed, or a phrase nothing names)."""
+    term = lookup_term(phrase, definitions, terms)
+    if isinstance(term, Metric) and not term.amount:
         return "percent" if term.percent else "ratio"
     return "amount"
 
@@ -430,7 +459,9 @@ def definitions_of(question: str) -> dict[str, str]:
     return out
 
 
-def read_statement_question(question: str, metadata: pl.DataFrame) -> StatementQuestion | None:
+def read_statement_question(
+    question: str, metadata: pl.DataFrame, terms: Terms | None = None
+) -> StatementQuestion | None:
     """Read a statement question against a collection's metadata; None when it is not one this
     planner can read completely."""
     company = find_entity(question, metadata)
@@ -441,7 +472,7 @@ def read_statement_question(question: str, metadata: pl.DataFrame) -> StatementQ
     # "Roughly how many times has JnJ sold its inventory in FY2022? Calculate inventory turnover ratio
     # for FY2022": the instruction names the metric the question asks in words
     for clause in [target, *(m.group(1) for m in _CALCULATE.finditer(question))]:
-        read = _read_target(clause, question, company, metadata)
+        read = _read_target(clause, question, company, metadata, terms or load_terms())
         if read is not None:
             return read
     return None
@@ -451,10 +482,9 @@ _CALCULATE = re.compile(r"\b(?:calculate|compute|determine)\s+(?:the\s+)?([^.;?]
 
 
 def _read_target(
-    target: str, question: str, company: tuple[str, str], metadata: pl.DataFrame
+    target: str, question: str, company: tuple[str, str], metadata: pl.DataFrame, terms: Terms
 ) -> StatementQuestion | None:
     """The statement question one asked clause names, or None."""
-    terms = load_terms()
     column, name = company
     years = fiscal_years(target) or fiscal_years(question)
     if not years:
@@ -626,16 +656,19 @@ def field_spec(ref: Ref, report_year: int, entity_column: str, terms: Terms | No
                      unit="USD", scale=AMOUNT_SCALE)  # fmt: skip
 
 
-def statement_plan(question: str, metadata: pl.DataFrame) -> Plan | None:
-    """A complete plan for a statement question, or None when this planner cannot read it."""
-    sq = read_statement_question(question, metadata)
+def statement_plan(
+    question: str, metadata: pl.DataFrame, derived: frozenset[str] = frozenset()
+) -> Plan | None:
+    """A complete plan for a statement question, or None when this planner cannot read it; the items in
+    `derived` are computed from others (`load_terms`)."""
+    terms = load_terms(derived)
+    sq = read_statement_question(question, metadata, terms)
     if sq is None:
         return None
     selected = annual_report_filters(sq.company, sq.entity_column, sq.years, metadata)
     if selected is None:
         return None
     sq.filters, sq.report_year = selected
-    terms = load_terms()
     fields = [field_spec(r, sq.report_year, sq.entity_column, terms) for r in refs(sq.formula)]
     expr = expression(sq.formula, terms)
     amount = is_amount(sq.formula)

@@ -192,8 +192,9 @@ def _candidates(item: str, tail: str, measure: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def choice_plan(question: str, metadata: pl.DataFrame) -> Plan | None:
-    """A complete plan for a which-of question, or None when this module cannot read it."""
+def choice_plan(question: str, metadata: pl.DataFrame, derived: frozenset[str] = frozenset()) -> Plan | None:
+    """A complete plan for a which-of question, or None when this module cannot read it; the line items
+    in `derived` are computed from others (`analyst.load_terms`)."""
     c = read_choice(question, metadata)
     if c is None:
         return None
@@ -201,17 +202,17 @@ def choice_plan(question: str, metadata: pl.DataFrame) -> Plan | None:
     if selected is None:
         return None
     filters, report_year = selected
+    terms = load_terms(derived)
     definitions = definitions_of(question)
     # the figures compared: (label, name, year) — listed names in one year, or one name in two years
     compared = [(f"FY{y}", c.names[0], y) for y in c.years] or [(n, n, c.year) for n in c.names]
     try:
-        nodes: list[Node] = [term_at(n, y, definitions) for _, n, y in compared]
+        nodes: list[Node] = [term_at(n, y, definitions, terms) for _, n, y in compared]
     except UnknownTerm:
         return None
-    kinds = {term_unit(n, definitions) for n in c.names}
+    kinds = {term_unit(n, definitions, terms) for n in c.names}
     if len(kinds) != 1:
         return None  # a margin against an amount: no figure is larger in any sense that matters
-    terms = load_terms()
     fields = {r: field_spec(r, report_year, c.entity_column, terms) for n in nodes for r in refs(n)}
     columns = [f"choice_{i + 1}" for i in range(len(compared))]
     steps = [DeriveOp(name=col, expr=_signed(n, terms)) for col, n in zip(columns, nodes, strict=True)]

@@ -182,8 +182,11 @@ def _known_name(metric: str, definitions: dict[str, str]) -> str | None:
     return None
 
 
-def judgement_plan(question: str, metadata: pl.DataFrame) -> Plan | None:
-    """A complete plan for a judgement question, or None when this module cannot read it."""
+def judgement_plan(
+    question: str, metadata: pl.DataFrame, derived: frozenset[str] = frozenset()
+) -> Plan | None:
+    """A complete plan for a judgement question, or None when this module cannot read it; the line items
+    in `derived` are computed from others (`analyst.load_terms`)."""
     j = read_judgement(question, metadata)
     if j is None:
         return None
@@ -191,20 +194,20 @@ def judgement_plan(question: str, metadata: pl.DataFrame) -> Plan | None:
     if selected is None:
         return None
     filters, report_year = selected
+    terms = load_terms(derived)
     definitions = definitions_of(question)
     name = _known_name(j.metric, definitions)
     if name is None:
         return None
     try:
-        nodes = {y: term_at(name, y, definitions) for y in j.years}
+        nodes = {y: term_at(name, y, definitions, terms) for y in j.years}
     except UnknownTerm:  # a definition of the question that cannot be read
         return None
-    terms = load_terms()
     if j.kind == "steady" and any(terms.items[r.item].point for n in nodes.values() for r in refs(n)):
         # a balance sheet prints two year-ends: three years of a balance need two reports
         nodes = {y: n for y, n in nodes.items() if y >= report_year - 1}
     fields = {r: field_spec(r, report_year, j.entity_column, terms) for n in nodes.values() for r in refs(n)}
-    unit = "percent" if j.kind == "high_growth" else term_unit(name, definitions)
+    unit = "percent" if j.kind == "high_growth" else term_unit(name, definitions, terms)
     if j.kind == "threshold" and not _comparable(j, unit):
         return None
     percent = unit == "percent"

@@ -178,17 +178,21 @@ class PlanResult:
 # -- the planner -------------------------------------------------------------------------------------
 
 
-def figure_plan(question: str, metadata: pl.DataFrame) -> tuple[str, Plan] | None:
+def figure_plan(
+    question: str, metadata: pl.DataFrame, derived: frozenset[str] = frozenset()
+) -> tuple[str, Plan] | None:
     """A question one company's statement figures answer, planned without a model: a figure or metric
     (`plan.analyst`), a yes/no judgement the figures decide (`plan.judgement`) or the largest of listed
-    figures (`plan.choice`); (family, plan), or None when none of them reads the question completely."""
+    figures (`plan.choice`); (family, plan), or None when none of them reads the question completely.
+    The line items in `derived` are computed from others, as when a first reading found no printed line
+    for them (`analyst.derivable`: gross profit as revenue less cost of revenue)."""
     from mdqa_kernel.plan.analyst import statement_plan
     from mdqa_kernel.plan.choice import choice_plan
     from mdqa_kernel.plan.judgement import judgement_plan
 
     planners = (("statement", statement_plan), ("judgement", judgement_plan), ("choice", choice_plan))
     for family, planner in planners:
-        plan = planner(question, metadata)
+        plan = planner(question, metadata, derived)
         if plan is not None:
             return family, plan
     return None

@@ -32,7 +32,7 @@ from mdqa_kernel.parsing.pdf import CHUNKS_SCHEMA
 from mdqa_kernel.readers.confidence import REVIEW_BELOW
 from mdqa_kernel.registry import Registry
 from mdqa_kernel.text.language import CJK_RE
-from mdqa_kernel.text.values import to_json_value
+from mdqa_kernel.text.values import standing_scale, to_json_value
 
 
 class ReaderError(MdqaError):
@@ -221,6 +221,25 @@ class DocumentView:
             return "\n".join(self.page_text(p) for p in first)
 
         return str(self.memo("cover_text", build))
+
+    def standing_scales(self) -> list[tuple[int, float, str]]:
+        """(page, factor, word) of each filing-wide scale declaration ("Unless otherwise noted, tabular
+        dollars are in millions"), in page order; a restricted view keeps its document's."""
+
+        def build() -> list[tuple[int, float, str]]:
+            out = []
+            for page, text in self.pages.select("page", "text").iter_rows():
+                found = standing_scale(text or "")
+                if found is not None:
+                    out.append((int(page), found[0], found[1]))
+            return sorted(out)
+
+        return list(self.memo("standing_scales", build))
+
+    def standing_scale(self, page: int) -> tuple[float, str] | None:
+        """The filing-wide scale in force on `page`: the last declaration on it or before it."""
+        before = [(f, w) for p, f, w in self.standing_scales() if p <= page]
+        return before[-1] if before else None
 
     def memo(self, key: str, build: Callable[[], Any]) -> Any:
         """Per-document cache for derived structures (line index, BM25 index) shared by all fields."""

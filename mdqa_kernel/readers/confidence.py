@@ -22,6 +22,7 @@ REVIEW_BELOW = 0.5
 # The scale of a table number (readers/table/reader.py: score × column × scale).
 KNOWN_SCALE = 1.0  # declared by the row or a line above ("in millions", "单位：万元"), or none applies (%)
 COUNT_SCALE = 0.95  # a count under no declaration: counts are printed as they are
+STANDING_SCALE = 0.95  # the filing's own "unless otherwise noted, tabular dollars are in millions"
 UNDECLARED_SCALE = 0.8  # nothing declared: probably units; at CONFIDENT only on a perfect label and column
 
 # "No" because something was not found (readers/table/reader.py).

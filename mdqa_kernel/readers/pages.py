@@ -61,6 +61,6 @@ def restrict(doc: DocumentView, pages: Sequence[int] | None) -> DocumentView:
     keep = pl.col("page").is_in(list(pages))
     words = doc.words.filter(keep) if doc.words is not None and "page" in doc.words.columns else doc.words
     chunks = doc.chunks.filter(keep) if "page" in doc.chunks.columns else doc.chunks
-    # the cover stays the document's: the period a filing reports does not change with the pages read
-    cache = {"cover_text": doc.cover_text()}
+    # the cover and the filing-wide scale stay the document's: they do not change with the pages read
+    cache = {"cover_text": doc.cover_text(), "standing_scales": doc.standing_scales()}
     return replace(doc, pages=doc.pages.filter(keep), words=words, chunks=chunks, _cache=cache)

@@ -152,6 +152,12 @@ def _description_heads(description: str) -> tuple[str, ...]:
     heads = [_QUALIFIER.sub("", core).strip()]
     # a short alternative name in parentheses: "(net sales)", "(merchandise inventories)"
     for alt in re.findall(r"\(([^)]*)\)", desc):
+        also = re.match(r"\s*also\s*:\s*", alt, re.I)
+        if also:
+            # "(also: restructuring and impairment charges / restructuring costs)": other printed names
+            # of the same line item, each a head of its own (never a component of the first)
+            heads += [n.strip() for n in alt[also.end() :].split("/") if is_english(n) and words(n)]
+            continue
         # "(gross margin in dollars)": the amount the alternative name is printed as
         alt = _IN_CURRENCY.sub("", alt.strip())
         w = alt.split()

@@ -112,6 +112,34 @@ def declared_scale(text: str) -> tuple[float, str] | None:
     return None
 
 
+# A filing-wide declaration, in force for every table that declares no scale of its own: "Unless otherwise
+# noted, tabular dollars are presented in millions", "All amounts are in ₹ crore unless otherwise stated",
+# "(Dollars in millions, unless otherwise indicated)". "Unless otherwise …" is what makes it standing: a
+# table's own caption ("(in millions)") says nothing about the next table.
+_AMOUNTS = r"(?:all\s+)?(?:tabular\s+)?(?:dollar\s+amounts|dollars|amounts|figures|\$)"
+_PRESENTED = r"(?:are\s+|is\s+)?(?:presented\s+|stated\s+|expressed\s+|shown\s+|reported\s+)?in\s+(?:u\.s\.\s+)?(?:\$|₹|rs\.?)?\s*"
+_UNLESS = (
+    r"(?:unless|except\s+as|except\s+where)\s+otherwise\s+(?:noted|stated|indicated|specified|mentioned)"
+    r"|unless\s+(?:noted|stated|indicated|specified|mentioned)\s+otherwise"
+)
+_STANDING = re.compile(
+    rf"(?:{_UNLESS})[,;]?\s+{_AMOUNTS}\s+{_PRESENTED}(?P<a>millions|thousands|billions|crores?|lakhs?)\b"
+    rf"|{_AMOUNTS}\s+{_PRESENTED}(?P<b>millions|thousands|billions|crores?|lakhs?)\b[^.;]{{0,60}}?(?:{_UNLESS})",
+    re.IGNORECASE,
+)
+
+
+def standing_scale(text: str) -> tuple[float, str] | None:
+    """The scale a filing declares for all its tables unless a table says otherwise, or None."""
+    if "otherwise" not in text.lower():  # most pages: no declaration to look for
+        return None
+    m = _STANDING.search(re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)))
+    if m is None:
+        return None
+    word = m.group("a") or m.group("b")
+    return _word_factor(word), word
+
+
 def last_declared_scale(text: str) -> tuple[float, str] | None:
     """The scale declared last in a text (the one in force at its end), or None."""
     best: tuple[int, float, str] | None = None

@@ -138,6 +138,10 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # mdqa v58: table reader table-30/31 (a line named by both signs, "Income tax (expense)/benefit", is read
 # for the side the field asks; "Income (loss) before income taxes" also names "Loss before income taxes");
 # the provision for income taxes is also printed as "income tax expense".
+# mdqa v59 (mdqa-oracle-pages v3): a line item a statement does not print (gross profit under the cost of
+# sales) is derived from others (`otherwise` in plan/statement_terms.yaml) and the plan read again.
+# mdqa v60: a question asking by how much something changed ("By how much did X increase …?") takes the
+# change route (systems/change.py): the model copies the two figures, the system checks and subtracts.
 # mdqa-oracle-pages v2: the evidence pages are read with their filing's cover (the period the filing reports);
 # v1 resolved the columns of a January year end without it (Best Buy's three years read as one).
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
@@ -147,8 +151,8 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 58,
-    "mdqa-oracle-pages": 2,
+    "mdqa": 60,
+    "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
 }

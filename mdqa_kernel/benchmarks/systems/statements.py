@@ -8,7 +8,9 @@ metadata, reads one field per (line item, year) with the cascade (the table read
 for the cells it is unsure of) and derives the answer; the record keeps the formula and every value with
 its page.
 A field that is not found, or read below STATEMENT_THRESHOLD by either reader, leaves the question
-unanswered ("not found" / "needs review"), never a guess.
+unanswered ("not found" / "needs review"), never a guess; when the vocabulary can derive that line item
+from others (gross profit as revenue less cost of revenue: `otherwise` in plan/statement_terms.yaml), the
+question is planned and read once more with it derived, and the record says so (`derived`).
 
 Any other question (a judgement, a narrative, an 8-K event) is answered by retrieval over the filings
 the question names: the company, and its years and kind of filing when the question says them
@@ -22,9 +24,9 @@ from typing import Any
 
 import polars as pl
 
-from mdqa_kernel.benchmarks.systems import flat_rag
+from mdqa_kernel.benchmarks.systems import change, flat_rag
 from mdqa_kernel.benchmarks.systems.base import LLM, QuestionInput, StageError, SystemConfig, SystemOutput
-from mdqa_kernel.plan.analyst import describe, select_filings
+from mdqa_kernel.plan.analyst import derivable, describe, select_filings
 from mdqa_kernel.plan.planner import figure_plan
 
 # a plan's route is "<family>-plan": statement-plan, judgement-plan, choice-plan
@@ -60,6 +62,40 @@ def _run(config: SystemConfig, q: QuestionInput, llm: LLM, *, oracle: bool) -> S
     found = figure_plan(q.question, coll.documents)
     if found is None:
         return _retrieval(config, q, coll, llm, pages=q.pages if oracle else None)
+    out = _answer(config, q, coll, llm, found, oracle=oracle)
+    derived = derivable(unread_items(out.notes.get("values") or []))
+    if out.answer is not None or not derived:
+        return out
+    # A statement need not print every line an analyst names (no gross-profit line under the cost of
+    # sales): the items the first reading did not find are computed from others and read again.
+    again = figure_plan(q.question, coll.documents, derived)
+    if again is None or describe(again[1]) == describe(found[1]):
+        return out
+    retry = _answer(config, q, coll, llm, again, oracle=oracle)
+    retry.notes["derived"] = sorted(derived)
+    retry.notes["first_reading"] = {"fields": out.notes.get("fields"),
+                                    "failures": out.failures, "values": out.notes.get("values")}  # fmt: skip
+    return retry
+
+
+def unread_items(values: list[dict[str, Any]]) -> set[str]:
+    """The line items of the fields not found, or read below STATEMENT_THRESHOLD."""
+    out = set()
+    for v in values:
+        item, _, year = str(v.get("field")).rpartition("_fy")
+        if (
+            item
+            and year.isdigit()
+            and (v.get("value") is None or (v.get("confidence") or 0.0) < STATEMENT_THRESHOLD)
+        ):
+            out.add(item)
+    return out
+
+
+def _answer(
+    config: SystemConfig, q: QuestionInput, coll: Any, llm: LLM, found: tuple[str, Any], *, oracle: bool
+) -> SystemOutput:
+    """The plan run over the collection and its answer, or the question left unanswered with why."""
     route, plan = f"{found[0]}-plan", found[1]
     from mdqa_kernel.ask import ask
 
@@ -150,6 +186,10 @@ def _retrieval(
         chunks = q.chunks
     narrowed = QuestionInput(q.question_id, q.split, q.question, q.language, chosen, chunks, collection=coll,
                              n_ctx=q.n_ctx, max_tokens=q.max_tokens)  # fmt: skip
+    if change.asks_change(q.question):
+        out = change.run(config, narrowed, llm)
+        out.notes = {"filings": chosen["doc_id"].to_list(), **out.notes}
+        return out
     out = flat_rag.run(SystemConfig("flat-rag", max(config.k, 5.0 / max(chosen.height, 1))), narrowed, llm)
     out.notes = {"route": ROUTE_RETRIEVAL, "filings": chosen["doc_id"].to_list(), **out.notes}
     return out

@@ -47,6 +47,7 @@ from mdqa_kernel.readers.confidence import (
     OCR_TRUSTED_WORD,
     OTHER_SCOPE_FACTOR,
     RIVALS_FACTOR,
+    STANDING_SCALE,
     UNDECLARED_SCALE,
 )
 from mdqa_kernel.readers.plausibility import checked, field_kind, reading_implausibility
@@ -114,7 +115,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-31"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-32"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -191,7 +192,9 @@ TABLE_READER_VERSION = "table-31"  # 4: disclosure topics under their printed na
 # benefit for income taxes") is the debit side's line, and its value reads for the side the field asks
 # (the parenthesised side is printed negative: the provision's (31) is 31); for a field naming neither
 # side it is read at half confidence; 31: a description with a loss note inside its name ("Income (loss) before income
-# taxes") also names the loss side's line ("Loss before income taxes"), which is then no restricted component
+# taxes") also names the loss side's line ("Loss before income taxes"), which is then no restricted component;
+# 32: a table that declares no scale takes the filing's standing one ("Unless otherwise noted, tabular dollars
+# are in millions", on that page or before it) at STANDING_SCALE, instead of units at UNDECLARED_SCALE
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
@@ -552,6 +555,9 @@ class TableReader:
             return above[0], above[1], KNOWN_SCALE
         if field.type == "integer" or (field.unit or "").lower() in _COUNT_UNITS:
             return 1.0, None, COUNT_SCALE
+        standing = doc.standing_scale(row.page)
+        if standing is not None:
+            return standing[0], standing[1], STANDING_SCALE
         return 1.0, None, UNDECLARED_SCALE  # nothing declared: probably units, but say so
 
     # -- choosing ---------------------------------------------------------------------------------
