@@ -17,17 +17,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from mdqa_kernel.benchmarks.systems.base import (
-    LLM,
-    QuestionInput,
-    SystemConfig,
-    SystemOutput,
-    approx_tokens,
-    fit_blocks,
-)
-from mdqa_kernel.benchmarks.systems.flat_rag import PROMPT_MARGIN_TOKENS, passage, pooled_chunks
-from mdqa_kernel.readers.retrieval import ChunkIndex
-from mdqa_kernel.text.values import numbers_in, scale_factor
+from mdqa_kernel.benchmarks.systems import flat_rag
+from mdqa_kernel.benchmarks.systems.base import LLM, QuestionInput, SystemConfig, SystemOutput
+from mdqa_kernel.text.values import Number, numbers_in, scale_factor
 
 ROUTE_CHANGE = "change-retrieval"
 
@@ -63,35 +55,31 @@ def asks_change(question: str) -> bool:
     return CHANGE_QUESTION.search(question) is not None
 
 
+def _plain(n: Number) -> float:
+    """A printed number in plain units: "$3.8 billion" → 3.8e9."""
+    return n.value * (scale_factor(n.scale_word) if n.scale_word else 1.0)
+
+
 def amount(printed: str) -> Amount | None:
     """The one amount a short text prints ("$3,800,000,000", "$3.8 billion"), or None."""
     found = [n for n in numbers_in(printed) if not n.percent and n.points is None]
-    if len(found) != 1:
-        return None
-    n = found[0]
-    return Amount(
-        printed.strip(), n.value * (scale_factor(n.scale_word) if n.scale_word else 1.0), n.currency or ""
-    )
+    return Amount(printed.strip(), _plain(found[0]), found[0].currency or "") if len(found) == 1 else None
 
 
 def printed_amounts(text: str) -> dict[float, str]:
     """Every amount a passage prints, in plain units, with the currency sign printed before it ("" if none)."""
     out: dict[float, str] = {}
     for n in numbers_in(text):
-        value = n.value * (scale_factor(n.scale_word) if n.scale_word else 1.0)
-        out[value] = out.get(value) or n.currency or ""
+        out[_plain(n)] = out.get(_plain(n)) or n.currency or ""
     return out
 
 
 def run(config: SystemConfig, q: QuestionInput, llm: LLM) -> SystemOutput:
-    """One retrieval over the question's documents, the model's two figures, the change computed."""
-    pool = pooled_chunks(q)
-    want = math.ceil(max(config.k, 5.0 / max(q.n_docs, 1)) * q.n_docs)
-    hits = ChunkIndex(pool).search(q.question, want)
+    """One retrieval over the question's documents (flat-RAG's, at least five passages), the model's two
+    figures, the change computed."""
+    config = flat_rag.with_min_chunks(config, q.n_docs)
+    hits, kept, dropped = flat_rag.retrieve(config, q, lambda passages: _prompt(q.question, passages))
     rows = list(hits.iter_rows(named=True))
-    blocks = [passage(r, with_metadata=False) for r in rows]
-    budget = q.n_ctx - q.max_tokens - PROMPT_MARGIN_TOKENS - approx_tokens(_prompt(q.question, []))
-    kept, dropped = fit_blocks(blocks, budget)
     out = SystemOutput(answer=None)
     chosen = llm.structured(_prompt(q.question, kept), ChangeOut, stage="answer")
     pages: dict[Any, str] = {}

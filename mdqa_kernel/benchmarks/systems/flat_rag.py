@@ -12,6 +12,8 @@ recorded in the output notes.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import polars as pl
@@ -68,14 +70,28 @@ def build_prompt(q: QuestionInput, passages: list[str], with_metadata: bool) -> 
     return "\n\n".join(parts)
 
 
-def run(config: SystemConfig, q: QuestionInput, llm: LLM) -> SystemOutput:
-    pool = pooled_chunks(q)
+def with_min_chunks(config: SystemConfig, n_docs: int, chunks: int = 5) -> SystemConfig:
+    """The config with k raised so that at least `chunks` passages are retrieved over `n_docs` documents
+    (over one filing, k=3 would give three passages)."""
+    return replace(config, k=max(config.k, chunks / max(n_docs, 1)))
+
+
+def retrieve(
+    config: SystemConfig, q: QuestionInput, prompt: Callable[[list[str]], str]
+) -> tuple[pl.DataFrame, list[str], int]:
+    """The top ⌈k·|D|⌉ chunks (hits), the passages of them that fit the model's context beside the rest
+    of `prompt` (a function of the passages), and how many were dropped."""
     want = math.ceil(config.k * q.n_docs)
-    hits = ChunkIndex(pool).search(q.question, want)
+    hits = ChunkIndex(pooled_chunks(q)).search(q.question, want)
     blocks = [passage(r, config.metadata) for r in hits.iter_rows(named=True)]
-    fixed = approx_tokens(build_prompt(q, [], config.metadata)) + PROMPT_MARGIN_TOKENS
-    budget = q.n_ctx - q.max_tokens - fixed
+    budget = q.n_ctx - q.max_tokens - approx_tokens(prompt([])) - PROMPT_MARGIN_TOKENS
     kept, dropped = fit_blocks(blocks, budget)
+    return hits, kept, dropped
+
+
+def run(config: SystemConfig, q: QuestionInput, llm: LLM) -> SystemOutput:
+    want = math.ceil(config.k * q.n_docs)
+    hits, kept, dropped = retrieve(config, q, lambda passages: build_prompt(q, passages, config.metadata))
     prompt = build_prompt(q, kept, config.metadata)
     answer = llm.complete(prompt, stage="answer")
     out = SystemOutput(answer=answer.strip())

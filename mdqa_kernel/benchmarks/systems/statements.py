@@ -63,8 +63,10 @@ def _run(config: SystemConfig, q: QuestionInput, llm: LLM, *, oracle: bool) -> S
     if found is None:
         return _retrieval(config, q, coll, llm, pages=q.pages if oracle else None)
     out = _answer(config, q, coll, llm, found, oracle=oracle)
+    if out.answer is not None:
+        return out
     derived = derivable(unread_items(out.notes.get("values") or []))
-    if out.answer is not None or not derived:
+    if not derived:
         return out
     # A statement need not print every line an analyst names (no gross-profit line under the cost of
     # sales): the items the first reading did not find are computed from others and read again.
@@ -186,10 +188,11 @@ def _retrieval(
         chunks = q.chunks
     narrowed = QuestionInput(q.question_id, q.split, q.question, q.language, chosen, chunks, collection=coll,
                              n_ctx=q.n_ctx, max_tokens=q.max_tokens)  # fmt: skip
+    retrieval = flat_rag.with_min_chunks(SystemConfig("flat-rag", config.k), chosen.height)
     if change.asks_change(q.question):
-        out = change.run(config, narrowed, llm)
+        out = change.run(retrieval, narrowed, llm)
         out.notes = {"filings": chosen["doc_id"].to_list(), **out.notes}
         return out
-    out = flat_rag.run(SystemConfig("flat-rag", max(config.k, 5.0 / max(chosen.height, 1))), narrowed, llm)
+    out = flat_rag.run(retrieval, narrowed, llm)
     out.notes = {"route": ROUTE_RETRIEVAL, "filings": chosen["doc_id"].to_list(), **out.notes}
     return out
