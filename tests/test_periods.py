@@ -723,3 +723,72 @@ def test_a_name_the_description_lists_as_also_is_no_component() -> None:
     assert specificity("Restructuring and impairment charges", desc) == 1.0
     # a component of a name the description does not list still is one
     assert specificity("Restructuring charges for severance", desc) < 0.6
+
+
+def test_a_row_label_that_names_a_period() -> None:
+    """A roll-forward dates its rows, not its columns: the label's year or date is the row's period; a
+    year that names an instrument, a programme or a maturity is not."""
+    from mdqa_kernel.text.periods import label_period
+
+    assert label_period("2022 restructuring charges").year == 2022
+    assert label_period("Charges in fiscal 2021").year == 2021
+    assert label_period("Liability as of December 31, 2022").end == dt.date(2022, 12, 31)
+    for label in ("2025 Notes", "Notes due 2027", "2019 Multi-Year Productivity Plan", "Net sales",
+                  "Tax Cuts and Jobs Act of 2017", "2023 vs. 2022", "Balance, 2021 and 2022"):  # fmt: skip
+        assert not label_period(label).named, label
+    fy = ReportPeriod(year=2023, end=dt.date(2023, 12, 31))
+    assert fits(label_period("2023 restructuring charges"), wanted_period("Restructuring charges", fy), fy)
+    assert fits(label_period("Balance at December 31, 2022"), wanted_period("Liability", fy), fy) is False
+
+
+def test_a_cumulative_column_holds_no_one_period() -> None:
+    """ "Plan to Date through 12/31/2022" runs through the year's end but sums the programme's years."""
+    fy = ReportPeriod(year=2022, end=dt.date(2022, 12, 31))
+    col = parse_period("Plan to Date through 12/31/2022")
+    assert col.cumulative and col.named
+    assert fits(col, wanted_period("Restructuring charges", fy), fy) is False
+    assert fits(col, wanted_period("Restructuring charges, cumulative total", fy), fy) is True
+    assert not parse_period("Year-to-date 2022").cumulative
+    assert not parse_period("Cumulative translation adjustment").cumulative
+
+
+def _roll_forward(path: Path, plan_to_date: bool) -> Path:
+    """A restructuring note: charges by year with a programme-to-date column, then the liability's
+    roll-forward whose columns are the cost's components and whose rows carry the years."""
+    comps = (330.0, 420.0, 510.0)
+    by_year = [
+        row("", "Severance", "Other costs", "Total", cols=comps),
+        row("Liability as of December 31, 2021", "60", "10", "70", cols=comps),
+        row("2022 restructuring charges", "120", "127", "247", cols=comps),
+        row("Cash payments", "(100)", "(90)", "(190)", cols=comps),
+        row("Liability as of December 31, 2022", "80", "47", "127", cols=comps),
+        row("2023 restructuring charges", "243", "168", "411", cols=comps),
+        row("Cash payments", "(200)", "(150)", "(350)", cols=comps),
+        row("Liability as of December 31, 2023", "123", "65", "188", cols=comps),
+    ]
+    cover = [
+        text("Acme Inc. ANNUAL REPORT ON FORM 10-K"),
+        text("For the fiscal year ended December 31, 2023"),
+    ]
+    note = [text("Note 5 - Restructuring (in millions)")]
+    if plan_to_date:
+        note += [
+            row("", "2023", "Plan to Date", cols=(420.0, 510.0)),
+            row("Severance charges", "243", "363", cols=(420.0, 510.0)),
+            text("The liability's roll-forward:"),
+        ]
+    return draw(path, [cover, [*note, *by_year]])
+
+
+def test_roll_forward_rows_are_read_by_the_period_their_label_names(tmp_path: Path) -> None:
+    """The asked year's row, its "Total" column, at full confidence; another year's row is never read as
+    the asked one (before, the rows tied and the first column was read at low confidence)."""
+    doc = view(_roll_forward(tmp_path / "rf.pdf", plan_to_date=False), year=2023, doctype="10-K")
+    current = read(doc, "Restructuring charges")
+    assert current.value == 411e6 and current.confidence >= CONFIDENT, current
+    prior = read(doc, "Restructuring charges for fiscal year 2022")
+    assert prior.value == 247e6 and prior.confidence >= CONFIDENT, prior
+    # a programme-to-date column is no year's value: the year's column is read, never the sum
+    doc = view(_roll_forward(tmp_path / "ptd.pdf", plan_to_date=True), year=2023, doctype="10-K")
+    assert read(doc, "Severance charges for fiscal year 2022").confidence < REVIEW_BELOW
+    assert read(doc, "Severance charges").value == 243e6

@@ -199,7 +199,7 @@ def _hold_broken_identities(
     """Hold for review the cells of this document that break an accounting identity with another of its
     cells (readers/identities.py): each is committed again, or replaced among the cells returned."""
     from mdqa_kernel.readers.identities import check_document
-    from mdqa_kernel.readers.table.reader import document_period
+    from mdqa_kernel.readers.table.columns import document_period
 
     held = check_document(specs, {f: r for f, (_t, r, _s) in done.items()}, document_period(view))
     for name, result in held.items():

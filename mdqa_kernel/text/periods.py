@@ -59,6 +59,13 @@ _YEAR_WORDS = re.compile(
 _YTD_WORDS = re.compile(r"year[\s-]to[\s-]date|\bytd\b|年初至报告期末|年初至本报告期末|年初至今", re.I)
 # A change between periods ("增减", "% Change", "2023 vs. 2022") is no period of its own.
 _CHANGE = re.compile(r"增减|变动|变化|比上年|比上期|同比|\bchange\b|\bvs\.?\b|\bvariance\b", re.I)
+# A column that sums a programme's years ("Plan to Date", "Inception to date", "Cumulative total") holds no
+# one period's value, whatever date it runs through. ("Cumulative translation adjustment" is a line item.)
+_CUMULATIVE = re.compile(
+    r"\b(?:plan|program|programme|project|inception|cumulative|total)[\s-]+to[\s-]+date\b"
+    r"|\bsince\s+inception\b|\bcumulative\s+(?:total|amount|charges|costs)\b",
+    re.I,
+)
 
 # Words of a header or a description that name a period relative to the report. Longest first: the
 # first that occurs wins ("本报告期末" is the end of the period, "本报告期" the quarter of a quarterly
@@ -119,11 +126,17 @@ class Period:
     change: bool = False  # a change between periods ("增减", "% Change"): never a period's value
     point: bool = False  # a balance at a date ("本报告期末", "June 30, 2023" with no span), not a flow
     month_day: tuple[int, int] | None = None  # "Dec. 26" with no year anywhere in the header
+    cumulative: bool = False  # a total over several years ("Plan to Date", "Cumulative"): no one period
 
     @property
     def named(self) -> bool:
-        return self.change or any(
-            v is not None for v in (self.year, self.end, self.months, self.span, self.offset, self.month_day)
+        return (
+            self.change
+            or self.cumulative
+            or any(
+                v is not None
+                for v in (self.year, self.end, self.months, self.span, self.offset, self.month_day)
+            )
         )
 
 
@@ -248,7 +261,42 @@ def parse_period(text: str) -> Period:
         or (word.endswith("末") and span is None)
         or (end is not None and months is None and span is None)
     )
-    return Period(year, end, months, span, offset, opening, change, point, month_day)
+    cumulative = bool(_CUMULATIVE.search(t))
+    return Period(year, end, months, span, offset, opening, change, point, month_day, cumulative)
+
+
+# A row label that names the row's own period: "2022 restructuring charges", "Charges in fiscal 2021",
+# "Liability as of December 31, 2022" (a roll-forward's rows under columns that name components). A year
+# that names an instrument, a programme or a maturity ("2025 Notes", "2019 Productivity Plan", "Notes due
+# 2027", "Tax Cuts and Jobs Act of 2017", "Thereafter") is no period of the row.
+_LABEL_LEAD_YEAR = re.compile(r"^(?:fiscal\s+(?:year\s+)?|fy\s*)?((?:19|20)\d\d)\b(?!\s*[-–/]\s*\d)", re.I)
+_LABEL_IN_YEAR = re.compile(
+    r"\b(?:in|during|for)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|year\s+)?((?:19|20)\d\d)\b(?!\s*[-–/]\s*\d)",
+    re.I,
+)
+_NAMED_BY_YEAR = re.compile(
+    r"\b(?:notes?|debentures?|bonds?|senior|plans?|programs?|programmes?|initiatives?|facility|agreements?"
+    r"|acquisitions?|loans?|credit|act|transactions?|tranches?|series|awards?|grants?|cohorts?|vintages?"
+    r"|class|due|matur\w*|expir\w*|through|until|thereafter|beyond|after|before|since|vs\.?|versus"
+    r"|compared|change|increase|decrease)\b",
+    re.I,
+)
+
+
+def label_period(label: str) -> Period:
+    """The period a table row's label names for the row ("2022 restructuring charges" → 2022; "Liability
+    as of December 31, 2022" → that date), or an unnamed period: the label names none, or its year names
+    an instrument, a programme or a comparison rather than the row's period."""
+    t = _norm(label)
+    if not t or _NAMED_BY_YEAR.search(t):
+        return Period()
+    dates = set(_dates(t))
+    if dates:
+        return Period(end=dates.pop(), point=True) if len(dates) == 1 else Period()
+    if len(set(_YEAR.findall(t))) != 1:
+        return Period()
+    m = _LABEL_LEAD_YEAR.match(t) or _LABEL_IN_YEAR.search(t)
+    return Period(year=int(m.group(1))) if m else Period()
 
 
 def _month_day(text: str) -> tuple[int, int] | None:
@@ -535,6 +583,8 @@ def fits(col: Period, want: Period, report: ReportPeriod) -> bool | None:
     """Whether a column holds the wanted period; None when the column names no period at all."""
     if col.change:
         return want.change and _spans_agree(col, want, report)
+    if col.cumulative or want.cumulative:
+        return col.cumulative and want.cumulative
     if not col.named:
         return None
     if _span_kinds(col, report) and not _spans_agree(col, want, report):

@@ -68,6 +68,13 @@ from mdqa_kernel.readers.table.candidates import (
     statement_phrase,
     statements,
 )
+from mdqa_kernel.readers.table.columns import (
+    document_period,
+    period_cell,
+    row_fits,
+    under_note,
+    value_columns,
+)
 from mdqa_kernel.readers.table.derived import (
     group_count,
     group_members,
@@ -95,7 +102,6 @@ from mdqa_kernel.text.periods import (
     ReportPeriod,
     column_periods,
     fits,
-    report_period,
     wanted_period,
 )
 from mdqa_kernel.text.rows import Row, table_rows
@@ -115,7 +121,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-32"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-33"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -194,7 +200,10 @@ TABLE_READER_VERSION = "table-32"  # 4: disclosure topics under their printed na
 # side it is read at half confidence; 31: a description with a loss note inside its name ("Income (loss) before income
 # taxes") also names the loss side's line ("Loss before income taxes"), which is then no restricted component;
 # 32: a table that declares no scale takes the filing's standing one ("Unless otherwise noted, tabular dollars
-# are in millions", on that page or before it) at STANDING_SCALE, instead of units at UNDECLARED_SCALE
+# are in millions", on that page or before it) at STANDING_SCALE, instead of units at UNDECLARED_SCALE;
+# 33: a row whose label names its period ("2022 restructuring charges", "Liability as of December 31, 2021")
+# is read by it (readers/table/columns.py), its total cell when its cells add up; a programme-to-date
+# ("Plan to Date", "Inception to date") column holds no one period's value
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
@@ -389,8 +398,10 @@ class TableReader:
         want = wanted_period(field.description, report)
         for _page, page_ls, row, score in self._named_rows(doc, field, labels, lines):
             texts = column_headers(page_ls, row.line.index, row.cells)
+            own = row_fits(row, want, report)
             for cell, header, col in zip(row.cells, texts, column_periods(texts), strict=True):
                 verdict = fits(col, want, report)
+                verdict = own if own is False or verdict is None else verdict
                 period = None if verdict is None else ("asked" if verdict else "other")
                 headers[(row.page, cell.bbox)] = (row.label, header, period)
                 if verdict is not False or cell.value is None:
@@ -488,15 +499,15 @@ class TableReader:
         period: tuple[Period, ReportPeriod],
     ) -> Candidate | None:
         percent = asks_percent(field)  # a percent field, or a number field whose unit is "%"
-        cells = _value_columns(percent, row)
+        cells = value_columns(percent, row)
         if not any(c.value is not None for c in cells):
             return None
         notes = note_columns(lines, row.line.index)
         # A cell under a "Note" column is a reference to the notes, never the value.
-        cells = [c for c in cells if not _under_note(c, notes)]
+        cells = [c for c in cells if not under_note(c, notes)]
         if not cells:
             return None
-        picked = _period_cell(cells, lines, row, *period)
+        picked = period_cell(cells, lines, row, *period)
         if picked is None:
             return None  # the header names only other periods: this table is not about the wanted one
         cell, col_conf = picked
@@ -664,29 +675,6 @@ class TableReader:
         return coerce(value, field.type), scale
 
 
-def _value_columns(percent: bool, row: Row) -> list[Cell]:
-    """The row's cells that can hold the field's value, dashes included (a dash holds its column:
-    without it the next period's number would take its place). A change printed in points ("120 bps",
-    "1.2 pp") is never a value."""
-    cells = [c for c in row.cells if not c.points]
-    values = [c for c in cells if not c.absent]
-    label_has_pct = "%" in row.label or "％" in row.label
-    if percent:
-        kind = [c for c in values if c.percent] or (values if label_has_pct else [])
-    else:
-        # A ratio field printed as a percentage ("Gross margin 82.84%") reads as 0.8284.
-        kind = [c for c in values if not c.percent] or [c for c in values if c.percent]
-    return sorted([*kind, *(c for c in cells if c.absent)], key=lambda c: c.x0) if kind else []
-
-
-def _under_note(cell: Cell, notes: list[tuple[float, float]]) -> bool:
-    """A small number under a "Note" header (a column of note references between the label and the
-    periods), never a value."""
-    if cell.value is None or "," in cell.text or abs(cell.value) >= 1000:
-        return False
-    return any(x0 - 6 <= cell.x1 and cell.x0 <= x1 + 6 for x0, x1 in notes)
-
-
 @dataclass
 class _Reading:
     """A candidate typed for the field: its value, the scale applied, its score and, when the words
@@ -837,34 +825,6 @@ def _lines_by_page(doc: DocumentView) -> dict[int, list[Line]]:
         return {p: ls for p, ls in lines.items() if not is_contents_page(ls, n_pages)}
 
     return doc.memo("lines", build)
-
-
-def document_period(doc: DocumentView) -> ReportPeriod:
-    """The period the document reports (its metadata's fiscal year; the end date its cover states:
-    "For the fiscal year ended June 30, 2023"), computed once per document."""
-
-    return doc.memo("report_period", lambda: report_period(doc.metadata, doc.cover_text()))
-
-
-def _period_cell(
-    cells: list[Cell], lines: list[Line], row: Row, want: Period, report: ReportPeriod
-) -> tuple[Cell, float] | None:
-    """The cell of the wanted period and how sure the column is; None when the header names periods
-    and none of them is the wanted one.
-
-    Each cell's column header (stacked over the header lines) is parsed into a period and placed
-    against the report's: never by position. Two columns that fit with different values (the quarter
-    and the year to date of a field that names neither) are not told apart: low confidence. A row
-    whose header names no period gives its only number, or its first one at low confidence."""
-    headers = column_headers(lines, row.line.index, cells)
-    verdicts = [fits(p, want, report) for p in column_periods(headers)]
-    chosen = [c for c, v in zip(cells, verdicts, strict=True) if v is True]
-    if chosen:
-        values = {c.value for c in chosen}
-        return chosen[0], 1.0 if len(values) == 1 else 0.6
-    if any(v is False for v in verdicts):
-        return None
-    return cells[0], 0.9 if len(cells) == 1 else 0.3
 
 
 def _prose_windows(doc: DocumentView, lines: dict[int, list[Line]]) -> list[ProseWindow]:

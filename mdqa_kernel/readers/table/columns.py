@@ -1,0 +1,108 @@
+"""Which cell of a table row holds the field's value: the columns that can (`value_columns`, never a
+note reference: `under_note`), and the one of the wanted period (`period_cell`). A column is chosen by the
+period its header names against the document's own (`document_period`), never by position; a row whose
+label names its own period ("2022 restructuring charges", "Liability as of December 31, 2021") is read by
+that period, and its components-and-total row gives the total (`row_total`)."""
+
+from __future__ import annotations
+
+import re
+
+from mdqa_kernel.readers.base import DocumentView
+from mdqa_kernel.text.headers import column_headers
+from mdqa_kernel.text.layout import Cell, Line
+from mdqa_kernel.text.periods import (
+    Period,
+    ReportPeriod,
+    column_periods,
+    fits,
+    label_period,
+    report_period,
+)
+from mdqa_kernel.text.rows import Row
+
+
+def value_columns(percent: bool, row: Row) -> list[Cell]:
+    """The row's cells that can hold the field's value, dashes included (a dash holds its column:
+    without it the next period's number would take its place). A change printed in points ("120 bps",
+    "1.2 pp") is never a value."""
+    cells = [c for c in row.cells if not c.points]
+    values = [c for c in cells if not c.absent]
+    label_has_pct = "%" in row.label or "％" in row.label
+    if percent:
+        kind = [c for c in values if c.percent] or (values if label_has_pct else [])
+    else:
+        # A ratio field printed as a percentage ("Gross margin 82.84%") reads as 0.8284.
+        kind = [c for c in values if not c.percent] or [c for c in values if c.percent]
+    return sorted([*kind, *(c for c in cells if c.absent)], key=lambda c: c.x0) if kind else []
+
+
+def under_note(cell: Cell, notes: list[tuple[float, float]]) -> bool:
+    """A small number under a "Note" header (a column of note references between the label and the
+    periods), never a value."""
+    if cell.value is None or "," in cell.text or abs(cell.value) >= 1000:
+        return False
+    return any(x0 - 6 <= cell.x1 and cell.x0 <= x1 + 6 for x0, x1 in notes)
+
+
+def document_period(doc: DocumentView) -> ReportPeriod:
+    """The period the document reports (its metadata's fiscal year; the end date its cover states:
+    "For the fiscal year ended June 30, 2023"), computed once per document."""
+
+    return doc.memo("report_period", lambda: report_period(doc.metadata, doc.cover_text()))
+
+
+def period_cell(
+    cells: list[Cell], lines: list[Line], row: Row, want: Period, report: ReportPeriod
+) -> tuple[Cell, float] | None:
+    """The cell of the wanted period and how sure the column is; None when the header names periods
+    and none of them is the wanted one.
+
+    Each cell's column header (stacked over the header lines) is parsed into a period and placed
+    against the report's: never by position. Two columns that fit with different values (the quarter
+    and the year to date of a field that names neither) are not told apart: low confidence. A row
+    whose header names no period gives its only number, or its first one at low confidence. A row
+    whose label names another period ("2020 restructuring charges", "Balance at December 31, 2021")
+    holds none of the wanted period's values, whatever its columns say."""
+    own = row_fits(row, want, report)
+    if own is False:
+        return None
+    headers = column_headers(lines, row.line.index, cells)
+    verdicts = [fits(p, want, report) for p in column_periods(headers)]
+    chosen = [c for c, v in zip(cells, verdicts, strict=True) if v is True]
+    if chosen:
+        values = {c.value for c in chosen}
+        return chosen[0], 1.0 if len(values) == 1 else 0.6
+    if any(v is False for v in verdicts):
+        return None
+    if own:
+        # the label dates the row ("2023 restructuring charges" in a roll-forward whose columns are the
+        # charge's components): its only number, or the cell that adds up the others
+        total = cells[0] if len(cells) == 1 else row_total(cells)
+        if total is not None:
+            return total, 1.0
+    return cells[0], 0.9 if len(cells) == 1 else 0.3
+
+
+_DECIMALS = re.compile(r"\.(\d+)")
+
+
+def row_total(cells: list[Cell]) -> Cell | None:
+    """The last (or the first) of three or more cells when it is the sum of the others, to the rounding
+    of the printed figures: a components-and-total row."""
+    values = [c.value for c in cells]
+    if len(cells) < 3 or any(v is None for v in values):
+        return None
+    nums = [float(v) for v in values if v is not None]
+    decimals = max(len(m.group(1)) if (m := _DECIMALS.search(c.printed)) else 0 for c in cells)
+    slack = (len(nums) - 1) * 0.5 * 10**-decimals  # each printed part may be off by half its last digit
+    for k in (-1, 0):
+        rest = nums[:-1] if k == -1 else nums[1:]
+        if nums[k] != 0 and abs(sum(rest) - nums[k]) <= slack + 1e-9:
+            return cells[k]
+    return None
+
+
+def row_fits(row: Row, want: Period, report: ReportPeriod) -> bool | None:
+    """Whether the period a row's label names is the wanted one; None when the label names none."""
+    return fits(label_period(row.label), want, report)
