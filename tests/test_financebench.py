@@ -188,6 +188,7 @@ BILLIONS = "What was Acme's FY2020 revenue? Answer in USD billions."
 TWO_DP = "What is Acme's FY2020 quick ratio? Round your answer to two decimal places."
 PERCENT = "What is Acme's FY2020 gross margin (as a %)? Round to one decimal place."
 PLAIN = "What is Acme's FY2020 return on equity? Define it as net income / average equity."
+Q1_POINTS = "As of FY2023Q1, by how many percentage points did Acme raise guidance?"
 
 CASES = [
     # scales
@@ -233,6 +234,9 @@ CASES = [
     ("What are Acme's main markets?", "US, EMEA and APAC", "US and Europe", "not_numeric"),
     ("How did US growth compare to the rest?", "US 3.0% vs international -0.6%.", "3.0%", "not_numeric"),
     (MILLIONS, "$1577.00", "The filing does not state it.", "incorrect"),
+    # a period the question names is no number it states: "1" answers "FY2023Q1 … by how many points"
+    (Q1_POINTS, "By 1 percentage point.", "1", "correct"),
+    (Q1_POINTS, "By 1 percentage point.", "3", "incorrect"),
 ]
 
 

@@ -226,3 +226,34 @@ def test_evidence_pages_are_one_based_by_filing() -> None:
     assert [c.label for c in fg.parse_configs(["mdqa-oracle-pages"], ["singleStore"])] == [
         "mdqa-oracle-pages k=3 singleStore"
     ]
+
+
+def test_stored_answers_are_judged_again_by_the_current_rules() -> None:
+    """A record keeps its answer; its numeric verdict follows the judge's rules of today (here, "1" was
+    once taken for the "1" of "FY2023Q1" and judged as no number at all)."""
+    from mdqa_kernel.benchmarks.financebench_grid import rejudged
+
+    q = {"question": "As of FY2023Q1, by how many percentage points did Acme raise its EPS growth guidance?",
+         "answer": "Acme raised it by 1 percentage point."}  # fmt: skip
+    stale = {"status": "ok", "answer": "1", "correct": False, "judge": "numeric", "judge_reason": "no number"}
+    now = rejudged(stale, q)
+    assert now["correct"] is True and now["judge"] == "numeric" and now["rejudged"] is True
+    assert rejudged(now, q) == now  # nothing to change: the same record
+    # an LLM judge's verdict stands where the numeric judge declines; a failed record is left as it is
+    prose = {"question": "Why did Acme raise its guidance?", "answer": "A strong first quarter."}
+    by_llm = {
+        "status": "ok",
+        "answer": "Strong demand.",
+        "correct": True,
+        "judge": "llm",
+        "judge_reason": "ok",
+    }
+    assert rejudged(by_llm, prose) is by_llm
+    failed = {
+        "status": "failed",
+        "answer": None,
+        "correct": False,
+        "judge": "numeric",
+        "judge_reason": "no answer",
+    }
+    assert rejudged(failed, q) is failed

@@ -258,9 +258,32 @@ def run_grid(
 def current_records(
     store: ResultStore, configs: Sequence[FBConfig], questions: pl.DataFrame, llm: dict[str, Any]
 ) -> list[dict[str, Any]]:
+    """The latest record of each config and question, its numeric verdict re-judged (`rejudged`)."""
     latest = store.latest()
-    ids = questions["financebench_id"].to_list()
-    return [latest[k] for c in configs for q in ids if (k := result_key(c, q, llm)) in latest]
+    by_id = {q["financebench_id"]: q for q in questions.to_dicts()}
+    return [
+        rejudged(latest[k], q)
+        for c in configs
+        for qid, q in by_id.items()
+        if (k := result_key(c, qid, llm)) in latest
+    ]
+
+
+def rejudged(record: dict[str, Any], q: dict[str, Any]) -> dict[str, Any]:
+    """A stored record with its answer judged again by the numeric judge's current rules, so that a
+    fixed judge rule re-scores every stored answer (a record keeps the verdict of the day it was run
+    otherwise). An LLM judge's verdict stands where the numeric judge still declines; a numeric verdict
+    the judge now declines becomes unjudged (it needs the LLM judge: run with --retry-failed)."""
+    answer = record.get("answer")
+    if not answer or record.get("status") != "ok":
+        return record
+    verdict = numeric_judge(q["question"], q["answer"], answer)
+    if verdict.verdict == "not_numeric":
+        if record.get("judge") != "numeric":
+            return record
+        return {**record, "correct": None, "judge": "none", "judge_reason": verdict.reason}
+    now = {"correct": verdict.verdict == "correct", "judge": "numeric", "judge_reason": verdict.reason}
+    return record if all(record.get(k) == v for k, v in now.items()) else {**record, **now, "rejudged": True}
 
 
 def summary(records: list[dict[str, Any]], questions: pl.DataFrame) -> pl.DataFrame:
@@ -387,6 +410,7 @@ __all__ = [
     "judge_answer",
     "parse_configs",
     "published",
+    "rejudged",
     "run_grid",
     "sample_questions",
     "summary",

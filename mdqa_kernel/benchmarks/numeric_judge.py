@@ -13,8 +13,8 @@ Rules (the README's "numeric judge" section repeats them):
   "(12.3)" and "$(389)" (negatives; a parenthesis around a scaled figure, "($1.8 bn)", is an aside),
   "-$473 million", "24.26%", "1 percentage point", "2.7 times". Years (1900-2099
   written without separators or decimals), fiscal periods (FY2022, Q2), page/note numbers, days of
-  a month ("May 26") and numbers the question itself contains (also names such as "3M") are not
-  quantities.
+  a month ("May 26") and numbers the question itself contains (also names such as "3M"; not the digits
+  of a period it names, "FY2023Q1") are not quantities.
 - Scale: a number with no scale word takes the unit the question asks for ("in USD millions",
   "in USD billions", "in USD thousands"); both sides are then compared in plain units. A candidate
   number with no scale word may also be plain units ("$381,603,000" answering "in USD millions").
@@ -26,8 +26,10 @@ Rules (the README's "numeric judge" section repeats them):
   number.
 - Tolerance: |candidate - reference| <= max(1% of |reference|, half a unit of the rounding the
   question asks for ("round ... to two decimal places": 0.005 in the reference's unit), half a unit
-  of the reference's last written digit ("36%": 0.5 points; "$20 billion": $0.5 billion)). Signs
-  must agree: "(1,577)" is not "1577".
+  of the reference's last written digit ("36%": 0.5 points; "$20 billion": $0.5 billion)). Exactly half
+  a unit counts as a match, as the human labels do ("36.5%" for "36%" was marked correct twice; a
+  strict bound agreed with them on 2 answers fewer, session 32). Signs must agree: "(1,577)" is not
+  "1577".
 - The candidate is correct when any of its quantities matches the reference (extra content, such as
   the inputs of a calculation, is not penalised); a candidate with no quantity is incorrect.
 """
@@ -69,6 +71,10 @@ _YES_NO = re.compile(r"^[\W_]*(yes|no)\b", re.I)
 _NAME_QUESTION = re.compile(r"^\W*(?:who|whom|where|why|what\s+(?:drove|caused))\b|\bwhich\b", re.I)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _ASKS_PERCENT_OR_RATIO = re.compile(r"%|\bpercent(?:age|s)?\b|\bratio\b", re.I)
+# A period the question names ("FY2023Q1", "Q2", "1H22"): its digits are no number the question states.
+_PERIOD_TOKEN = re.compile(
+    r"\bFY\s*'?\d{2,4}(?:\s*Q[1-4])?\b|(?:\b|(?<=\d))Q[1-4]\b|\b[1-4][QH]\b|\bH[12]\b", re.I
+)
 
 
 @dataclass(frozen=True)
@@ -106,7 +112,8 @@ def _is_excluded(text: str, m: re.Match[str], question: str, question_numbers: s
 def quantities(text: str, question: str = "") -> list[Quantity]:
     """Every quantity written in `text`, in plain units; numbers without a scale word take the
     question's asked unit ("in USD millions")."""
-    question_numbers = {n.replace(",", "") for n in re.findall(r"\d[\d,]*(?:\.\d+)?", question)}
+    stated = _PERIOD_TOKEN.sub(" ", question)
+    question_numbers = {n.replace(",", "") for n in re.findall(r"\d[\d,]*(?:\.\d+)?", stated)}
     default_scale = asked_scale(question)
     found: list[Quantity] = []
     for m in _QUANTITY.finditer(text):
