@@ -181,6 +181,16 @@ def test_filings_a_narrative_question_names():
     assert select_filings("Who are the customers of Zenith?", META) == []
 
 
+def test_a_question_naming_no_company_takes_the_one_whose_filings_cover_its_years():
+    """No company named: the years decide when one company's filings alone cover them all."""
+    # only Acme's filings reach FY2024 (and cover FY2023): its quarterly filing, as for a named company
+    assert select_filings("Did cash fall between FY 2023 and Q1 of FY2024?", META) == ["acme_2024q1_10q"]
+    assert select_filings("Did cash fall in FY2021?", META) == ["acme_2021_10k"]
+    # FY2023 alone is covered by both companies, no year at all by any: the caller searches everything
+    assert select_filings("Who are the customers as of FY2023?", META) == []
+    assert select_filings("Who are the customers?", META) == []
+
+
 # -- the whole route on drawn annual reports --------------------------------------------------------
 
 ACME = {  # 2023, 2022, 2021 (balance sheet: 2023, 2022), in millions

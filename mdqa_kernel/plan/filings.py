@@ -16,6 +16,7 @@ __all__ = [
     "entity_words",
     "find_entity",
     "fiscal_years",
+    "only_entity_of_years",
     "select_filings",
 ]
 
@@ -123,13 +124,14 @@ _ANY_YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 def select_filings(question: str, metadata: pl.DataFrame) -> list[str]:
     """doc_ids of the filings a question names: its company's, narrowed to the years it names and to
     quarterly or annual filings when it names a quarter or only fiscal years; [] when it names no
-    company of the collection (the caller decides what to search then)."""
-    entity = find_entity(question, metadata)
+    company of the collection and no years only one company's filings cover (the caller decides what to
+    search then)."""
+    years = fiscal_years(question) or sorted({int(y) for y in _ANY_YEAR.findall(question)})
+    entity = find_entity(question, metadata) or only_entity_of_years(years, metadata)
     if entity is None or "doc_id" not in metadata.columns:
         return []
     column, name = entity
     rows = metadata.filter(pl.col(column).cast(pl.String) == name)
-    years = fiscal_years(question) or sorted({int(y) for y in _ANY_YEAR.findall(question)})
     if years and "year" in rows.columns:
         hit = rows.filter(pl.col("year").cast(pl.Int64, strict=False).is_in(years))
         rows = hit if hit.height else rows
@@ -140,3 +142,22 @@ def select_filings(question: str, metadata: pl.DataFrame) -> list[str]:
         narrowed = rows.filter(~annual if quarterly else annual)
         rows = narrowed if narrowed.height else rows
     return rows["doc_id"].to_list()
+
+
+def only_entity_of_years(years: list[int], metadata: pl.DataFrame) -> tuple[str, str] | None:
+    """(column, value) of the one entity whose filings cover every year a question names, when the
+    question names no entity ("Was there any drop in cash between FY 2023 and Q2 of FY2024?" where one
+    company's filings reach FY2024); None when it names no year, or several entities or none cover them."""
+    if not years or "year" not in metadata.columns:
+        return None
+    column = next((c for c in _ENTITY_COLUMNS if c in metadata.columns), None)
+    if column is None:
+        return None
+    covered = (
+        metadata.select(pl.col(column).cast(pl.String), pl.col("year").cast(pl.Int64, strict=False))
+        .drop_nulls()
+        .group_by(column)
+        .agg(pl.col("year").unique())
+        .filter(pl.col("year").list.set_intersection(years).list.len() == len(set(years)))
+    )
+    return (column, covered[column][0]) if covered.height == 1 else None

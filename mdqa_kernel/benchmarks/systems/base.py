@@ -144,6 +144,8 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # change route (systems/change.py): the model copies the two figures, the system checks and subtracts.
 # mdqa v61: table reader table-33 (a row whose label names its period is read by it; a programme-to-date
 # column holds no one period's value).
+# mdqa v62: a question that names no company is searched in the filings of the one company whose filings
+# cover every year it names (plan/filings.only_entity_of_years), not in the whole collection.
 # mdqa-oracle-pages v2: the evidence pages are read with their filing's cover (the period the filing reports);
 # v1 resolved the columns of a January year end without it (Best Buy's three years read as one).
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
@@ -153,7 +155,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 61,
+    "mdqa": 62,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
