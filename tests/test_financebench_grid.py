@@ -118,6 +118,7 @@ def test_grid_is_judged_resumable_and_set_beside_the_published(tmp_path: Path) -
         1,
         1,
     )
+    assert row["correct_by_numeric_judge"] == 1  # the LLM judge's verdict is counted apart
     theirs = fg.published(folder, questions)
     assert theirs.filter(pl.col("config") == "gpt-x_singleStore")["accuracy"].item() == pytest.approx(
         1 / 3, abs=1e-3
@@ -173,7 +174,7 @@ def test_mdqa_reproduce_financebench_with_the_tiny_model_on_shared_filings(tmp_p
     filings and one question in both settings with the tiny model; then again, resumed (nothing re-run)."""
     folder = shared_slice(tmp_path, ["ULTABEAUTY_2023Q4_EARNINGS", "PEPSICO_2023_8K_dated-2023-05-05"], 1)
     cmd = [str(Path(sys.executable).with_name("mdqa")), "reproduce", "financebench", "--llm", "local-tiny",
-           "--data", str(folder), "--sample", "all", "--systems", "flat-rag", "--settings", "singleStore,sharedStore",
+           "--split", str(folder), "--sample", "all", "--systems", "flat-rag", "--settings", "singleStore,sharedStore",
            "--n-ctx", "4096", "--out", str(tmp_path / "results"), "--json"]  # fmt: skip
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=1500, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -184,6 +185,8 @@ def test_mdqa_reproduce_financebench_with_the_tiny_model_on_shared_filings(tmp_p
     figures = json.loads((out / "figures.json").read_text())[0]
     assert figures["complete"] is True and len(figures["published"]) == 2
     assert (out / "financebench.png").stat().st_size > 0
+    assert (out / "financebench.csv").read_text().startswith("table,config,")
+    assert "| config " in (out / "financebench.md").read_text()  # markdown tables
     shutil.copy(out / "results.jsonl", tmp_path / "before.jsonl")
     again = subprocess.run(cmd, capture_output=True, text=True, timeout=900, check=False)
     assert again.returncode == 0, again.stderr[-3000:]
@@ -257,3 +260,19 @@ def test_stored_answers_are_judged_again_by_the_current_rules() -> None:
         "judge_reason": "no answer",
     }
     assert rejudged(failed, q) is failed
+
+
+def test_split_names_the_development_slice_or_a_folder(tmp_path: Path) -> None:
+    """`--split dev` is the default folder, `--split PATH` another split's folder; anything else, or
+    both --split and --data, is an error that says what to pass."""
+    from click.testing import CliRunner
+
+    from mdqa_kernel.benchmarks.reproduce_cli import _split_folder
+    from mdqa_kernel.cli.main import main
+
+    assert _split_folder("dev", None) is None and _split_folder(None, "x") == "x"
+    assert _split_folder(str(tmp_path), None) == str(tmp_path)
+    bad = CliRunner().invoke(main, ["reproduce", "financebench", "--split", str(tmp_path / "nope")])
+    assert bad.exit_code == 2 and "neither 'dev' nor a folder" in bad.output
+    both = CliRunner().invoke(main, ["reproduce", "financebench", "--split", "dev", "--data", str(tmp_path)])
+    assert both.exit_code == 2 and "not both" in both.output

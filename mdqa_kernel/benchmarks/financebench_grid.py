@@ -300,6 +300,7 @@ def summary(records: list[dict[str, Any]], questions: pl.DataFrame) -> pl.DataFr
     aggs = [pl.len().alias("questions"), ok.sum().alias("correct"), ok.mean().round(3).alias("accuracy")]
     aggs += [(ok & (pl.col("question_type") == t)).sum().alias(t) for t in QUESTION_TYPES]
     aggs += [
+        (ok & (pl.col("judge") == "numeric")).sum().alias("correct_by_numeric_judge"),
         (pl.col("judge") == "llm").sum().alias("by_llm_judge"),
         pl.col("correct").is_null().sum().alias("unjudged"),
         (pl.col("status") != "ok").sum().alias("failed"),

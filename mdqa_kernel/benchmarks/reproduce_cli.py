@@ -61,6 +61,20 @@ def _plain_parameters(
     return params
 
 
+def _split_folder(split: str | None, data: str | None) -> str | None:
+    """The FinanceBench folder `--split` names ('dev': the default folder; else a path), or `--data`."""
+    if split is None:
+        return data
+    if data is not None:
+        _fail("give --split or --data, not both (--split PATH is the same as --data PATH)")
+    if split == "dev":
+        return None  # the loaders' default: ../shared/financebench or $MDQA_FINANCEBENCH
+    if not Path(split).is_dir():
+        _fail(f"--split {split!r} is neither 'dev' nor a folder; pass 'dev' or the folder of a split "
+              "that holds questions.jsonl, documents.jsonl, pdfs/ and results/")  # fmt: skip
+    return split
+
+
 def _csv(text: str | None) -> list[str] | None:
     return [t.strip() for t in text.split(",") if t.strip()] if text else None
 
@@ -151,6 +165,12 @@ def _estimate(opts: Any, prices: str | None) -> None:
 @click.option(
     "--data", default=None, help="financebench: the FinanceBench folder (default ../shared/financebench)"
 )
+@click.option(
+    "--split",
+    default=None,
+    help="financebench: 'dev' (the development slice, ../shared/financebench or $MDQA_FINANCEBENCH) or the "
+    "folder of another split with the same layout (questions.jsonl, documents.jsonl, pdfs/, results/)",
+)
 @click.option("--no-noise", is_flag=True, help="leave out the noise variants")
 @click.option("--max-minutes", type=float, default=None, help="start no new question after this many minutes")
 @click.option("--threads", default=1, show_default=True, type=int, help="llama.cpp threads per notebook")
@@ -177,7 +197,7 @@ def _estimate(opts: Any, prices: str | None) -> None:
 )
 @click.option("--json", "as_json", is_flag=True, help="print the outcome as JSON")
 def reproduce_cmd(name: str | None, list_: bool, llm: str, sample: str, seed: int, jobs: int,
-                  systems: str | None, settings: str | None, data: str | None, no_noise: bool, max_minutes: float | None, threads: int, n_ctx: int,
+                  systems: str | None, settings: str | None, data: str | None, split: str | None, no_noise: bool, max_minutes: float | None, threads: int, n_ctx: int,
                   no_llm_judge: bool, retry_failed: bool, out: str, force: bool, background: bool,
                   estimate_cost: bool, prices: str | None, snapshot: bool, as_json: bool) -> None:  # fmt: skip
     """Re-run a benchmark notebook through papermill and collect its figures."""
@@ -200,6 +220,7 @@ def reproduce_cmd(name: str | None, list_: bool, llm: str, sample: str, seed: in
         return
     if name not in NOTEBOOKS:
         _fail(f"unknown benchmark {name!r}; run `mdqa reproduce --list`")
+    data = _split_folder(split, data)
     results = Path(out) / name
     if background:
         _background(sys.argv[1:], results / "reproduce.log")
