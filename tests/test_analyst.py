@@ -189,6 +189,8 @@ def test_a_question_naming_no_company_takes_the_one_whose_filings_cover_its_year
     # FY2023 alone is covered by both companies, no year at all by any: the caller searches everything
     assert select_filings("Who are the customers as of FY2023?", META) == []
     assert select_filings("Who are the customers?", META) == []
+    # two companies named: neither is chosen by the years
+    assert select_filings("Did Acme Widgets or Boreal Foods grow from FY2023 to FY2024?", META) == []
 
 
 # -- the whole route on drawn annual reports --------------------------------------------------------

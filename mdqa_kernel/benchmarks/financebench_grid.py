@@ -273,7 +273,7 @@ def rejudged(record: dict[str, Any], q: dict[str, Any]) -> dict[str, Any]:
     """A stored record with its answer judged again by the numeric judge's current rules, so that a
     fixed judge rule re-scores every stored answer (a record keeps the verdict of the day it was run
     otherwise). An LLM judge's verdict stands where the numeric judge still declines; a numeric verdict
-    the judge now declines becomes unjudged (it needs the LLM judge: run with --retry-failed)."""
+    the judge now declines becomes unjudged (the LLM judge is not run again on stored records)."""
     answer = record.get("answer")
     if not answer or record.get("status") != "ok":
         return record

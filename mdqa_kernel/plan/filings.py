@@ -13,6 +13,7 @@ from mdqa_kernel.plan.ir import MetadataFilter
 __all__ = [
     "FY_YEAR",
     "annual_report_filters",
+    "entities_named",
     "entity_words",
     "find_entity",
     "fiscal_years",
@@ -47,6 +48,13 @@ def find_entity(question: str, metadata: pl.DataFrame) -> tuple[str, str] | None
     """(column, value) of the one entity of the metadata the question names (whole words, case and
     punctuation ignored: "Coca Cola" names "Coca-Cola"; else by the initials of a name of three or more
     words, "JnJ" or "J&J" for "Johnson & Johnson"); None when it names none or several."""
+    column, found = entities_named(question, metadata)
+    return (column, next(iter(found))) if column is not None and len(found) == 1 else None
+
+
+def entities_named(question: str, metadata: pl.DataFrame) -> tuple[str | None, set[str]]:
+    """(column, values) of the entities the question names, in the first entity column that has any
+    (see `find_entity`); (None, set()) when it names none."""
     words = " " + " ".join(entity_words(question)) + " "
     tokens = set(re.findall(r"[a-z0-9&]+", question.lower()))
     columns = [
@@ -65,11 +73,9 @@ def find_entity(question: str, metadata: pl.DataFrame) -> tuple[str, str] | None
         }
         if not found:
             found = {v for v in values if tokens & _initials(v)}
-        if len(found) == 1:
-            return column, found.pop()
         if found:
-            return None
-    return None
+            return column, found
+    return None, set()
 
 
 def _initials(name: str) -> set[str]:
@@ -124,10 +130,14 @@ _ANY_YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 def select_filings(question: str, metadata: pl.DataFrame) -> list[str]:
     """doc_ids of the filings a question names: its company's, narrowed to the years it names and to
     quarterly or annual filings when it names a quarter or only fiscal years; [] when it names no
-    company of the collection and no years only one company's filings cover (the caller decides what to
-    search then)."""
+    company of the collection and no years only one company's filings cover, or several companies (the
+    caller decides what to search then)."""
     years = fiscal_years(question) or sorted({int(y) for y in _ANY_YEAR.findall(question)})
-    entity = find_entity(question, metadata) or only_entity_of_years(years, metadata)
+    column, named = entities_named(question, metadata)
+    if column is not None:
+        entity = (column, next(iter(named))) if len(named) == 1 else None
+    else:
+        entity = only_entity_of_years(years, metadata)
     if entity is None or "doc_id" not in metadata.columns:
         return []
     column, name = entity

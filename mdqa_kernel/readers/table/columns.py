@@ -61,9 +61,10 @@ def period_cell(
     Each cell's column header (stacked over the header lines) is parsed into a period and placed
     against the report's: never by position. Two columns that fit with different values (the quarter
     and the year to date of a field that names neither) are not told apart: low confidence. A row
-    whose header names no period gives its only number, or its first one at low confidence. A row
     whose label names another period ("2020 restructuring charges", "Balance at December 31, 2021")
-    holds none of the wanted period's values, whatever its columns say."""
+    holds none of the wanted period's values, whatever its columns say. A row whose header names no
+    period gives its only number or, when its label names the wanted period, the cell adding up the
+    others, at full confidence; else its only number at 0.9 or its first one at low confidence."""
     own = row_fits(row, want, report)
     if own is False:
         return None
