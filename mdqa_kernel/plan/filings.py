@@ -57,12 +57,7 @@ def entities_named(question: str, metadata: pl.DataFrame) -> tuple[str | None, s
     (see `find_entity`); (None, set()) when it names none."""
     words = " " + " ".join(entity_words(question)) + " "
     tokens = set(re.findall(r"[a-z0-9&]+", question.lower()))
-    columns = [
-        c
-        for c in _ENTITY_COLUMNS
-        if c in metadata.columns and metadata.schema[c] in (pl.String, pl.Categorical)
-    ]
-    for column in columns:
+    for column in _entity_columns(metadata):
         values = metadata[column].cast(pl.String).drop_nulls().unique().to_list()
         found = {v for v in values if (key := " ".join(entity_words(v))) and f" {key} " in words}
         # a name inside another ("Block" in "Block Inc") is the longer one's
@@ -76,6 +71,15 @@ def entities_named(question: str, metadata: pl.DataFrame) -> tuple[str | None, s
         if found:
             return column, found
     return None, set()
+
+
+def _entity_columns(metadata: pl.DataFrame) -> list[str]:
+    """The metadata's text columns that name an entity (company, issuer, …), in order of preference."""
+    return [
+        c
+        for c in _ENTITY_COLUMNS
+        if c in metadata.columns and metadata.schema[c] in (pl.String, pl.Categorical)
+    ]
 
 
 def _initials(name: str) -> set[str]:
@@ -160,9 +164,10 @@ def only_entity_of_years(years: list[int], metadata: pl.DataFrame) -> tuple[str,
     company's filings reach FY2024); None when it names no year, or several entities or none cover them."""
     if not years or "year" not in metadata.columns:
         return None
-    column = next((c for c in _ENTITY_COLUMNS if c in metadata.columns), None)
-    if column is None:
+    columns = _entity_columns(metadata)
+    if not columns:
         return None
+    column = columns[0]  # the column entities_named reads first
     covered = (
         metadata.select(pl.col(column).cast(pl.String), pl.col("year").cast(pl.Int64, strict=False))
         .drop_nulls()

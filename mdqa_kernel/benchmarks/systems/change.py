@@ -70,7 +70,8 @@ def printed_amounts(text: str) -> dict[float, str]:
     """Every amount a passage prints, in plain units, with the currency sign printed before it ("" if none)."""
     out: dict[float, str] = {}
     for n in numbers_in(text):
-        out[_plain(n)] = out.get(_plain(n)) or n.currency or ""
+        value = _plain(n)
+        out[value] = out.get(value) or n.currency or ""
     return out
 
 

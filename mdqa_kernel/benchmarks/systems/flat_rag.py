@@ -81,22 +81,25 @@ def retrieve(
 ) -> tuple[pl.DataFrame, list[str], int]:
     """The top ⌈k·|D|⌉ chunks (hits), the passages of them that fit the model's context beside the rest
     of `prompt` (a function of the passages), and how many were dropped."""
-    want = math.ceil(config.k * q.n_docs)
-    hits = ChunkIndex(pooled_chunks(q)).search(q.question, want)
+    hits = ChunkIndex(pooled_chunks(q)).search(q.question, chunks_wanted(config, q))
     blocks = [passage(r, config.metadata) for r in hits.iter_rows(named=True)]
     budget = q.n_ctx - q.max_tokens - approx_tokens(prompt([])) - PROMPT_MARGIN_TOKENS
     kept, dropped = fit_blocks(blocks, budget)
     return hits, kept, dropped
 
 
+def chunks_wanted(config: SystemConfig, q: QuestionInput) -> int:
+    """⌈k·|D|⌉: how many chunks a retrieval asks for."""
+    return math.ceil(config.k * q.n_docs)
+
+
 def run(config: SystemConfig, q: QuestionInput, llm: LLM) -> SystemOutput:
-    want = math.ceil(config.k * q.n_docs)
     hits, kept, dropped = retrieve(config, q, lambda passages: build_prompt(q, passages, config.metadata))
     prompt = build_prompt(q, kept, config.metadata)
     answer = llm.complete(prompt, stage="answer")
     out = SystemOutput(answer=answer.strip())
     out.notes = {
-        "chunks_wanted": want,
+        "chunks_wanted": chunks_wanted(config, q),
         "chunks_retrieved": hits.height,
         "chunks_in_prompt": len(kept),
         "chunks_truncated": dropped,
