@@ -27,6 +27,8 @@ from tests._pdfs import text_pdf
 REPO = Path(__file__).resolve().parents[1]
 FINANCEBENCH = Path(os.environ.get(ENV_VAR) or REPO.parent / "shared" / "financebench")
 DEV_FACTS = REPO / "examples" / "realfacts" / "dev.jsonl"
+DEV2_FACTS = REPO / "examples" / "realfacts" / "dev2.jsonl"
+DEV3_FACTS = REPO / "examples" / "realfacts" / "dev3.jsonl"
 
 COMPANIES = ["Acme", "Bolt", "Crane", "Dune", "Echo", "Flint", "Gale", "Hale", "Iris"]
 
@@ -207,15 +209,16 @@ def test_loader_refuses_one_field_name_with_two_scales(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_committed_dev_facts_hold_against_the_filings() -> None:
+@pytest.mark.parametrize("facts_file", [DEV_FACTS, DEV2_FACTS, DEV3_FACTS], ids=["dev", "dev2", "dev3"])
+def test_committed_dev_facts_hold_against_the_filings(facts_file: Path) -> None:
     if not (FINANCEBENCH / "pdfs").is_dir():
         pytest.skip(
             f"FinanceBench PDFs absent at {FINANCEBENCH / 'pdfs'} (../shared/financebench or ${ENV_VAR})"
         )
     t0 = time.perf_counter()
-    problems = check_facts(DEV_FACTS, FINANCEBENCH)
+    problems = check_facts(facts_file, FINANCEBENCH)
     assert problems == [], "\n".join(map(str, problems))
-    facts = load_facts(DEV_FACTS)
+    facts = load_facts(facts_file)
     assert len(facts) >= 90 and {f["split"] for f in facts} == {"dev"}
     plan_for(facts)  # every field name makes one valid FieldSpec
     assert time.perf_counter() - t0 < 600

@@ -11,6 +11,9 @@ its label. These functions read both sides by their words, never by document:
   billion", "同比增长") rather than the level (`asks_change`, `change_before`);
 - whether a field is an amount (a level in a currency or a count) that a percentage cannot be
   (`is_amount`);
+- whether a field asks how much an expense or a cost was ("Interest expense") and a row prints one
+  deducted ("Interest expense (160)"): the figure is the amount spent, not a negative one
+  (`asks_expense`, `deducted_expense`);
 - the entity a statement covers: a parent-company-only statement ("母公司资产负债表", "Condensed
   Financial Information of Registrant") or a segment note is not the consolidated group a field asks
   about unless the field says so (`field_scope`, `statement_scope`).
@@ -108,6 +111,29 @@ def is_amount(field: FieldLike) -> bool:
     if unit in ("%", "percent", "pct", "ratio", "x", "times", "倍") or _RATIO_FIELD.search(words):
         return False
     return not asks_change(field) and field_basis(field) is None
+
+
+# an expense or a cost named as such; the words that give an expense line a sign of its own ("(benefit)",
+# "other (income) expense", "net of interest income") or that the description states one with
+_EXPENSE = re.compile(r"\b(?:expenses?|costs?|charges?)\b", re.I)
+_OWN_SIGN = re.compile(r"\b(?:income|benefits?|gains?|credits?|recover(?:y|ies)|negative|net)\b|[()]", re.I)
+
+
+def asks_expense(field: FieldLike) -> bool:
+    """True when the field is the amount of an expense or a cost ("Interest expense for the fiscal
+    year …") and its description gives it no sign of its own ("… (an outflow in parentheses is
+    negative)", "Other expense (income)")."""
+    if not is_amount(field) or _OWN_SIGN.search(field.description):
+        return False
+    head = re.split(r"\s+\b(?:for|at|in|of|during)\s+the\b|,", field.description, maxsplit=1)[0]
+    return bool(_EXPENSE.search(head))
+
+
+def deducted_expense(label: str) -> bool:
+    """True when a printed row label names an expense and nothing that could make its figure signed:
+    an income statement prints such a line in parentheses because it is deducted ("Interest expense
+    (160)"), so the amount spent is the figure without its sign."""
+    return bool(_EXPENSE.search(label)) and not _OWN_SIGN.search(label)
 
 
 def change_before(text: str) -> str | None:

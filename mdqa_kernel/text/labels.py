@@ -30,6 +30,17 @@ _UNIT_TAIL = re.compile(
     re.IGNORECASE,
 )
 _NOTE_TAIL = re.compile(r"[（(][^（()）]{4,}[)）]$")
+# "Property and equipment, net of accumulated depreciation of $68,251 and $59,660": what the net figure is
+# net of (and its printed amounts) qualifies the line item, it does not name it
+_NET_OF_TAIL = re.compile(r",?\s*\bnet\s+of\s+(?:accumulated|allowances?|reserves?)\b.*$", re.IGNORECASE)
+
+
+def without_net_of(label: str) -> str:
+    """The label without what its net figure is net of ("Property and equipment, net of accumulated
+    depreciation of $68,251 and $59,660" → "Property and equipment, net")."""
+    return _NET_OF_TAIL.sub(", net", label) if "net of" in label.lower() else label
+
+
 _INNER_NUMBER = re.compile(rf"(?<={CJK})\s*\d{{1,2}}\s*[.、．]\s*(?={CJK})")
 _NUMBERING = re.compile(
     rf"^(?:[{NUMBERING_CHARS}]+[、.．]|[(（][{NUMBERING_CHARS}\d]+[)）]|\d+[.、．)]|[a-z][.)])\s*"
@@ -107,6 +118,7 @@ def normalize_label(text: str) -> str:
         s = f"{s[: pair[0].start()]}{pair[1]}{s[pair[0].end() :]}"
     # A statement's note in parentheses ("（净亏损以“-”号填列）") qualifies the line item, not names it.
     s = _NOTE_TAIL.sub("", s).strip() or s
+    s = without_net_of(s)
     # A section heading wrapped onto the label ("（二）按所有权归属分类 1.归属于…"): keep the numbered item.
     inner = _INNER_NUMBER.split(s)
     s = inner[-1] if len(inner) > 1 and len(inner[-1]) >= 2 else s
@@ -125,6 +137,18 @@ _INNER_SIGN = re.compile(rf"\s*\((?:{SIGN_WORDS}|used\s+in)\){_NAME_GOES_ON}", r
 _LOSS_SIDE = re.compile(
     rf"\b(?:income|earnings|profit)\s*\((?P<loss>loss|losses|deficit)\){_NAME_GOES_ON}", re.IGNORECASE
 )
+# "Income (earnings) before income taxes", "Net sales (revenue) of …": one word in parentheses inside the
+# name is its other name, not where the name ends (cut there, "Income" would name every income row)
+_INNER_ALT = re.compile(rf"\b(?P<word>[A-Za-z]+)\s*\((?P<alt>[A-Za-z]+)\){_NAME_GOES_ON}")
+
+
+def _inner_alternatives(desc: str) -> tuple[str, str | None]:
+    """The description with an inner "(other name)" dropped, and with it put in the word's place (None
+    when there is none)."""
+    m = _INNER_ALT.search(desc)
+    if m is None or re.fullmatch(SIGN_WORDS, m["alt"], re.IGNORECASE):
+        return desc, None
+    return desc[: m.end("word")] + desc[m.end() :], desc[: m.start()] + m["alt"] + desc[m.end() :]
 
 
 def _core(desc: str) -> str:
@@ -147,6 +171,9 @@ def _description_core(description: str) -> list[str]:
     if also:
         out.extend(p.strip() for p in re.split(r"[/|、,，;；]", also.group(1)) if p.strip())
     out.extend(re.findall(r"[“\"「『]([^”\"」』]+)[”\"」』]", desc))
+    desc, alt = _inner_alternatives(desc)
+    if alt is not None and (other := _core(alt)):
+        out.append(other)
     core = _core(desc)
     # the same line printed for a year with a loss: "Income (loss) before income taxes" is printed
     # "Loss before income taxes" then (its figure in parentheses)

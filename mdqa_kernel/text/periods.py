@@ -94,6 +94,10 @@ _RELATIVE_WORDS: tuple[tuple[str, int, bool, str | None], ...] = (
     ("beginning of year", -1, True, None),
     ("beginning of the period", -1, True, None),
     ("opening balance", -1, True, None),
+    ("two years before", -2, False, None),
+    ("two years prior", -2, False, None),
+    ("two years earlier", -2, False, None),
+    ("two years ago", -2, False, None),
     ("previous financial year", -1, False, None),
     ("previous fiscal year", -1, False, None),
     ("prior financial year", -1, False, None),
@@ -413,13 +417,18 @@ _CHANGE_FIELD = re.compile(
 _LINE_ITEM_POINT = re.compile(r"(?<![告本上])(?:期初|期末|年初|年末)(?!至)(?=[\u4e00-\u9fff])")
 
 
+# "… at the end of the quarter (not the prior fiscal year end)": a period the description rules out
+_NEGATED = re.compile(r"\(?\b(?:not|rather than|instead of)\s+(?:the\s+|a\s+|an\s+)?[^,;()]*\)?", re.I)
+
+
 def wanted_period(description: str, report: ReportPeriod) -> Period:
     """The period a field asks for: what its description names, else the report's current period.
 
     A change ("营业收入比上年同期增减", "growth") is measured in the current period against the prior
     one: its "上年" names the base, not the period, and it may be read from a change column."""
-    # "期初现金及现金等价物余额" is a line item of the current period, not the opening column
-    want = parse_period(_LINE_ITEM_POINT.sub("", _norm(description)))
+    # "期初现金及现金等价物余额" is a line item of the current period, not the opening column; "(not the
+    # prior fiscal year end)" says which period is not asked
+    want = parse_period(_NEGATED.sub(" ", _LINE_ITEM_POINT.sub("", _norm(description))))
     change = bool(_CHANGE_FIELD.search(_norm(description)))
     if change and want.offset == -1:
         want = replace(want, offset=0, opening=False)

@@ -7,6 +7,7 @@ lines without numbers go to the nearest row. Lines and cells come from `text.lay
 
 from __future__ import annotations
 
+import re
 import statistics
 import unicodedata
 from dataclasses import dataclass, field
@@ -123,6 +124,8 @@ def _row_entries(lines: list[Line], gap_limit: float) -> list[_Entry]:
     entries: list[_Entry] = []
     consumed: set[int] = set()
     for i, line in enumerate(lines):
+        if _page_number(lines, i, gap_limit):
+            continue
         label_words, cell_words, units = line.split()
         fresh = [w for w in cell_words if id(w) not in consumed]
         if _years_only(fresh):
@@ -144,6 +147,24 @@ def _row_entries(lines: list[Line], gap_limit: float) -> list[_Entry]:
         }
         entries.append(entry)
     return entries
+
+
+_PAGE_NUMBER = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,6}|[A-Z]?-?\d{1,4})$")
+
+
+def _page_number(lines: list[Line], i: int, gap_limit: float) -> bool:
+    """The page's first or last line when it is one short number set apart from the text or from the
+    columns next to it (a page number, "42", "F-7"): page furniture, never a row's value, whatever
+    line ends above it."""
+    line = lines[i]
+    if i not in (0, len(lines) - 1) or len(line.words) != 1 or not _PAGE_NUMBER.match(line.words[0].text):
+        return False
+    other = lines[i - 1] if i else (lines[1] if len(lines) > 1 else None)
+    if other is None:
+        return True
+    gap = line.top - other.bottom if i else other.top - line.bottom
+    # set apart, or under (above) a line with no number in its column: not the tail of a wrapped row
+    return gap > gap_limit or not any(w.numeric and _overlaps(w, line.words[0]) for w in other.words)
 
 
 def _percent_only(cells: list[Cell]) -> bool:

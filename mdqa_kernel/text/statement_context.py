@@ -21,7 +21,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from mdqa_kernel.text.labels import SIGN_WORDS
+from mdqa_kernel.text.labels import SIGN_WORDS, without_net_of
 from mdqa_kernel.text.layout import Line
 
 # Words that add nothing to a line item's identity ("Total net revenue" is total revenue).
@@ -252,6 +252,7 @@ def specificity(label: str, description: str, own_label: str = "") -> float:
         return 1.0
     # The row's own words always count, also when a wrapped fragment or the heading around them is
     # read as the label (and a fragment's "attributable to …" clause must not swallow them).
+    label, own_label = without_net_of(label), without_net_of(own_label)
     rest = label.replace(own_label, " ") if own_label else label
     head_text, who = _split_attributable(rest)
     own_head, own_who = _split_attributable(own_label)

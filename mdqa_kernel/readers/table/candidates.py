@@ -54,6 +54,12 @@ class Candidate:
     scope: str | None = None  # the statement it was read from: "parent", "segment" (readers/semantics.py)
 
 
+def label_before(cand: Candidate) -> str:
+    """The text of the candidate's line before its printed number (a table row's label), or ""."""
+    at = cand.snippet.find(cand.raw.strip()) if cand.raw.strip() else -1
+    return cand.snippet[:at] if at > 0 else ""
+
+
 _NOT_ASCII_ALNUM = re.compile(r"[^A-Za-z0-9]+")
 
 

@@ -73,6 +73,8 @@ def period_cell(
     chosen = [c for c, v in zip(cells, verdicts, strict=True) if v is True]
     if chosen:
         values = {c.value for c in chosen}
+        if paired_columns(headers):
+            return chosen[0], PAIRED_COLUMNS  # which of the period's two cells is the field's is unknown
         return chosen[0], 1.0 if len(values) == 1 else 0.6
     if any(v is False for v in verdicts):
         return None
@@ -83,6 +85,21 @@ def period_cell(
         if total is not None:
             return total, 1.0
     return cells[0], 0.9 if len(cells) == 1 else 0.3
+
+
+# Each period over two cells ("2022" over "Shares  Amount"): the period's cell is not told by the header.
+PAIRED_COLUMNS = 0.3
+
+
+def paired_columns(headers: list[str]) -> bool:
+    """Every other cell has a header and the cells between have none: each header spans a pair of
+    sub-columns (an equity statement's "Shares | Amount" under each year), so the cell under a
+    header is no more the period's value than its neighbour."""
+    if len(headers) < 4 or len(headers) % 2:
+        return False
+    named = [bool(h.strip()) for h in headers]
+    evens, odds = named[0::2], named[1::2]
+    return (all(evens) and not any(odds)) or (all(odds) and not any(evens))
 
 
 _DECIMALS = re.compile(r"\.(\d+)")

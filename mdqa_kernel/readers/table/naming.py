@@ -7,7 +7,7 @@ from __future__ import annotations
 from mdqa_kernel.readers.base import FieldLike
 from mdqa_kernel.readers.confidence import ADJUSTED_BLOCK
 from mdqa_kernel.readers.semantics import field_basis
-from mdqa_kernel.readers.table.candidates import Candidate
+from mdqa_kernel.readers.table.candidates import Candidate, label_before
 from mdqa_kernel.text.labels import LabelSet, field_labels, label_score, normalize_label
 from mdqa_kernel.text.layout import Line
 from mdqa_kernel.text.rows import Row
@@ -78,8 +78,7 @@ def _english_fit(text: str, labels: LabelSet, description: str, own_label: str) 
 def specific(cand: Candidate, description: str) -> Candidate:
     """A "label: value" line judged like a table row's label: how specific it is for the description
     (so "Net income $ 20,234" does not outrank "Net income attributable to X" in the statements)."""
-    at = cand.snippet.find(cand.raw.strip()) if cand.raw.strip() else -1
-    label = cand.snippet[:at] if at > 0 else ""
+    label = label_before(cand)
     if is_english(label) and is_english(description):
         cand.score = round(cand.score * specificity(label, description), 4)
     return cand

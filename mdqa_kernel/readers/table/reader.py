@@ -52,7 +52,9 @@ from mdqa_kernel.readers.confidence import (
 )
 from mdqa_kernel.readers.plausibility import checked, field_kind, reading_implausibility
 from mdqa_kernel.readers.semantics import (
+    asks_expense,
     asks_percent,
+    deducted_expense,
     field_basis,
     field_scope,
     rebase,
@@ -65,6 +67,7 @@ from mdqa_kernel.readers.table.candidates import (
     column_values,
     counts,
     key_values,
+    label_before,
     statement_phrase,
     statements,
 )
@@ -121,7 +124,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-33"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-34"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -203,7 +206,13 @@ TABLE_READER_VERSION = "table-33"  # 4: disclosure topics under their printed na
 # are in millions", on that page or before it) at STANDING_SCALE, instead of units at UNDECLARED_SCALE;
 # 33: a row whose label names its period ("2022 restructuring charges", "Liability as of December 31, 2021")
 # is read by it (readers/table/columns.py), its total cell when its cells add up; a programme-to-date
-# ("Plan to Date", "Inception to date") column holds no one period's value
+# ("Plan to Date", "Inception to date") column holds no one period's value; 34: another name in a
+# description's parentheses ("Income (earnings) before …") is part of the name; the glossary's names of
+# common US GAAP line items; a "net of accumulated …" clause and its amounts qualify a label; an expense
+# printed deducted ("Interest expense (160)") is the amount spent; a page number is no row's value; a
+# period over a pair of sub-columns ("Shares | Amount") does not say which cell is the field's; "two
+# years before" names the third year; a period the description rules out ("(not the prior fiscal year
+# end)") is not the one it asks
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
@@ -670,6 +679,8 @@ class TableReader:
         if wanted is not None:
             # "每10股派发现金红利3元" is 3 per 10 shares: 0.30 for a field asking per share, 3 per 10 shares.
             number = rebase(number, cand.basis or _basis_before(cand), wanted)
+        if number < 0 and asks_expense(field) and deducted_expense(label_before(cand)):
+            number = -number
         scale = cand.scale or 1.0
         value = to_field_scale(number, scale, field.scale or 1.0)
         return coerce(value, field.type), scale

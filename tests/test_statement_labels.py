@@ -1,0 +1,245 @@
+"""How a statement row is recognised as a field's line item, on statements drawn here: another name of
+the line item in the description's parentheses, the glossary's names of common US GAAP line items, the
+amounts inside a "net of …" clause, the sign of an expense printed deducted, and a page number under
+the last line of a page."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from types import SimpleNamespace
+
+from mdqa_kernel.readers.confidence import CONFIDENT, REVIEW_BELOW
+from mdqa_kernel.readers.semantics import asks_expense, deducted_expense
+from mdqa_kernel.readers.table.columns import paired_columns
+from mdqa_kernel.readers.table.reader import TableReader
+from mdqa_kernel.text.labels import _description_core, normalize_label, without_net_of
+from mdqa_kernel.text.layout import lines_by_page
+from mdqa_kernel.text.periods import ReportPeriod, wanted_period
+from mdqa_kernel.text.rows import table_rows
+from tests.test_periods import draw, row, text, view
+
+COVER = [text("Acme Inc. ANNUAL REPORT ON FORM 10-K"), text("For the fiscal year ended December 31, 2023")]
+YEARS = row("", "2023", "2022")
+WIDE = (475.0, 570.0)  # right edges of the value columns, clear of a long label
+MILLIONS = text("(In millions, except per share amounts)")
+
+
+def fld(
+    description: str, type: str = "number", unit: str | None = "USD", scale: float = 1e6
+) -> SimpleNamespace:
+    return SimpleNamespace(name="f", type=type, description=description, question="", unit=unit, scale=scale)
+
+
+def read(doc, description: str, **kw):
+    return TableReader().read(doc, fld(description, **kw), "")
+
+
+def _income(path: Path) -> Path:
+    statement = [
+        text("CONSOLIDATED STATEMENTS OF INCOME"),
+        MILLIONS,
+        YEARS,
+        row("Net sales", "25,000", "24,000"),
+        row("Operating income", "3,100", "2,900"),
+        row("Interest expense", "(160)", "(150)"),
+        row("Other income (expense), net", "(20)", "35"),
+        row("Income/(loss) before income taxes", "2,661", "2,785"),
+        row("Provision for income taxes", "726", "700"),
+        row("Net income", "1,935", "2,085"),
+        row("Income/(loss) attributable to common shareholders", "1,935", "2,085"),
+        row("Weighted-average shares outstanding:", ""),
+        row("Basic", "1,220", "1,219"),
+        row("Diluted", "1,224", "1,222"),
+    ]
+    return draw(path, [COVER, statement])
+
+
+def test_an_other_name_in_parentheses_is_part_of_the_line_item(tmp_path: Path) -> None:
+    """ "Income (earnings) before income taxes" names income before taxes, not every "Income" row: cut at
+    its parenthesis, the description named "Income", and "Income/(loss) attributable to common
+    shareholders" was read for it at full confidence."""
+    assert _description_core("Income (earnings) before income taxes for the fiscal year of the report") == [
+        "Income before income taxes",
+        "earnings before income taxes",
+    ]
+    # a sign word in parentheses stays a sign note, as before
+    assert _description_core("Operating income (loss) for the fiscal year") == ["Operating income"]
+    doc = view(_income(tmp_path / "is.pdf"), year=2023, doctype="10-K")
+    pretax = read(
+        doc, "Income (earnings) before income taxes for the fiscal year of the report, in USD millions"
+    )
+    assert pretax.value == 2661 and pretax.confidence >= CONFIDENT, pretax
+
+
+def test_glossary_names_of_common_line_items(tmp_path: Path) -> None:
+    """The glossary's other names of a line item: a loss year's "Loss before income tax", "Purchases of
+    stock for treasury" for repurchases of common stock, "Accumulated deficit" for retained earnings."""
+    statement = [
+        text("CONSOLIDATED STATEMENTS OF OPERATIONS"),
+        MILLIONS,
+        YEARS,
+        row("Total revenue", "1,708", "1,267"),
+        row("Loss before income tax", "(170)", "(176)"),
+        row("Net loss", "(172)", "(180)"),
+    ]
+    balance = [
+        text("CONSOLIDATED BALANCE SHEETS"),
+        MILLIONS,
+        row("", "December 31, 2023", "December 31, 2022"),
+        row("Total assets", "1,212", "1,094"),
+        row("Accumulated deficit", "(779)", "(607)"),
+        row("Total liabilities and stockholders' equity", "1,212", "1,094"),
+    ]
+    cash = [
+        text("CONSOLIDATED STATEMENTS OF CASH FLOWS"),
+        MILLIONS,
+        YEARS,
+        row("Net cash provided by operating activities", "400", "350"),
+        row("Purchases of stock for treasury", "(3,682)", "(3,681)"),
+        row("Net cash used in financing activities", "(3,900)", "(3,700)"),
+    ]
+    doc = view(draw(tmp_path / "gl.pdf", [COVER, statement, balance, cash]), year=2023, doctype="10-K")
+    pretax = read(
+        doc, "Income (earnings) before income taxes for the fiscal year of the report, in USD millions"
+    )
+    assert pretax.value == -170 and pretax.confidence >= CONFIDENT, pretax
+    deficit = read(
+        doc, "Retained earnings (an accumulated deficit is negative) at the end of the fiscal year"
+    )
+    assert deficit.value == -779 and deficit.confidence >= CONFIDENT, deficit
+    total = read(
+        doc, "Total liabilities and shareholders' equity at the end of the fiscal year of the report"
+    )
+    assert total.value == 1212 and total.confidence >= CONFIDENT, total
+    bought = read(
+        doc,
+        "Repurchases of common stock in the cash flow statement for the fiscal year of the report, in USD "
+        "millions (an outflow in parentheses is negative)",
+    )
+    assert bought.value == -3682 and bought.confidence >= CONFIDENT, bought
+
+
+def test_the_amounts_of_a_net_of_clause_belong_to_the_label(tmp_path: Path) -> None:
+    """ "Property and equipment, net of accumulated depreciation of $68,251 and $59,660": the row is the
+    net line item and its value is the first column's, not the accumulated depreciation."""
+    label = "Property and equipment, net of accumulated depreciation of $68,251 and $59,660"
+    assert without_net_of(label) == "Property and equipment, net"
+    assert normalize_label(label) == "propertyandequipmentnet"
+    assert normalize_label("Other comprehensive income, net of tax") == "othercomprehensiveincomenetoftax"
+    balance = [
+        text("BALANCE SHEETS"),
+        MILLIONS,
+        row("", "December 31, 2023", "December 31, 2022", cols=WIDE),
+        row("Inventories", "2,500", "3,742", cols=WIDE),
+        row(label, "95,641", "74,398", cols=WIDE),
+        row("Total assets", "411,976", "364,840", cols=WIDE),
+    ]
+    doc = view(draw(tmp_path / "bs.pdf", [COVER, balance]), year=2023, doctype="10-K")
+    ppe = read(
+        doc, "Property, plant and equipment, net at the end of the fiscal year of the report, in USD millions"
+    )
+    assert ppe.value == 95641 and ppe.confidence >= CONFIDENT, ppe
+
+
+def test_an_expense_printed_deducted_is_the_amount_spent(tmp_path: Path) -> None:
+    """An expense line in parentheses is deducted, not negative: "Interest expense (160)" is 160 of
+    interest expense. A line whose label gives it a sign of its own ("Other income (expense), net") and a
+    field that says parentheses are negative keep the printed sign."""
+    assert asks_expense(fld("Interest expense for the fiscal year of the report, in USD millions"))
+    assert not asks_expense(fld("Other income (expense), net for the fiscal year"))
+    assert not asks_expense(fld("Capital expenditures for the year (an outflow in parentheses is negative)"))
+    assert not asks_expense(fld("Operating income for the fiscal year"))
+    assert deducted_expense("Interest expense") and deducted_expense(
+        "Selling, general and administrative costs"
+    )
+    assert not deducted_expense("Interest and other (income) expense, net")
+    assert not deducted_expense("Income tax expense (benefit)")
+    doc = view(_income(tmp_path / "is.pdf"), year=2023, doctype="10-K")
+    interest = read(doc, "Interest expense for the fiscal year of the report, in USD millions")
+    assert interest.value == 160 and interest.confidence >= CONFIDENT, interest
+    other = read(doc, "Other income (expense), net for the fiscal year of the report, in USD millions")
+    assert other.value == -20, other
+
+
+def test_a_page_number_under_the_last_line_is_not_a_value(tmp_path: Path) -> None:
+    """A page's lone number under a prose line is its page number: once it was read as the value of a
+    row labelled by the sentence's last words ("share repurchases." / "42")."""
+    page = [
+        text("We believe our sources of liquidity will be adequate to pay dividends and fund our"),
+        text("share repurchases."),
+        [(300, "42", "c")],
+    ]
+    doc = view(draw(tmp_path / "p.pdf", [COVER, page]), year=2023, doctype="10-K")
+    assert not any(r.cells for r in table_rows(lines_by_page(doc.words)[2]))  # no row holds the "42"
+    bought = read(doc, "Repurchases of common stock in the cash flow statement for the fiscal year")
+    assert not bought.found or bought.value != 42, bought
+    assert bought.confidence < CONFIDENT or not bought.found, bought
+
+
+def test_a_period_over_a_pair_of_sub_columns_does_not_say_which_cell_is_the_field(tmp_path: Path) -> None:
+    """An equity statement prints each year over "Shares | Amount": the year's header sits over one of
+    the two cells, so the cell under it is no more the year's amount than its neighbour (once the
+    shares, 9, were read as the amount repurchased at 0.9). The pair is read for review, not trusted."""
+    assert paired_columns(["2022", "", "2021", "", "2020", ""])
+    assert not paired_columns(["2022", "2021", "2020"]) and not paired_columns(["2023", "", "2022"])
+    subs = (300.0, 360.0, 430.0, 490.0)
+    equity = [
+        text("CONSOLIDATED STATEMENT OF EQUITY"),
+        MILLIONS,
+        row("", "2023", "", "2022", "", cols=subs),
+        row("", "Shares", "Amount", "Shares", "Amount", cols=subs),
+        row("Common stock, beginning of year", "1,488", "23", "1,488", "23", cols=subs),
+        row("Share repurchases", "(9)", "(1,500)", "(1)", "(106)", cols=subs),
+    ]
+    doc = view(draw(tmp_path / "eq.pdf", [COVER, equity]), year=2023, doctype="10-K")
+    bought = read(doc, "Repurchases of common stock for the fiscal year of the report, in USD millions")
+    assert bought.confidence < CONFIDENT, bought
+    assert not (bought.found and bought.value == -9 and bought.confidence >= REVIEW_BELOW), bought
+
+
+def test_two_years_before_is_the_third_column_of_a_three_year_statement(tmp_path: Path) -> None:
+    """ "The fiscal year two years before the report's" is the statement's third year; before, no word
+    named it, the field asked the current year and the current column was read at full confidence."""
+    fy = ReportPeriod(year=2023, end=dt.date(2023, 12, 31))
+    want = wanted_period("Total revenue for the fiscal year two years before the report's fiscal year", fy)
+    assert want.offset == -2
+    three = (330.0, 420.0, 510.0)
+    statement = [
+        text("CONSOLIDATED STATEMENTS OF INCOME"),
+        MILLIONS,
+        row("", "2023", "2022", "2021", cols=three),
+        row("Total revenue", "211,915", "198,270", "168,088", cols=three),
+        row("Net income", "72,361", "72,738", "61,271", cols=three),
+    ]
+    doc = view(draw(tmp_path / "is3.pdf", [COVER, statement]), year=2023, doctype="10-K")
+    two_back = read(
+        doc, "Total revenue (net sales) for the fiscal year two years before the report's fiscal year"
+    )
+    assert two_back.value == 168088 and two_back.confidence >= CONFIDENT, two_back
+
+
+def test_a_period_the_description_rules_out_is_not_the_one_it_asks(tmp_path: Path) -> None:
+    """ "Total assets at the end of the quarter of the report (not the prior fiscal year end)": the
+    negated period named the prior year end, and a 10-Q's year-end column was read at full confidence."""
+    q2 = ReportPeriod(year=2024, end=dt.date(2023, 7, 29), quarter=2)
+    want = wanted_period(
+        "Total assets at the end of the quarter of the report (not the prior fiscal year end)", q2
+    )
+    assert want.offset == 0
+    cols = (330.0, 420.0, 510.0)
+    balance = [
+        text("CONDENSED CONSOLIDATED BALANCE SHEETS"),
+        MILLIONS,
+        row("", "July 29, 2023", "January 28, 2023", "July 30, 2022", cols=cols),
+        row("Cash and cash equivalents", "1,093", "1,874", "840", cols=cols),
+        row("Total assets", "15,318", "15,803", "15,419", cols=cols),
+    ]
+    cover = [
+        text("Acme Inc. QUARTERLY REPORT ON FORM 10-Q"),
+        text("For the quarterly period ended July 29, 2023"),
+    ]
+    doc = view(draw(tmp_path / "q.pdf", [cover, balance]), year=2024, doctype="10-Q")
+    assets = read(doc, "Total assets at the end of the quarter of the report (not the prior fiscal year end)")
+    assert assets.value == 15318, assets
+    assert not (assets.value == 15803 and assets.confidence >= REVIEW_BELOW), assets
