@@ -146,6 +146,8 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # column holds no one period's value).
 # mdqa v62: a question that names no company is searched in the filings of the one company whose filings
 # cover every year it names (plan/filings.only_entity_of_years), not in the whole collection.
+# mdqa v63: table reader table-34 (line-item names in parentheses and in the glossary, "net of" clauses,
+# deducted expenses, page numbers, paired sub-columns, "two years before", ruled-out periods).
 # mdqa-oracle-pages v2: the evidence pages are read with their filing's cover (the period the filing reports);
 # v1 resolved the columns of a January year end without it (Best Buy's three years read as one).
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
@@ -155,7 +157,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 62,
+    "mdqa": 63,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
