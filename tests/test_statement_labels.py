@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from types import SimpleNamespace
 
 from mdqa_kernel.readers.confidence import CONFIDENT, REVIEW_BELOW
 from mdqa_kernel.readers.semantics import asks_expense, deducted_expense
@@ -18,6 +17,7 @@ from mdqa_kernel.text.layout import lines_by_page
 from mdqa_kernel.text.periods import ReportPeriod, wanted_period
 from mdqa_kernel.text.rows import table_rows
 from tests.test_periods import draw, row, text, view
+from tests.test_semantics import fld as semantics_field
 
 COVER = [text("Acme Inc. ANNUAL REPORT ON FORM 10-K"), text("For the fiscal year ended December 31, 2023")]
 YEARS = row("", "2023", "2022")
@@ -25,10 +25,9 @@ WIDE = (475.0, 570.0)  # right edges of the value columns, clear of a long label
 MILLIONS = text("(In millions, except per share amounts)")
 
 
-def fld(
-    description: str, type: str = "number", unit: str | None = "USD", scale: float = 1e6
-) -> SimpleNamespace:
-    return SimpleNamespace(name="f", type=type, description=description, question="", unit=unit, scale=scale)
+def fld(description: str, **kw):
+    """A field in USD millions unless told otherwise (values compare in the field's scale)."""
+    return semantics_field(description, **{"unit": "USD", "scale": 1e6, **kw})
 
 
 def read(doc, description: str, **kw):
@@ -48,9 +47,6 @@ def _income(path: Path) -> Path:
         row("Provision for income taxes", "726", "700"),
         row("Net income", "1,935", "2,085"),
         row("Income/(loss) attributable to common shareholders", "1,935", "2,085"),
-        row("Weighted-average shares outstanding:", ""),
-        row("Basic", "1,220", "1,219"),
-        row("Diluted", "1,224", "1,222"),
     ]
     return draw(path, [COVER, statement])
 

@@ -26,6 +26,7 @@ import unicodedata
 from typing import Literal
 
 from mdqa_kernel.readers.base import FieldLike
+from mdqa_kernel.text.statement_context import description_heads
 
 Scope = Literal["consolidated", "parent", "segment"]
 
@@ -125,8 +126,7 @@ def asks_expense(field: FieldLike) -> bool:
     negative)", "Other expense (income)")."""
     if not is_amount(field) or _OWN_SIGN.search(field.description):
         return False
-    head = re.split(r"\s+\b(?:for|at|in|of|during)\s+the\b|,", field.description, maxsplit=1)[0]
-    return bool(_EXPENSE.search(head))
+    return any(_EXPENSE.search(head) for head in description_heads(field.description))
 
 
 def deducted_expense(label: str) -> bool:

@@ -149,7 +149,7 @@ def _row_entries(lines: list[Line], gap_limit: float) -> list[_Entry]:
     return entries
 
 
-_PAGE_NUMBER = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,6}|[A-Z]?-?\d{1,4})$")
+_PAGE_NUMBER = re.compile(r"^(?:[A-Z]?-?\d{1,4}|[ivxlc]{1,6})$")  # "42", "F-7", "xii"
 
 
 def _page_number(lines: list[Line], i: int, gap_limit: float) -> bool:
