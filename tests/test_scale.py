@@ -15,6 +15,7 @@ from mdqa_kernel.benchmarks.chaos import make_filings
 from mdqa_kernel.benchmarks.scale import (
     ScaleError,
     Source,
+    _stem_year,
     goal,
     make_collection,
     measure,
@@ -140,3 +141,11 @@ def test_reproduce_knows_scale_and_passes_its_out_dir_and_budget(tmp_path: Path)
     params = _plain_parameters("scale", str(tmp_path), 30.0)
     assert params == {"out_dir": str((tmp_path / "scale").resolve()), "max_minutes": 30.0}
     assert _plain_parameters("chaos", str(tmp_path), 30.0) is None
+
+
+def test_a_bare_folder_dates_each_file_by_its_name() -> None:
+    """A folder without metadata: the one year a file name names, else none (a made-up year dated
+    every column of the filings to another period, and their readings were dropped)."""
+    assert _stem_year("cn_bank_a_2021_00000") == 2021
+    assert _stem_year("annual_report") is None
+    assert _stem_year("compare_2021_2022") is None

@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import time
 from collections.abc import Sequence
@@ -74,7 +75,7 @@ class Source:
     doc_name: str
     company: str
     doc_type: str
-    year: int
+    year: int | None  # None: the file's metadata names none (a bare folder of PDFs)
     sector: str
     pages: int
 
@@ -122,12 +123,21 @@ def financebench_sources(path: str | Path | None = None) -> list[Source]:
     return found
 
 
+_STEM_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+
+
 def pdf_sources(folder: str | Path) -> list[Source]:
-    """Every PDF of a folder as a source (company = file stem, year 2000): for folders without metadata."""
+    """Every PDF of a folder as a source (company = file stem, year = the one year the stem names, else
+    none): for folders without metadata. A made-up year would date every column to another period."""
     pdfs = sorted(Path(folder).glob("*.pdf"))
     if not pdfs:
         raise ScaleError(f"no *.pdf files in {folder}; pass a folder of PDFs to replicate")
-    return [Source(p, p.stem, p.stem, "report", 2000, "", page_count(p)) for p in pdfs]
+    return [Source(p, p.stem, p.stem, "report", _stem_year(p.stem), "", page_count(p)) for p in pdfs]
+
+
+def _stem_year(stem: str) -> int | None:
+    years = set(_STEM_YEAR.findall(stem))
+    return int(years.pop()) if len(years) == 1 else None
 
 
 def copy_bytes(source: Path, copy: int) -> bytes:

@@ -600,7 +600,7 @@ def fits(col: Period, want: Period, report: ReportPeriod) -> bool | None:
         return False  # a quarter's column never holds the year, whatever year it names
     if want.end is not None and col.end is not None:
         return abs((col.end - want.end).days) <= 7 and _spans_agree(col, want, report)
-    target = _target_offset(want, report)
+    target = target_offset(want, report)
     if want.opening or _is_opening(col, report):
         # the balance at the start of the year is the prior year's closing balance
         if want.opening and _is_opening(col, report):
@@ -622,7 +622,8 @@ def _years_between(day: dt.date, end: dt.date) -> int | None:
     return k if abs(days - k * 365.25) <= 20 else None
 
 
-def _target_offset(want: Period, report: ReportPeriod) -> int | None:
+def target_offset(want: Period, report: ReportPeriod) -> int | None:
+    """The wanted period in years from the report's (0 its own, -1 the prior year); None when unknown."""
     if want.end is not None and report.end is not None:
         return _years_between(want.end, report.end)
     year = _absolute(want)

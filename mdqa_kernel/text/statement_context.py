@@ -418,6 +418,34 @@ def adjusted_block(lines: list[Line], row_index: int, description: str) -> bool:
     return bool(_ADJUSTED.search(block_heading(lines, row_index))) and not _ADJUSTED.search(description)
 
 
+# A deferred-tax table lists the tax effect of temporary differences under the line items' own names
+# ("Inventory (37) (24)", "Property and equipment (169) (270)"): the row is a tax amount, not the item.
+_DEFERRED_TAX = re.compile(r"\bdeferred\s+(?:income\s+)?tax(?:es)?\b|\btax\s+effects?\b", re.IGNORECASE)
+_TOTAL_LOOKDOWN = 25  # lines below a row searched for the total that closes its block
+
+
+def closing_total(lines: list[Line], row_index: int) -> str:
+    """The label of the first English "Total …" row below a row, when no label-only line (a new
+    block's heading) comes first: the measure the row is a part of."""
+    for j in range(row_index + 1, min(row_index + _TOTAL_LOOKDOWN, len(lines))):
+        label, cells, _units = lines[j].split()
+        text = " ".join(w.text for w in label).strip()
+        if not cells:
+            return ""
+        if re.match(r"total\b", text, re.IGNORECASE) and is_english(text):
+            return text
+    return ""
+
+
+def deferred_tax_block(lines: list[Line], row_index: int, description: str) -> bool:
+    """The row is a line of a deferred-tax table (its heading or its block's total names deferred
+    taxes) and the description does not ask about taxes."""
+    if _DEFERRED_TAX.search(description):
+        return False
+    context = f"{section_heading(lines, row_index)} {closing_total(lines, row_index)}"
+    return bool(_DEFERRED_TAX.search(context))
+
+
 _ASKED_STATEMENT: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("cash_flow", re.compile(r"cash\s+flows?\s+statement|statement\s+of\s+cash\s+flows?|现金流量表", re.I)),
     ("balance", re.compile(r"balance\s+sheet|statement\s+of\s+financial\s+position|资产负债表", re.I)),

@@ -148,6 +148,8 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # cover every year it names (plan/filings.only_entity_of_years), not in the whole collection.
 # mdqa v63: table reader table-34 (line-item names in parentheses and in the glossary, "net of" clauses,
 # deducted expenses, page numbers, paired sub-columns, "two years before", ruled-out periods).
+# mdqa v64: table reader table-35 (a line reader's number has its column's or its clause's period; a
+# deferred-tax table's rows are no line item's amount).
 # mdqa-oracle-pages v2: the evidence pages are read with their filing's cover (the period the filing reports);
 # v1 resolved the columns of a January year end without it (Best Buy's three years read as one).
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
@@ -157,7 +159,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 63,
+    "mdqa": 64,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

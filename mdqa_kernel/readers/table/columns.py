@@ -37,6 +37,13 @@ def value_columns(percent: bool, row: Row) -> list[Cell]:
     return sorted([*kind, *(c for c in cells if c.absent)], key=lambda c: c.x0) if kind else []
 
 
+def cell_span(cell: Cell) -> tuple[int, int] | None:
+    """The cell's characters in the page text, for its evidence."""
+    starts = [w.char_start for w in cell.words if w.char_start >= 0]
+    ends = [w.char_end for w in cell.words if w.char_end >= 0]
+    return (min(starts), max(ends)) if starts and ends else None
+
+
 def under_note(cell: Cell, notes: list[tuple[float, float]]) -> bool:
     """A small number under a "Note" header (a column of note references between the label and the
     periods), never a value."""

@@ -15,6 +15,7 @@ from mdqa_kernel.text.segments import segment_ask, segment_fit
 from mdqa_kernel.text.statement_context import (
     adjusted_block,
     block_heading,
+    deferred_tax_block,
     description_heads,
     head_cover,
     is_english,
@@ -48,15 +49,24 @@ def row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike)
     if (ask := segment_ask(field.description)) is not None:
         # "Revenue of the Intelligent Cloud segment": the segment's row under the measure's heading
         return segment_fit(row.label, block_heading(page_ls, row.line.index), ask)
-    section = section_heading(page_ls, row.line.index)
-    if section_refuses(section, field.description, field_basis(field) is not None):
+    if refused_row(page_ls, row, field):
         return 0.0
+    section = section_heading(page_ls, row.line.index)
     if section:
         texts.append(with_section(section, row.label))
     fit = max(_english_fit(v, labels, field.description, row.label) for v in texts)
     if fit and adjusted_block(page_ls, row.line.index, field.description):
         fit = round(fit * ADJUSTED_BLOCK, 4)
     return fit
+
+
+def refused_row(page_ls: list[Line], row: Row, field: FieldLike) -> bool:
+    """The row's block cannot hold the field, whatever its label: an amount in a per-share block, a
+    balance in a block of changes, a deferred-tax table's "Inventory (37) (24)" (a tax amount)."""
+    section = section_heading(page_ls, row.line.index)
+    if section_refuses(section, field.description, field_basis(field) is not None):
+        return True
+    return is_english(field.description) and deferred_tax_block(page_ls, row.line.index, field.description)
 
 
 def _english_fit(text: str, labels: LabelSet, description: str, own_label: str) -> float:

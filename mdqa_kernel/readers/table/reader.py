@@ -72,12 +72,14 @@ from mdqa_kernel.readers.table.candidates import (
     statements,
 )
 from mdqa_kernel.readers.table.columns import (
+    cell_span,
     document_period,
     period_cell,
     row_fits,
     under_note,
     value_columns,
 )
+from mdqa_kernel.readers.table.dated import dated_reading
 from mdqa_kernel.readers.table.derived import (
     group_count,
     group_members,
@@ -124,7 +126,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-34"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-35"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -212,7 +214,10 @@ TABLE_READER_VERSION = "table-34"  # 4: disclosure topics under their printed na
 # printed deducted ("Interest expense (160)") is the amount spent; a page number is no row's value; a
 # period over a pair of sub-columns ("Shares | Amount") does not say which cell is the field's; "two
 # years before" names the third year; a period the description rules out ("(not the prior fiscal year
-# end)") is not the one it asks
+# end)") is not the one it asks; 35: a line reader's number has a period (readers/table/dated.py): a
+# line shaped like a table row is read in the asked period's column, an English sentence's number in the
+# period its clause names (none named: the report's own); a deferred-tax table's rows and a refused
+# block's rows are no line item's amount, read by any reader
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
@@ -427,7 +432,7 @@ class TableReader:
                         row.snippet,
                         round(score * OTHER_PERIOD, 4),
                         cell.bbox,
-                        _cell_span(cell),
+                        cell_span(cell),
                         scale=scale,
                         scale_word=scale_word,
                         number=None if sign == 1 else -cell.value,
@@ -475,9 +480,18 @@ class TableReader:
             out += people_count(windows, field.description)  # "Employees" typed as a number, too
         if field.type == "percent":
             out += largest_holding(lines, field.description) + share_of(windows, field.description)
+        report = document_period(doc)
+        period = (wanted_period(field.description, report), report)
+        dated: list[Candidate] = []
         for cand in out:
             if cand.kind in ("prose", "key_value"):
                 row_scale(cand, field, lines.get(cand.page, []))
+                cand = dated_reading(doc, field, lines, cand, period)
+                if cand is None:
+                    continue
+            dated.append(cand)
+        out = dated
+        for cand in out:
             if cand.scope is None and cand.bbox is not None:
                 # a key-value line or a sentence printed in a parent-only statement or a segment note
                 cand.scope = scope_at(
@@ -530,7 +544,7 @@ class TableReader:
                 row.snippet,
                 round(score * col_conf, 4),
                 cell.bbox,
-                _cell_span(cell),
+                cell_span(cell),
                 scale=0.01,
                 scale_word="%",
                 number=cell.value,
@@ -549,7 +563,7 @@ class TableReader:
             row.snippet,
             round(score * col_conf * scale_conf, 4),
             cell.bbox,
-            _cell_span(cell),
+            cell_span(cell),
             scale=scale,
             scale_word=scale_word,
             number=cell.value * (sign or 1),
@@ -800,12 +814,6 @@ def _same_print(choice: Choice, cand: Candidate) -> bool:
     shown = parse_number(choice.printed.lstrip("$¥￥€£ "))
     percent = _is_percent(cand.raw) == _is_percent(choice.printed)
     return percent and number is not None and shown is not None and _same(shown, number)
-
-
-def _cell_span(cell: Any) -> tuple[int, int] | None:
-    starts = [w.char_start for w in cell.words if w.char_start >= 0]
-    ends = [w.char_end for w in cell.words if w.char_end >= 0]
-    return (min(starts), max(ends)) if starts and ends else None
 
 
 def _ocr_confidence(doc: DocumentView, cand: Candidate) -> float | None:

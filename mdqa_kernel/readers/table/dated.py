@@ -1,0 +1,111 @@
+"""The period of a number a line reader found (a "label: value" line, a sentence): the table reader
+picks a cell by its column's period, and a line reader's number must pass the same test. A line shaped
+like a table row ("Merchandise inventories 5,140 5,965") is read in its asked period's column; a
+sentence's number is the period its clause names ("$5.1 billion as of January 28, 2023"), and a sentence
+that names none speaks of the report's own period."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from mdqa_kernel.readers.base import DocumentView, FieldLike
+from mdqa_kernel.readers.semantics import asks_percent
+from mdqa_kernel.readers.table.candidates import Candidate
+from mdqa_kernel.readers.table.columns import cell_span, row_fits, value_columns
+from mdqa_kernel.readers.table.naming import refused_row
+from mdqa_kernel.readers.table.prose import SENTENCE_END
+from mdqa_kernel.readers.table.scope import line_index
+from mdqa_kernel.text.headers import column_headers
+from mdqa_kernel.text.layout import Line
+from mdqa_kernel.text.periods import Period, ReportPeriod, column_periods, fits, parse_period, target_offset
+from mdqa_kernel.text.rows import table_rows
+from mdqa_kernel.text.statement_context import is_english
+from mdqa_kernel.text.values import parse_number
+
+# A sentence's number belongs to the clause around it: another figure, a comparison or a new clause
+# starts another period ("$5.1 billion as of January 28, 2023, compared with $5.9 billion as of …").
+_CLAUSE_BREAK = re.compile(r"[;$]|\b(?:compared|versus|vs\.?|from|while|whereas|but)\b", re.IGNORECASE)
+# "As of December 31, 2017 and 2016, … 61,800 and 100,300 employees, respectively": paired by order
+_RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
+_CLAUSE_REACH = 60  # characters after the number searched for its period
+# A sentence with no period of its own speaks of the report's: a prior period's figure must say so.
+UNDATED_OTHER_PERIOD = 0.5
+
+
+def dated_reading(
+    doc: DocumentView,
+    field: FieldLike,
+    lines: dict[int, list[Line]],
+    cand: Candidate,
+    period: tuple[Period, ReportPeriod],
+) -> Candidate | None:
+    """The reading in its asked period, or None when it is another period's figure."""
+    if cand.bbox is None:
+        return cand
+    row_reading = _row_column(doc, field, lines, cand, period)
+    if row_reading is not _NOT_A_ROW:
+        return row_reading
+    if cand.kind != "prose" or not is_english(cand.snippet):
+        return cand  # Chinese sentences name two years in one ("2022年…为7.40元，2021年为9.54元")
+    return _sentence_period(cand, period)
+
+
+_NOT_A_ROW = Candidate("none", 0, "", "", 0.0)
+
+
+def _row_column(
+    doc: DocumentView,
+    field: FieldLike,
+    lines: dict[int, list[Line]],
+    cand: Candidate,
+    period: tuple[Period, ReportPeriod],
+) -> Candidate | None:
+    """A table-shaped line's asked-period cell; None when its headers name only other periods or its
+    block cannot hold the field (naming.refused_row);
+    `_NOT_A_ROW` when the line is no row of two or more numbers under headers that name periods."""
+    assert cand.bbox is not None
+    page_ls = lines.get(cand.page, [])
+    index = line_index(page_ls, cand.bbox[1])
+    rows = doc.memo(f"rows:{cand.page}", lambda: table_rows(page_ls))
+    row = next((r for r in rows if r.line.index == index), None)
+    if row is None:
+        return _NOT_A_ROW
+    cells = [c for c in value_columns(asks_percent(field), row) if c.value is not None]
+    if len(cells) < 2:
+        return _NOT_A_ROW
+    want, report = period
+    if row_fits(row, want, report) is False or refused_row(page_ls, row, field):
+        return None
+    verdicts = [fits(p, want, report) for p in column_periods(column_headers(page_ls, index, cells))]
+    if all(v is None for v in verdicts):
+        return _NOT_A_ROW
+    asked = [c for c, v in zip(cells, verdicts, strict=True) if v]
+    if not asked:
+        return None  # every column is another period's
+    cell = asked[0]
+    if parse_number(cand.raw) == cell.value:
+        return cand
+    return replace(cand, raw=cell.printed, bbox=cell.bbox, char_span=cell_span(cell), number=None)
+
+
+def _sentence_period(cand: Candidate, period: tuple[Period, ReportPeriod]) -> Candidate | None:
+    """A sentence's number in the period its clause names: None for another period's; for a field
+    asking another period than the report's, a clause that names none scores lower."""
+    want, report = period
+    if _RESPECTIVELY.search(cand.snippet):
+        return cand
+    at = cand.snippet.find(cand.raw.strip()) if cand.raw.strip() else -1
+    if at < 0:
+        return cand
+    end = at + len(cand.raw.strip())
+    before = _CLAUSE_BREAK.split(SENTENCE_END.split(cand.snippet[:at])[-1])[-1]
+    after = _CLAUSE_BREAK.split(SENTENCE_END.split(cand.snippet[end : end + _CLAUSE_REACH])[0])[0]
+    # a change word in the clause qualifies the figure ("up 4% from"), it does not make it a change
+    said = replace(parse_period(f"{before} {after}"), change=False)
+    verdict = fits(said, want, report)
+    if verdict is False:
+        return None
+    if verdict is None and target_offset(want, report) not in (0, None):
+        return replace(cand, score=round(cand.score * UNDATED_OTHER_PERIOD, 4))
+    return cand
