@@ -17,9 +17,9 @@ from mdqa_kernel.readers.table.naming import refused_row
 from mdqa_kernel.readers.table.prose import SENTENCE_END
 from mdqa_kernel.readers.table.scope import line_index
 from mdqa_kernel.text.headers import column_headers
-from mdqa_kernel.text.layout import Line
+from mdqa_kernel.text.layout import Cell, Line
 from mdqa_kernel.text.periods import Period, ReportPeriod, column_periods, fits, parse_period, target_offset
-from mdqa_kernel.text.rows import table_rows
+from mdqa_kernel.text.rows import Row, table_rows
 from mdqa_kernel.text.statement_context import is_english
 from mdqa_kernel.text.values import parse_number
 
@@ -43,46 +43,37 @@ def dated_reading(
     """The reading in its asked period, or None when it is another period's figure."""
     if cand.bbox is None:
         return cand
-    row_reading = _row_column(doc, field, lines, cand, period)
-    if row_reading is not _NOT_A_ROW:
-        return row_reading
+    page_ls = lines.get(cand.page, [])
+    found = _number_row(doc, field, page_ls, cand.page, line_index(page_ls, cand.bbox[1]))
+    if found is not None:
+        row, cells = found
+        if row_fits(row, *period) is False or refused_row(page_ls, row, field):
+            return None
+        periods = column_periods(column_headers(page_ls, row.line.index, cells))
+        verdicts = [fits(p, *period) for p in periods]
+        if any(v is not None for v in verdicts):
+            return _asked_cell(cand, [c for c, v in zip(cells, verdicts, strict=True) if v])
     if cand.kind != "prose" or not is_english(cand.snippet):
         return cand  # Chinese sentences name two years in one ("2022年…为7.40元，2021年为9.54元")
     return _sentence_period(cand, period)
 
 
-_NOT_A_ROW = Candidate("none", 0, "", "", 0.0)
-
-
-def _row_column(
-    doc: DocumentView,
-    field: FieldLike,
-    lines: dict[int, list[Line]],
-    cand: Candidate,
-    period: tuple[Period, ReportPeriod],
-) -> Candidate | None:
-    """A table-shaped line's asked-period cell; None when its headers name only other periods or its
-    block cannot hold the field (naming.refused_row);
-    `_NOT_A_ROW` when the line is no row of two or more numbers under headers that name periods."""
-    assert cand.bbox is not None
-    page_ls = lines.get(cand.page, [])
-    index = line_index(page_ls, cand.bbox[1])
-    rows = doc.memo(f"rows:{cand.page}", lambda: table_rows(page_ls))
+def _number_row(
+    doc: DocumentView, field: FieldLike, page_ls: list[Line], page: int, index: int
+) -> tuple[Row, list[Cell]] | None:
+    """The table row at a line and its two or more number cells; None for a line that is not one."""
+    rows = doc.memo(f"rows:{page}", lambda: table_rows(page_ls))
     row = next((r for r in rows if r.line.index == index), None)
     if row is None:
-        return _NOT_A_ROW
-    cells = [c for c in value_columns(asks_percent(field), row) if c.value is not None]
-    if len(cells) < 2:
-        return _NOT_A_ROW
-    want, report = period
-    if row_fits(row, want, report) is False or refused_row(page_ls, row, field):
         return None
-    verdicts = [fits(p, want, report) for p in column_periods(column_headers(page_ls, index, cells))]
-    if all(v is None for v in verdicts):
-        return _NOT_A_ROW
-    asked = [c for c, v in zip(cells, verdicts, strict=True) if v]
+    cells = [c for c in value_columns(asks_percent(field), row) if c.value is not None]
+    return (row, cells) if len(cells) >= 2 else None
+
+
+def _asked_cell(cand: Candidate, asked: list[Cell]) -> Candidate | None:
+    """The reading moved to the asked period's cell; None when no column is the asked period's."""
     if not asked:
-        return None  # every column is another period's
+        return None
     cell = asked[0]
     if parse_number(cand.raw) == cell.value:
         return cand

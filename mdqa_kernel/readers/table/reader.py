@@ -460,7 +460,9 @@ class TableReader:
         windows = _prose_windows(doc, lines)
         if per_share and _DIVIDEND.search(field.description):
             out += dividend_per_share(windows)
-        table = self._table_candidates(doc, field, labels, lines)
+        report = document_period(doc)
+        period = (wanted_period(field.description, report), report)
+        table = self._table_candidates(doc, field, labels, lines, period)
         out += table
         # A two-cell row ("Total assets   411,976") is also a key-value line, but only its table reading
         # knows the scale declared above it ("(In millions)").
@@ -480,33 +482,32 @@ class TableReader:
             out += people_count(windows, field.description)  # "Employees" typed as a number, too
         if field.type == "percent":
             out += largest_holding(lines, field.description) + share_of(windows, field.description)
-        report = document_period(doc)
-        period = (wanted_period(field.description, report), report)
         dated: list[Candidate] = []
         for cand in out:
             if cand.kind in ("prose", "key_value"):
                 row_scale(cand, field, lines.get(cand.page, []))
                 cand = dated_reading(doc, field, lines, cand, period)
                 if cand is None:
-                    continue
-            dated.append(cand)
-        out = dated
-        for cand in out:
+                    continue  # another period's figure
             if cand.scope is None and cand.bbox is not None:
                 # a key-value line or a sentence printed in a parent-only statement or a segment note
                 cand.scope = scope_at(
                     doc, lines, cand.page, line_index(lines.get(cand.page, []), cand.bbox[1])
                 )
-        return out
+            dated.append(cand)
+        return dated
 
     def _table_candidates(
-        self, doc: DocumentView, field: FieldLike, labels: LabelSet, lines: dict[int, list[Line]]
+        self,
+        doc: DocumentView,
+        field: FieldLike,
+        labels: LabelSet,
+        lines: dict[int, list[Line]],
+        period: tuple[Period, ReportPeriod],
     ) -> list[Candidate]:
         out = []
-        report = document_period(doc)
-        want = wanted_period(field.description, report)
         for page, page_ls, row, score in self._named_rows(doc, field, labels, lines):
-            cand = self._pick_cell(doc, field, row, page_ls, score, (want, report))
+            cand = self._pick_cell(doc, field, row, page_ls, score, period)
             if cand is not None:
                 cand.scope = scope_at(doc, lines, page, row.line.index)
                 out.append(cand)
