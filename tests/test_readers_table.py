@@ -864,8 +864,8 @@ def test_prose_link_then_other_words_is_not_the_labels_value(tmp_path):
         ],
     )
     reader = TableReader()
-    revenue = reader.read(doc, fld("revenue", "Total revenue", scale=1e6), "")
-    assert revenue.value == pytest.approx(44_500) and revenue.confidence >= 0.8
+    revenue = reader.read(doc, fld("revenue", "Total revenue", scale=1e9), "")
+    assert revenue.value == pytest.approx(44.5) and revenue.confidence >= 0.8
     buyback = reader.read(doc, fld("buyback", "Stock repurchase program reauthorized", unit="USD"), "")
     assert buyback.value == pytest.approx(4e9) and buyback.confidence >= 0.8, buyback.message
     staff = reader.read(doc, fld("employees", "Number of employees", type="integer", unit="persons"), "")

@@ -72,6 +72,9 @@ FORMER_FACTOR = 0.6  # the report says its firm "served as the Company's auditor
 # A value no real document could hold (readers/plausibility.py: 999999999 employees, a 5000% share):
 # kept for a reviewer with the reason, always below CONFIDENT so the cascade never trusts it alone.
 IMPLAUSIBLE = 0.3
+# A sentence's figure rounded coarser than the field's unit ("$3.8 billion" for a field in millions) that no
+# exact figure agrees with: the exact one is not known, so the reading is kept for review.
+ROUNDED_ONLY = 0.45
 
 # A value read from a page without a text layer (parsing/ocr.py): OCR misreads digits (8/3, 1/7) at
 # confidences in the 70s and 80s, so a cell any of whose words tesseract scored under OCR_TRUSTED_WORD

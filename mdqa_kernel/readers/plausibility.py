@@ -221,8 +221,19 @@ def checked(field: FieldLike, result: ReadResult, printed: str | None = None) ->
         reading_implausibility(field, result.value, printed, snippet)
         if printed
         else implausibility(field, result.value)
-    )
+    ) or unscaled_fraction(field, result.value, result.scale)
     return result if why is None else held_as_implausible(result, why)
+
+
+def unscaled_fraction(field: FieldLike, value: Any, scale: float | None) -> str | None:
+    """Why an amount read with no scale (as units) is doubtful for a field asking thousands or millions:
+    it comes out a fraction of the field's unit ("$1,556" in a filing that writes its notes in millions
+    without saying so would be 0.001556 million)."""
+    if scale not in (None, 1.0) or not field.scale or field.scale < 1000:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < abs(value) < 1:
+        return None
+    return f"{value:g} is a fraction of the field's unit (×{field.scale:g}): read with no printed scale"
 
 
 def held_as_implausible(result: ReadResult, why: str) -> ReadResult:

@@ -82,7 +82,7 @@ _CHANGE_BEFORE = re.compile(
     r"|(?:同比|较上年|比上年|较上期|比上期)?(?:增长|增加|减少|下降|上升|增减|变动|降低|提高)(?:了)?(?:幅度)?(?:为|达)?)"
     r"\s*(?:approximately|about|nearly|almost|约)?\s*[$¥￥€£]?\s*$"
     # "an increase in total revenue of $", "growth in net income was $"
-    r"|\b(?:increase|decrease|growth|rise|decline|drop|change)\s+in\s+[\w\s]{1,40}?\s+(?:of|by|was|were)"
+    r"|\b(?:increase|decrease|growth|rise|decline|drop|change|reduction|release)\s+in\s+[\w\s]{1,40}?\s+(?:of|by|was|were)"
     r"\s*(?:approximately|about)?\s*[$¥￥€£]?\s*$",
     re.I,
 )
@@ -138,7 +138,7 @@ def deducted_expense(label: str) -> bool:
 
 def change_before(text: str) -> str | None:
     """The change words that end `text` (the text just before a printed number), or None."""
-    m = _CHANGE_BEFORE.search(unicodedata.normalize("NFKC", text)[-40:])
+    m = _CHANGE_BEFORE.search(unicodedata.normalize("NFKC", text)[-64:])
     return m.group(0).strip() if m else None
 
 

@@ -52,11 +52,29 @@ def column_headers(lines: list[Line], row_index: int, cells: list[Cell], max_lin
         block.append(groups)
     texts: list[list[str]] = [[] for _ in cells]
     for groups in block:  # nearest line first
+        spans = _regular_spans(groups, cells)
         for k, cell in enumerate(cells):
-            text = _group_over(cell, cells, groups)
+            text = spans[k] if spans else _group_over(cell, cells, groups)
             if text:
                 texts[k].append(text)
     return [_stacked(t) for t in texts]
+
+
+def _regular_spans(groups: list[tuple[str, float, float]], cells: list[Cell]) -> list[str] | None:
+    """ "2018" and "2017" each centred over four quarter columns ("4th 3rd 2nd 1st" below): k period
+    headers over n = k·m cells, the i-th over the i-th run of m cells. None when the line is not that."""
+    n, k = len(cells), len(groups)
+    if k < 2 or k >= n or n % k or not all(parse_period(g[0]).named for g in groups):
+        return None
+    m = n // k
+    ordered = sorted(cells, key=lambda c: c.xc)
+    out = {}
+    for i, g in enumerate(sorted(groups, key=lambda g: g[1])):
+        run = ordered[i * m : (i + 1) * m]
+        if not run[0].x1 < (g[1] + g[2]) / 2 < run[-1].x0:
+            return None  # over one of its cells ("2023" over "Shares | Amount"), not centred across them
+        out.update({id(c): g[0] for c in run})
+    return [out[id(c)] for c in cells]
 
 
 def _stacked(parts: list[str]) -> str:
@@ -71,7 +89,13 @@ def _stacked(parts: list[str]) -> str:
     return text
 
 
+# "4th 3rd 2nd 1st" over a quarterly-data note's columns: the quarters, with the year on the line above
+_ORDINAL = re.compile(r"first|second|third|fourth|1st|2nd|3rd|4th", re.I)
+
+
 def _names_period(groups: list[tuple[str, float, float]]) -> bool:
+    if len({g[0].lower() for g in groups if _ORDINAL.fullmatch(g[0].strip())}) >= 2:
+        return True
     # a number that is not a bare year ("1,234", "2019.5") is a row's cell, never a header
     return any(
         len(g[0]) <= 60

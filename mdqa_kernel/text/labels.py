@@ -194,12 +194,21 @@ def _description_core(description: str) -> list[str]:
     return out
 
 
+# Suffixes that name the period asked, not the line item ("revenue_prior_year", "sga_expense_quarter"):
+# the description says the period; the line item is printed without it.
+_NAME_PERIOD_SUFFIX = re.compile(
+    r"_(?:(?:prior|previous|last|current)_(?:fiscal_)?(?:year|period|quarter)|two_years_(?:prior|before|ago)"
+    r"|(?:first|second|third|fourth)_quarter|q[1-4]|quarter(?:_end)?|ytd|year_to_date|(?:fy)?(?:19|20)\d\d)$"
+)
+
+
 def _name_words(name: str) -> str:
     n = name.removeprefix("value_")
     for suffix in _NAME_UNIT_SUFFIXES:
         if n.endswith(suffix):
             n = n[: -len(suffix)]
             break
+    n = _NAME_PERIOD_SUFFIX.sub("", n) or n
     return n.replace("_", " ")
 
 

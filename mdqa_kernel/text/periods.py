@@ -12,6 +12,7 @@ no period at all (the reader then says it is not sure rather than guessing a col
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import re
 import unicodedata
@@ -90,9 +91,14 @@ _RELATIVE_WORDS: tuple[tuple[str, int, bool, str | None], ...] = (
     ("本年度", 0, False, None),
     ("本年", 0, False, None),
     ("期末", 0, False, None),
+    ("beginning of the fiscal year", -1, True, None),
+    ("beginning of fiscal year", -1, True, None),
     ("beginning of the year", -1, True, None),
     ("beginning of year", -1, True, None),
     ("beginning of the period", -1, True, None),
+    ("beginning of period", -1, True, None),
+    ("start of the fiscal year", -1, True, None),
+    ("start of the year", -1, True, None),
     ("opening balance", -1, True, None),
     ("two years before", -2, False, None),
     ("two years prior", -2, False, None),
@@ -131,6 +137,7 @@ class Period:
     point: bool = False  # a balance at a date ("本报告期末", "June 30, 2023" with no span), not a flow
     month_day: tuple[int, int] | None = None  # "Dec. 26" with no year anywhere in the header
     cumulative: bool = False  # a total over several years ("Plan to Date", "Cumulative"): no one period
+    quarter: int | None = None  # which quarter of its fiscal year ("Q4", "4th Quarter", "第四季度")
 
     @property
     def named(self) -> bool:
@@ -139,7 +146,15 @@ class Period:
             or self.cumulative
             or any(
                 v is not None
-                for v in (self.year, self.end, self.months, self.span, self.offset, self.month_day)
+                for v in (
+                    self.year,
+                    self.end,
+                    self.months,
+                    self.span,
+                    self.offset,
+                    self.month_day,
+                    self.quarter,
+                )
             )
         )
 
@@ -206,6 +221,27 @@ def _years(text: str) -> tuple[list[int], str]:
     return found, _YEAR.sub(" ", rest)
 
 
+# "Q4", "4Q", "第四季度", "Fourth Quarter", "4th Qtr", "Quarter 4th" (a spanning "Quarter" stacked over "4th")
+_QUARTER_ORDINAL = re.compile(
+    r"\b(?P<a>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?(?:quarter|qtr)\b"
+    r"|\b(?:quarter|qtr)\.?\s+(?P<b>first|second|third|fourth|1st|2nd|3rd|4th)\b",
+    re.I,
+)
+_ORDINAL_QUARTER = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+_CHINESE_DIGIT = {"一": 1, "二": 2, "三": 3, "四": 4}
+
+
+def _quarter_number(t: str) -> int | None:
+    """Which quarter of the year a text names, when it names exactly one."""
+    found: set[int] = set()
+    for m in _QUARTER.finditer(t):
+        g = next(x for x in m.groups() if x)
+        found.add(_CHINESE_DIGIT.get(g) or int(g))
+    for m in _QUARTER_ORDINAL.finditer(t):
+        found.add(_ORDINAL_QUARTER[(m.group("a") or m.group("b")).lower()])
+    return found.pop() if len(found) == 1 else None
+
+
 def _months(t: str) -> tuple[int | None, str | None]:
     """(length in months, span word) a text names: "Three Months Ended", "Jan-Sep", "1-9月", "Q3"."""
     m = _SPAN_EN.search(t)
@@ -224,7 +260,7 @@ def _months(t: str) -> tuple[int | None, str | None]:
         return (int(m.group(2)) - int(m.group(1))) % 12 + 1, None
     if _YTD_WORDS.search(t):
         return None, "ytd"
-    if _QUARTER_WORDS.search(t) or _QUARTER.search(t) or "季度" in t:
+    if _QUARTER_WORDS.search(t) or _QUARTER.search(t) or _QUARTER_ORDINAL.search(t) or "季度" in t:
         return 3, None
     if _YEAR_WORDS.search(t) or re.search(r"\d{4}\s*年度|全年|年度", t):
         return 12, None
@@ -266,7 +302,8 @@ def parse_period(text: str) -> Period:
         or (end is not None and months is None and span is None)
     )
     cumulative = bool(_CUMULATIVE.search(t))
-    return Period(year, end, months, span, offset, opening, change, point, month_day, cumulative)
+    quarter = _quarter_number(t) if months == 3 else None
+    return Period(year, end, months, span, offset, opening, change, point, month_day, cumulative, quarter)
 
 
 # A row label that names the row's own period: "2022 restructuring charges", "Charges in fiscal 2021",
@@ -285,6 +322,34 @@ _NAMED_BY_YEAR = re.compile(
     r"|compared|change|increase|decrease)\b",
     re.I,
 )
+
+
+# A roll-forward's opening row ("Cash and cash equivalents at beginning of year", "Balance, beginning of
+# period"): under each column it prints the balance at the start of that column's period.
+_OPENING_ROW = re.compile(
+    r"\b(?:beginning|start)\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year|period)\b|\bopening\s+balance\b"
+    r"|\bbalance,?\s+beginning\b|期初余额|年初余额",
+    re.I,
+)
+
+
+def opening_row(label: str) -> bool:
+    return bool(_OPENING_ROW.search(_norm(label)))
+
+
+def opening_of(col: Period, report: ReportPeriod) -> Period:
+    """The period of an opening row's cell under `col`: the closing balance of the year before the
+    column's (the report's own column: the balance at the start of the report's year). A quarter's
+    opening in a quarterly report is the prior quarter's close: not a period this model names."""
+    if col.change or col.cumulative or not col.named:
+        return col
+    offset = column_offset(col, report)
+    kinds = _span_kinds(col, report)
+    if offset is None or (report.quarterly and kinds == {"quarter"} and report.quarter != 1):
+        return Period()
+    if offset == 0:
+        return Period(offset=-1, opening=True, point=True)
+    return Period(offset=offset - 1, point=True) if not report.quarterly else Period()
 
 
 def label_period(label: str) -> Period:
@@ -361,7 +426,6 @@ _HEADLINE_QUARTER = re.compile(
     re.I,
 )
 _HEADLINE_CHARS = 600
-_ORDINAL_QUARTER = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 _ANNUAL_DOCTYPE = re.compile(r"10-?k|annual|年度|年报|20-?f|40-?f", re.I)
 
 
@@ -498,6 +562,7 @@ def column_periods(headers: list[str]) -> list[Period]:
     - a column whose header is only the text spanning its siblings, while each of them adds its own
       label ("Q2", "Q3"), has lost its own label: its period is not known."""
     periods = [parse_period(h) for h in headers]
+    periods = _ordinal_columns(headers, periods)
     periods = _quarter_columns(periods)
     periods = _paired_spans(periods)
     quarters = [i for i, p in enumerate(periods) if p.months == 3]
@@ -514,6 +579,23 @@ def column_periods(headers: list[str]) -> list[Period]:
         else:
             out.append(p)
     return out
+
+
+# the nearest header line's ordinal ends the stacked header ("Note 24 - Quarterly Data 2018 4th")
+_BARE_ORDINAL = re.compile(r"(?:^|\s)(first|second|third|fourth|1st|2nd|3rd|4th)$", re.I)
+
+
+def _ordinal_columns(headers: list[str], periods: list[Period]) -> list[Period]:
+    """Columns headed only by an ordinal, two or more of them ("4th 3rd 2nd 1st" under a spanning "2018"
+    in a quarterly-data note): the quarters of that year."""
+    ends = [_BARE_ORDINAL.search(_norm(h)) for h in headers]
+    found = {i: _ORDINAL_QUARTER[m.group(1).lower()] for i, m in enumerate(ends) if m}
+    if len(set(found.values())) < 2:
+        return periods
+    return [
+        replace(p, months=3, quarter=found[i], point=False) if i in found else p
+        for i, p in enumerate(periods)
+    ]
 
 
 def _bare_year(p: Period) -> bool:
@@ -596,6 +678,8 @@ def fits(col: Period, want: Period, report: ReportPeriod) -> bool | None:
         return col.cumulative and want.cumulative
     if not col.named:
         return None
+    if asks_other_quarter(want, report):
+        return _quarter_fits(col, want, report)
     if _span_kinds(col, report) and not _spans_agree(col, want, report):
         return False  # a quarter's column never holds the year, whatever year it names
     if want.end is not None and col.end is not None:
@@ -613,6 +697,41 @@ def fits(col: Period, want: Period, report: ReportPeriod) -> bool | None:
         if offset is None or target is None:
             return None
     return offset == target and _spans_agree(col, want, report)
+
+
+def asks_other_quarter(want: Period, report: ReportPeriod) -> bool:
+    """The field asks one quarter of a year, not the report's own quarter ("the fourth quarter" of an
+    annual report): only a column or a sentence naming that quarter holds it."""
+    return want.quarter is not None and not (report.quarterly and report.quarter in (None, want.quarter))
+
+
+def _quarter_fits(col: Period, want: Period, report: ReportPeriod) -> bool | None:
+    """Whether a column holds the one quarter a field asks ("the fourth quarter"): a quarter's column
+    whose number or end date is that quarter's, in the asked fiscal year. A year's or a year to date's
+    column never does, nor, in an annual report, a column naming only a year (the report's span)."""
+    kinds = _span_kinds(col, report)
+    if kinds and "quarter" not in kinds:
+        return False
+    target = target_offset(want, report)
+    if col.quarter is not None:
+        if col.quarter != want.quarter:
+            return False
+        offset = column_offset(col, report)
+        return None if offset is None or target is None else offset == target
+    if not kinds:
+        return False if not report.quarterly and not col.point else None
+    if col.end is None or report.end is None or target is None:
+        return None  # a quarter ending "June 30" with no year, or a report with no known end
+    expected = _quarter_end(report.end, target, want.quarter)
+    return abs((col.end - expected).days) <= 7
+
+
+def _quarter_end(fiscal_end: dt.date, years: int, quarter: int) -> dt.date:
+    """The end of quarter 1..4 of the fiscal year `years` from the one ending on `fiscal_end`."""
+    k = fiscal_end.year * 12 + fiscal_end.month - 1 + 12 * years - 3 * (4 - quarter)
+    year, month = divmod(k, 12)
+    last = calendar.monthrange(year, month + 1)[1]
+    return dt.date(year, month + 1, min(fiscal_end.day, last))
 
 
 def _years_between(day: dt.date, end: dt.date) -> int | None:

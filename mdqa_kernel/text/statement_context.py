@@ -86,8 +86,11 @@ _QUALIFIER = re.compile(
     r"|as\s+(?:printed|stated|reported)\s+in)\b.*$",
     re.IGNORECASE,
 )
+# "… at end of year", and a roll-forward's "Balance at beginning of year" under the line item's heading
 _PERIOD_TAIL = re.compile(
-    r"\b(?:at|as of)\s+(?:the\s+)?(?:end|beginning)\s+of\s+(?:the\s+)?(?:year|period)\b", re.I
+    r"\b(?:balance,?\s+)?(?:at|as of)\s+(?:the\s+)?(?:end|beginning|start)\s+of\s+(?:the\s+)?(?:fiscal\s+)?"
+    r"(?:year|period)\b|\bbalance,?\s+(?:end|beginning)\s+of\s+(?:the\s+)?(?:year|period)\b",
+    re.I,
 )
 _PER_SHARE = re.compile(r"per\s+(?:common\s+)?share|/\s*share|\beps\b", re.IGNORECASE)
 # "(In millions, except per share data)": a title's scale note, not a per-share block
@@ -145,8 +148,13 @@ def _description_heads(description: str) -> tuple[str, ...]:
     series = _SERIES.match(plain)
     core = series.group(0) if series else plain.split(",", 1)[0]
     core = core.strip()
+    # the period the description asks ("… of the fiscal fourth quarter", "… at the beginning of the
+    # year", "… two years before the report's") is no part of the line item's printed name
     core = re.sub(
-        r"\s+\b(?:for|in|at|as of|during)\b\s+(?:the\s+)?(?:end|fiscal|year|period|quarter)\b.*$", "", core
+        r"\s+\b(?:for|in|at|as of|during|of)\b\s+(?:the\s+)?(?:end|beginning|start|fiscal|year|period"
+        r"|quarter|first|second|third|fourth|prior|previous)\b.*$|\s+\btwo\s+years\s+(?:before|prior|earlier)\b.*$",
+        "",
+        core,
     )
     core = re.sub(r"\s+\bfor\s+the\b.*$", "", core, flags=re.IGNORECASE)
     heads = [_QUALIFIER.sub("", core).strip()]
@@ -328,6 +336,12 @@ def section_refuses(section: str, description: str, per_share_field: bool) -> st
     if _CHANGES.search(section) and not _CHANGES.search(description):
         return "changes section"
     return None
+
+
+def change_row(label: str, description: str) -> bool:
+    """A row whose own label names a change ("Net increase (decrease) during the year", "Change in
+    inventories") holds no level or balance: only a field that asks a change reads it."""
+    return bool(_CHANGES.search(label)) and not _CHANGES.search(description)
 
 
 def with_section(section: str, label: str) -> str:

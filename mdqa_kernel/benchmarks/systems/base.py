@@ -150,6 +150,9 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # deducted expenses, page numbers, paired sub-columns, "two years before", ruled-out periods).
 # mdqa v64: table reader table-35 (a line reader's number has its column's or its clause's period; a
 # deferred-tax table's rows are no line item's amount).
+# mdqa v65: table reader table-36 (one quarter of an annual report's year from its quarterly-data table;
+# opening rows "at beginning of year"; "respectively" sentences paired year by year; rounded prose held
+# for review; a field name's period suffix is no part of its line item).
 # mdqa-oracle-pages v2: the evidence pages are read with their filing's cover (the period the filing reports);
 # v1 resolved the columns of a January year end without it (Best Buy's three years read as one).
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
@@ -159,7 +162,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 64,
+    "mdqa": 65,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

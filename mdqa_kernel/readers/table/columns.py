@@ -17,6 +17,8 @@ from mdqa_kernel.text.periods import (
     column_periods,
     fits,
     label_period,
+    opening_of,
+    opening_row,
     report_period,
 )
 from mdqa_kernel.text.rows import Row
@@ -76,7 +78,7 @@ def period_cell(
     if own is False:
         return None
     headers = column_headers(lines, row.line.index, cells)
-    verdicts = [fits(p, want, report) for p in column_periods(headers)]
+    verdicts = [fits(p, want, report) for p in row_periods(row, headers, report)]
     chosen = [c for c, v in zip(cells, verdicts, strict=True) if v is True]
     if chosen:
         values = {c.value for c in chosen}
@@ -126,6 +128,15 @@ def row_total(cells: list[Cell]) -> Cell | None:
         if nums[k] != 0 and abs(sum(rest) - nums[k]) <= slack + 1e-9:
             return cells[k]
     return None
+
+
+def row_periods(row: Row, headers: list[str], report: ReportPeriod) -> list[Period]:
+    """The period of each of a row's cells: its column's, or, on an opening row ("… at beginning of
+    year"), the close of the year before its column's."""
+    periods = column_periods(headers)
+    if opening_row(row.label):
+        return [opening_of(p, report) for p in periods]
+    return periods
 
 
 def row_fits(row: Row, want: Period, report: ReportPeriod) -> bool | None:

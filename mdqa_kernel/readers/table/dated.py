@@ -12,13 +12,20 @@ from dataclasses import replace
 from mdqa_kernel.readers.base import DocumentView, FieldLike
 from mdqa_kernel.readers.semantics import asks_percent
 from mdqa_kernel.readers.table.candidates import Candidate
-from mdqa_kernel.readers.table.columns import cell_span, row_fits, value_columns
+from mdqa_kernel.readers.table.columns import cell_span, row_fits, row_periods, value_columns
 from mdqa_kernel.readers.table.naming import refused_row
 from mdqa_kernel.readers.table.prose import SENTENCE_END
 from mdqa_kernel.readers.table.scope import line_index
 from mdqa_kernel.text.headers import column_headers
 from mdqa_kernel.text.layout import Cell, Line
-from mdqa_kernel.text.periods import Period, ReportPeriod, column_periods, fits, parse_period, target_offset
+from mdqa_kernel.text.periods import (
+    Period,
+    ReportPeriod,
+    asks_other_quarter,
+    fits,
+    parse_period,
+    target_offset,
+)
 from mdqa_kernel.text.rows import Row, table_rows
 from mdqa_kernel.text.statement_context import is_english
 from mdqa_kernel.text.values import parse_number
@@ -28,6 +35,9 @@ from mdqa_kernel.text.values import parse_number
 _CLAUSE_BREAK = re.compile(r"[;$]|\b(?:compared|versus|vs\.?|from|while|whereas|but)\b", re.IGNORECASE)
 # "As of December 31, 2017 and 2016, … 61,800 and 100,300 employees, respectively": paired by order
 _RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
+_YEAR_WORD = re.compile(r"(?<![\d$.,])(?:19|20)\d\d(?![\d,.]\d)")
+_DOLLARS = re.compile(r"\$\s*\d[\d,]*(?:\.\d+)?")
+_PERCENTS = re.compile(r"\d+(?:\.\d+)?\s*%")
 _CLAUSE_REACH = 60  # characters after the number searched for its period
 # A sentence with no period of its own speaks of the report's: a prior period's figure must say so.
 UNDATED_OTHER_PERIOD = 0.5
@@ -49,10 +59,14 @@ def dated_reading(
         row, cells = found
         if row_fits(row, *period) is False or refused_row(page_ls, row, field):
             return None
-        periods = column_periods(column_headers(page_ls, row.line.index, cells))
+        periods = row_periods(row, column_headers(page_ls, row.line.index, cells), period[1])
         verdicts = [fits(p, *period) for p in periods]
         if any(v is not None for v in verdicts):
             return _asked_cell(cand, [c for c, v in zip(cells, verdicts, strict=True) if v])
+    if asks_other_quarter(*period):
+        # one quarter of the year ("the fourth quarter"): a line or a sentence that does not name it is
+        # about the year (an annual report's figures are)
+        return cand if parse_period(cand.snippet).quarter == period[0].quarter else None
     if cand.kind != "prose" or not is_english(cand.snippet):
         return cand  # Chinese sentences name two years in one ("2022年…为7.40元，2021年为9.54元")
     return _sentence_period(cand, period)
@@ -85,7 +99,7 @@ def _sentence_period(cand: Candidate, period: tuple[Period, ReportPeriod]) -> Ca
     asking another period than the report's, a clause that names none scores lower."""
     want, report = period
     if _RESPECTIVELY.search(cand.snippet):
-        return cand
+        return _respective(cand, period)
     at = cand.snippet.find(cand.raw.strip()) if cand.raw.strip() else -1
     if at < 0:
         return cand
@@ -100,3 +114,26 @@ def _sentence_period(cand: Candidate, period: tuple[Period, ReportPeriod]) -> Ca
     if verdict is None and target_offset(want, report) not in (0, None):
         return replace(cand, score=round(cand.score * UNDATED_OTHER_PERIOD, 4))
     return cand
+
+
+def _respective(cand: Candidate, period: tuple[Period, ReportPeriod]) -> Candidate | None:
+    """In "During fiscal years 2016, 2015, and 2014, R&D expense was $12.0 billion, $12.0 billion, and
+    $11.4 billion, respectively" the n-th amount is the n-th year's: the asked year's amount, None when
+    the sentence lists other years only. Left as read when years and amounts do not pair up."""
+    want, report = period
+    raw = cand.raw.strip()
+    kind = _DOLLARS if raw.startswith("$") else _PERCENTS if raw.endswith("%") else None
+    target = target_offset(want, report)
+    if kind is None or target is None or report.year is None:
+        return cand
+    amounts = [m.group(0) for m in kind.finditer(cand.snippet)]
+    years = [int(y) for y in _YEAR_WORD.findall(kind.sub(" ", cand.snippet))]
+    if len(amounts) < 2 or len(amounts) != len(years) or len(set(years)) != len(years):
+        return cand
+    asked = report.year + target
+    if asked not in years:
+        return None
+    printed = amounts[years.index(asked)]
+    if parse_number(printed) == parse_number(raw):
+        return cand
+    return replace(cand, raw=printed, number=None)

@@ -15,6 +15,7 @@ from mdqa_kernel.text.segments import segment_ask, segment_fit
 from mdqa_kernel.text.statement_context import (
     adjusted_block,
     block_heading,
+    change_row,
     deferred_tax_block,
     description_heads,
     head_cover,
@@ -61,12 +62,17 @@ def row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike)
 
 
 def refused_row(page_ls: list[Line], row: Row, field: FieldLike) -> bool:
-    """The row's block cannot hold the field, whatever its label: an amount in a per-share block, a
-    balance in a block of changes, a deferred-tax table's "Inventory (37) (24)" (a tax amount)."""
+    """The row cannot hold the field, whatever else its label says: an amount in a per-share block, a
+    balance in a block of changes or on a row naming a change, a deferred-tax table's "Inventory (37)
+    (24)" (a tax amount)."""
     section = section_heading(page_ls, row.line.index)
     if section_refuses(section, field.description, field_basis(field) is not None):
         return True
-    return is_english(field.description) and deferred_tax_block(page_ls, row.line.index, field.description)
+    if not is_english(field.description):
+        return False
+    return change_row(row.label, field.description) or deferred_tax_block(
+        page_ls, row.line.index, field.description
+    )
 
 
 def _english_fit(text: str, labels: LabelSet, description: str, own_label: str) -> float:

@@ -47,6 +47,7 @@ from mdqa_kernel.readers.confidence import (
     OCR_TRUSTED_WORD,
     OTHER_SCOPE_FACTOR,
     RIVALS_FACTOR,
+    ROUNDED_ONLY,
     STANDING_SCALE,
     UNDECLARED_SCALE,
 )
@@ -76,6 +77,7 @@ from mdqa_kernel.readers.table.columns import (
     document_period,
     period_cell,
     row_fits,
+    row_periods,
     under_note,
     value_columns,
 )
@@ -105,7 +107,6 @@ from mdqa_kernel.text.layout import Cell, Line, is_contents_page, lines_by_page
 from mdqa_kernel.text.periods import (
     Period,
     ReportPeriod,
-    column_periods,
     fits,
     wanted_period,
 )
@@ -126,7 +127,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-35"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-36"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -217,7 +218,12 @@ TABLE_READER_VERSION = "table-35"  # 4: disclosure topics under their printed na
 # end)") is not the one it asks; 35: a line reader's number has a period (readers/table/dated.py): a
 # line shaped like a table row is read in the asked period's column, an English sentence's number in the
 # period its clause names (none named: the report's own); a deferred-tax table's rows and a refused
-# block's rows are no line item's amount, read by any reader
+# block's rows are no line item's amount, read by any reader; 36: one quarter of an annual report's year
+# ("the fourth quarter") only from a column or a sentence naming it (quarterly-data notes: "4th 3rd 2nd
+# 1st" under a year spanning them, "Q1 … Q4 Total", quarter-end dates), an opening row ("… at beginning
+# of year") holds the year before its column's, a change row holds no balance, a "respectively" sentence
+# pairs its years and amounts, a rounded prose figure with no exact one beside it and an amount read as a
+# fraction of the field's unit are held for review, a field name's period suffix names no line item
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
@@ -413,7 +419,7 @@ class TableReader:
         for _page, page_ls, row, score in self._named_rows(doc, field, labels, lines):
             texts = column_headers(page_ls, row.line.index, row.cells)
             own = row_fits(row, want, report)
-            for cell, header, col in zip(row.cells, texts, column_periods(texts), strict=True):
+            for cell, header, col in zip(row.cells, texts, row_periods(row, texts, report), strict=True):
                 verdict = fits(col, want, report)
                 verdict = own if own is False or verdict is None else verdict
                 period = None if verdict is None else ("asked" if verdict else "other")
@@ -634,6 +640,9 @@ class TableReader:
             # "$60.9 billion" in prose and 60,915 (in millions) in a table are one fact: the exact figure.
             notes.append(f"{chosen.cand.kind} {chosen.cand.raw!r} rounds it")
             chosen = exact
+        elif chosen.cand.kind == "prose" and (field.scale or 1.0) >= 1000 and _tolerance(field, chosen) > 0.5:
+            confidence = min(confidence, ROUNDED_ONLY)
+            notes.append("printed rounded coarser than the field's unit; no exact figure found")
         # A note's or a summary's row with the same label does not put a primary statement's reading in
         # doubt; two statements' rows, or two rows of neither, that disagree do.
         rivals = [

@@ -1,0 +1,223 @@
+"""Periods a row or a sentence names itself, on statements drawn here: one quarter of an annual report's
+year read from its quarterly-data table (never the year's total), a roll-forward's "at beginning of
+year" row (the balance at the start of each column's year, never a change row), a "respectively"
+sentence paired year by year, a rounded prose figure held for review when no exact one agrees, and a
+field name's period suffix that is no part of the line item's name."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from types import SimpleNamespace
+
+from mdqa_kernel.readers.confidence import REVIEW_BELOW
+from mdqa_kernel.readers.plausibility import unscaled_fraction
+from mdqa_kernel.readers.semantics import change_before
+from mdqa_kernel.readers.table.reader import TableReader
+from mdqa_kernel.text.labels import field_labels
+from mdqa_kernel.text.periods import (
+    ReportPeriod,
+    column_periods,
+    fits,
+    opening_of,
+    parse_period,
+    wanted_period,
+)
+from tests.test_periods import draw, row, text, view
+from tests.test_statement_labels import COVER, MILLIONS, fld
+
+ANNUAL = ReportPeriod(year=2023, end=dt.date(2023, 12, 31))
+FOURTH = (
+    "Total revenues of the fiscal fourth quarter only (quarterly financial data, unaudited), in USD millions"
+)
+EIGHT = (235.0, 280.0, 325.0, 370.0, 430.0, 475.0, 520.0, 565.0)  # right edges of eight quarter columns
+INCOME = [
+    text("CONSOLIDATED STATEMENTS OF OPERATIONS"),
+    MILLIONS,
+    row("Years ended December 31,", "2023", "2022"),
+    row("Total revenues", "101,127", "93,392"),
+    row("Net earnings", "10,460", "8,197"),
+]
+
+
+def indented(label: str, *values: str, cols: tuple[float, ...]) -> list:
+    """A row under a heading: its label indented from the heading's."""
+    return [(84, label, "l"), *((x, v, "r") for x, v in zip(cols, values, strict=True))]
+
+
+def read(doc, description: str, **kw):
+    return TableReader().read(doc, fld(description, **kw), "")
+
+
+def _annual(path: Path, *pages: list) -> SimpleNamespace:
+    return view(draw(path, [COVER, *pages]), year=2023, doctype="10-K")
+
+
+# -- one quarter of the year -------------------------------------------------------------------------
+def test_quarter_words_name_which_quarter() -> None:
+    assert parse_period("4th Quarter 2023").quarter == 4
+    assert parse_period("Quarter 2nd").quarter == 2  # a spanning "Quarter" stacked over "2nd"
+    assert parse_period("Q3 2023").quarter == 3
+    assert parse_period("2023年第四季度").quarter == 4
+    assert parse_period("Three Months Ended December 31, 2023").quarter is None
+    want = wanted_period(FOURTH, ANNUAL)
+    assert (want.quarter, want.months, want.offset) == (4, 3, 0)
+
+
+def test_bare_ordinal_columns_are_quarters() -> None:
+    """ "4th 3rd 2nd 1st" under a spanning year: a quarterly-data note's columns, the first the 4th."""
+    want = wanted_period(FOURTH, ANNUAL)
+    heads = ["2023 4th", "2023 3rd", "2023 2nd", "2023 1st", "2022 4th"]
+    assert [fits(p, want, ANNUAL) for p in column_periods(heads)] == [True, False, False, False, False]
+    # a column naming only the year is the annual report's year, never one of its quarters
+    assert [fits(p, want, ANNUAL) for p in column_periods(["2023", "2022"])] == [False, False]
+    dated = ["Dec. 31, 2023", "Sep. 30, 2023", "Jun. 30, 2023", "Mar. 31, 2023", "Dec. 31, 2022"]
+    assert [fits(p, want, ANNUAL) for p in column_periods(dated)] == [True, False, False, False, False]
+
+
+def test_the_fourth_quarter_is_read_from_the_quarterly_data_table(tmp_path: Path) -> None:
+    """The income statement's 101,127 is the year's: read for "the fourth quarter" before. The quarterly
+    note prints the quarters newest first under a spanning year."""
+    quarterly = [
+        text("Note 24 - Quarterly Financial Data (Unaudited)"),
+        MILLIONS,
+        [(300, "2023", "c"), (500, "2022", "c")],
+        row("", "4th", "3rd", "2nd", "1st", "4th", "3rd", "2nd", "1st", cols=EIGHT),
+        row(
+            "Total revenues",
+            "28,341",
+            "25,146",
+            "24,258",
+            "23,382",
+            "24,770",
+            "24,223",
+            "23,051",
+            "21,961",
+            cols=EIGHT,
+        ),
+    ]
+    doc = _annual(tmp_path / "q.pdf", INCOME, quarterly)
+    assert read(doc, FOURTH).value == 28341
+    assert read(doc, "Total revenues for the fiscal year of the report, in USD millions").value == 101127
+    alone = _annual(tmp_path / "annual.pdf", INCOME)
+    assert read(alone, FOURTH).value is None
+
+
+def test_q_columns_beside_a_total(tmp_path: Path) -> None:
+    quarterly = [
+        text("Note 15. Quarterly Financial Data (Unaudited)"),
+        [(430, "Fiscal Year Ended December 31, 2023", "c")],
+        row("(Amounts in millions)", "Q1", "Q2", "Q3", "Q4", "Total", cols=EIGHT[3:]),
+        row("Total revenues", "23,382", "24,258", "25,146", "28,341", "101,127", cols=EIGHT[3:]),
+    ]
+    doc = _annual(tmp_path / "q.pdf", quarterly)
+    assert read(doc, FOURTH).value == 28341
+
+
+def test_a_sentence_about_the_year_is_not_the_quarter(tmp_path: Path) -> None:
+    mdna = [
+        text("MANAGEMENT'S DISCUSSION AND ANALYSIS"),
+        text("Total revenues for 2023 were $101.1 billion."),
+    ]
+    doc = _annual(tmp_path / "md.pdf", mdna)
+    assert read(doc, FOURTH).value is None
+
+
+# -- the balance at the beginning of the year --------------------------------------------------------
+BEGINNING = (
+    "Cash and cash equivalents at the beginning of the fiscal year of the report, as printed in the cash flow "
+    "statement (not the end-of-year balance), in USD millions"
+)
+
+
+def test_an_opening_row_holds_the_year_before_its_column() -> None:
+    current, prior = column_periods(["2023", "2022"])
+    assert fits(opening_of(current, ANNUAL), wanted_period(BEGINNING, ANNUAL), ANNUAL)
+    assert not fits(opening_of(prior, ANNUAL), wanted_period(BEGINNING, ANNUAL), ANNUAL)
+    prior_end = wanted_period("Cash at the end of the prior fiscal year, in USD millions", ANNUAL)
+    assert fits(opening_of(current, ANNUAL), prior_end, ANNUAL)
+
+
+def test_cash_at_the_beginning_of_the_year(tmp_path: Path) -> None:
+    """Both rows say "cash and cash equivalents": the end-of-year row's current column (785) was read for
+    the beginning of the year. The beginning row's current column is the year's opening balance."""
+    flows = [
+        text("CONSOLIDATED STATEMENTS OF CASH FLOWS"),
+        MILLIONS,
+        row("Years ended December 31,", "2023", "2022", "2021", cols=(400.0, 470.0, 540.0)),
+        row("Net increase (decrease) in cash and cash equivalents", "(20)", "(64)", "320", cols=(400.0, 470.0, 540.0)),
+        row("Cash and cash equivalents at beginning of year", "805", "869", "549", cols=(400.0, 470.0, 540.0)),
+        row("Cash and cash equivalents at end of year", "$ 785", "$ 805", "$ 869", cols=(400.0, 470.0, 540.0)),
+    ]  # fmt: skip
+    doc = _annual(tmp_path / "cf.pdf", flows)
+    assert read(doc, BEGINNING).value == 805
+    end = "Cash and cash equivalents at the end of the fiscal year of the report, in USD millions"
+    assert read(doc, end).value == 785
+
+
+def test_a_change_row_under_the_cash_heading_is_no_balance(tmp_path: Path) -> None:
+    """Under a "CASH AND CASH EQUIVALENTS" heading the change row's prior-year column (1,246) was read as
+    the opening balance at full confidence."""
+    cols = (400.0, 470.0, 540.0)
+    flows = [
+        text("CONSOLIDATED STATEMENTS OF CASH FLOWS"),
+        MILLIONS,
+        row("Year Ended December 31,", "2023", "2022", "2021", cols=cols),
+        text("CASH AND CASH EQUIVALENTS"),
+        indented("Net increase (decrease) during the year", "(2,549)", "1,246", "(1,649)", cols=cols),
+        indented("Balance at beginning of year", "8,555", "7,309", "8,958", cols=cols),
+        indented("Balance at end of year", "$ 6,006", "$ 8,555", "$ 7,309", cols=cols),
+    ]
+    doc = _annual(tmp_path / "cf.pdf", flows)
+    got = read(doc, BEGINNING)
+    assert got.value == 8555, got
+
+
+# -- sentences ---------------------------------------------------------------------------------------
+RD_PRIOR = "Research and development expense for the prior fiscal year, in USD millions"
+RESPECTIVELY = (
+    "During fiscal years 2023, 2022, and 2021, research and development expense was $12.0 billion, "
+    "$12.4 billion, and $11.4 billion, respectively."
+)
+
+
+def test_respectively_pairs_years_and_amounts(tmp_path: Path) -> None:
+    """The first amount is 2023's: read for the prior year before. Rounded to $0.1 billion for a field in
+    millions, with no exact figure beside it, it is held for review."""
+    doc = _annual(tmp_path / "s.pdf", [text("Research and Development"), text(RESPECTIVELY)])
+    got = read(doc, RD_PRIOR)
+    assert got.value == 12400 and got.confidence < REVIEW_BELOW, got
+    two_before = read(
+        doc, "Research and development expense two years before the report's fiscal year, in USD millions"
+    )
+    assert two_before.value == 11400
+    statement = [
+        text("CONSOLIDATED STATEMENTS OF OPERATIONS"),
+        MILLIONS,
+        row("Years ended December 31,", "2023", "2022"),
+        row("Research and development expense", "11,988", "12,446"),
+    ]
+    doc = _annual(tmp_path / "t.pdf", [text(RESPECTIVELY)], statement)
+    exact = read(doc, RD_PRIOR)
+    assert exact.value == 12446 and exact.confidence >= REVIEW_BELOW, exact
+
+
+def test_a_change_noun_before_the_amount() -> None:
+    """ "a reduction in unrecognized tax benefits of $437 million" is a change, not the balance."""
+    assert change_before("consisted of a tax expense and a reduction in unrecognized tax benefits of $")
+    assert change_before("the balance of unrecognized tax benefits was $") is None
+
+
+def test_an_unscaled_amount_is_no_fraction_of_a_million() -> None:
+    """ "Depreciation expense was $1,556" in notes written in millions without saying so."""
+    field = fld("Depreciation expense, in USD millions")
+    assert unscaled_fraction(field, 0.001556, None)
+    assert unscaled_fraction(field, 1556.0, 1e6) is None
+    assert unscaled_fraction(fld("Dividend per share", unit="USD/share", scale=1.0), 0.25, None) is None
+
+
+def test_a_field_names_period_suffix_is_not_its_line_item() -> None:
+    labels = field_labels("research_and_development_prior_year", "R&D for the prior fiscal year")
+    assert "researchanddevelopment" in labels.primary
+    assert "researchanddevelopmentprioryear" not in labels.primary
+    assert "cashandequivalents" in field_labels("cash_and_equivalents_quarter_end", "x").primary
