@@ -225,11 +225,16 @@ def checked(field: FieldLike, result: ReadResult, printed: str | None = None) ->
     return result if why is None else held_as_implausible(result, why)
 
 
+def asks_scaled_unit(field: FieldLike) -> bool:
+    """The field asks an amount in thousands or millions (its unit is itself a rounding)."""
+    return bool(field.scale) and field.scale >= 1000
+
+
 def unscaled_fraction(field: FieldLike, value: Any, scale: float | None) -> str | None:
     """Why an amount read with no scale (as units) is doubtful for a field asking thousands or millions:
     it comes out a fraction of the field's unit ("$1,556" in a filing that writes its notes in millions
     without saying so would be 0.001556 million)."""
-    if scale not in (None, 1.0) or not field.scale or field.scale < 1000:
+    if scale not in (None, 1.0) or not asks_scaled_unit(field):
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < abs(value) < 1:
         return None

@@ -11,7 +11,7 @@ from dataclasses import replace
 from itertools import pairwise
 
 from mdqa_kernel.text.layout import Cell, Line, Word
-from mdqa_kernel.text.periods import parse_period
+from mdqa_kernel.text.periods import ordinal_quarter, parse_period
 from mdqa_kernel.text.values import is_number_shaped
 
 _YEAR = re.compile(r"(?<!\d)(20\d\d|19\d\d)(?!\d)")
@@ -89,12 +89,9 @@ def _stacked(parts: list[str]) -> str:
     return text
 
 
-# "4th 3rd 2nd 1st" over a quarterly-data note's columns: the quarters, with the year on the line above
-_ORDINAL = re.compile(r"first|second|third|fourth|1st|2nd|3rd|4th", re.I)
-
-
 def _names_period(groups: list[tuple[str, float, float]]) -> bool:
-    if len({g[0].lower() for g in groups if _ORDINAL.fullmatch(g[0].strip())}) >= 2:
+    # "4th 3rd 2nd 1st" over a quarterly-data note's columns: the quarters, the year on the line above
+    if len({q for g in groups if (q := ordinal_quarter(g[0])) is not None}) >= 2:
         return True
     # a number that is not a bare year ("1,234", "2019.5") is a row's cell, never a header
     return any(

@@ -19,6 +19,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from typing import Any
 
+from mdqa_kernel.text.numerals import CN_DIGITS
 from mdqa_kernel.text.values import find_dates
 
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
@@ -228,7 +229,6 @@ _QUARTER_ORDINAL = re.compile(
     re.I,
 )
 _ORDINAL_QUARTER = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
-_CHINESE_DIGIT = {"一": 1, "二": 2, "三": 3, "四": 4}
 
 
 def _quarter_number(t: str) -> int | None:
@@ -236,7 +236,7 @@ def _quarter_number(t: str) -> int | None:
     found: set[int] = set()
     for m in _QUARTER.finditer(t):
         g = next(x for x in m.groups() if x)
-        found.add(_CHINESE_DIGIT.get(g) or int(g))
+        found.add(CN_DIGITS.get(g) or int(g))
     for m in _QUARTER_ORDINAL.finditer(t):
         found.add(_ORDINAL_QUARTER[(m.group("a") or m.group("b")).lower()])
     return found.pop() if len(found) == 1 else None
@@ -334,6 +334,7 @@ _OPENING_ROW = re.compile(
 
 
 def opening_row(label: str) -> bool:
+    """A roll-forward's opening row ("… at beginning of year", "期初余额")."""
     return bool(_OPENING_ROW.search(_norm(label)))
 
 
@@ -581,15 +582,17 @@ def column_periods(headers: list[str]) -> list[Period]:
     return out
 
 
-# the nearest header line's ordinal ends the stacked header ("Note 24 - Quarterly Data 2018 4th")
-_BARE_ORDINAL = re.compile(r"(?:^|\s)(first|second|third|fourth|1st|2nd|3rd|4th)$", re.I)
+def ordinal_quarter(text: str) -> int | None:
+    """The quarter a bare ordinal names ("4th", "Fourth"), None for any other text."""
+    return _ORDINAL_QUARTER.get(_norm(text).lower())
 
 
 def _ordinal_columns(headers: list[str], periods: list[Period]) -> list[Period]:
     """Columns headed only by an ordinal, two or more of them ("4th 3rd 2nd 1st" under a spanning "2018"
-    in a quarterly-data note): the quarters of that year."""
-    ends = [_BARE_ORDINAL.search(_norm(h)) for h in headers]
-    found = {i: _ORDINAL_QUARTER[m.group(1).lower()] for i, m in enumerate(ends) if m}
+    in a quarterly-data note): the quarters of that year. The nearest header line's ordinal ends the
+    stacked header ("Note 24 - Quarterly Data 2018 4th")."""
+    ends = [ordinal_quarter(h.split()[-1]) if h.split() else None for h in headers]
+    found = {i: q for i, q in enumerate(ends) if q is not None}
     if len(set(found.values())) < 2:
         return periods
     return [

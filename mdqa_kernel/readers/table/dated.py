@@ -7,6 +7,7 @@ that names none speaks of the report's own period."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import replace
 
 from mdqa_kernel.readers.base import DocumentView, FieldLike
@@ -28,16 +29,14 @@ from mdqa_kernel.text.periods import (
 )
 from mdqa_kernel.text.rows import Row, table_rows
 from mdqa_kernel.text.statement_context import is_english
-from mdqa_kernel.text.values import parse_number
+from mdqa_kernel.text.values import numbers_in, parse_number
 
 # A sentence's number belongs to the clause around it: another figure, a comparison or a new clause
 # starts another period ("$5.1 billion as of January 28, 2023, compared with $5.9 billion as of …").
 _CLAUSE_BREAK = re.compile(r"[;$]|\b(?:compared|versus|vs\.?|from|while|whereas|but)\b", re.IGNORECASE)
 # "As of December 31, 2017 and 2016, … 61,800 and 100,300 employees, respectively": paired by order
 _RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
-_YEAR_WORD = re.compile(r"(?<![\d$.,])(?:19|20)\d\d(?![\d,.]\d)")
-_DOLLARS = re.compile(r"\$\s*\d[\d,]*(?:\.\d+)?")
-_PERCENTS = re.compile(r"\d+(?:\.\d+)?\s*%")
+_YEAR_PRINT = re.compile(r"(?:19|20)\d\d")
 _CLAUSE_REACH = 60  # characters after the number searched for its period
 # A sentence with no period of its own speaks of the report's: a prior period's figure must say so.
 UNDATED_OTHER_PERIOD = 0.5
@@ -122,18 +121,23 @@ def _respective(cand: Candidate, period: tuple[Period, ReportPeriod]) -> Candida
     the sentence lists other years only. Left as read when years and amounts do not pair up."""
     want, report = period
     raw = cand.raw.strip()
-    kind = _DOLLARS if raw.startswith("$") else _PERCENTS if raw.endswith("%") else None
     target = target_offset(want, report)
-    if kind is None or target is None or report.year is None:
+    if (not raw.startswith("$") and not raw.endswith("%")) or target is None or report.year is None:
         return cand
-    amounts = [m.group(0) for m in kind.finditer(cand.snippet)]
-    years = [int(y) for y in _YEAR_WORD.findall(kind.sub(" ", cand.snippet))]
+    text = unicodedata.normalize("NFKC", cand.snippet)
+    numbers = numbers_in(text)
+    amounts = [n for n in numbers if (n.currency == "$" if raw.startswith("$") else n.percent)]
+    years = [
+        int(n.value)
+        for n in numbers
+        if n.currency is None and not n.percent and _YEAR_PRINT.fullmatch(text[n.start : n.end])
+    ]
     if len(amounts) < 2 or len(amounts) != len(years) or len(set(years)) != len(years):
         return cand
     asked = report.year + target
     if asked not in years:
         return None
-    printed = amounts[years.index(asked)]
+    printed = text[amounts[years.index(asked)].start : amounts[years.index(asked)].end]
     if parse_number(printed) == parse_number(raw):
         return cand
     return replace(cand, raw=printed, number=None)

@@ -51,7 +51,7 @@ from mdqa_kernel.readers.confidence import (
     STANDING_SCALE,
     UNDECLARED_SCALE,
 )
-from mdqa_kernel.readers.plausibility import checked, field_kind, reading_implausibility
+from mdqa_kernel.readers.plausibility import asks_scaled_unit, checked, field_kind, reading_implausibility
 from mdqa_kernel.readers.semantics import (
     asks_expense,
     asks_percent,
@@ -640,7 +640,7 @@ class TableReader:
             # "$60.9 billion" in prose and 60,915 (in millions) in a table are one fact: the exact figure.
             notes.append(f"{chosen.cand.kind} {chosen.cand.raw!r} rounds it")
             chosen = exact
-        elif chosen.cand.kind == "prose" and (field.scale or 1.0) >= 1000 and _tolerance(field, chosen) > 0.5:
+        elif chosen.cand.kind == "prose" and asks_scaled_unit(field) and _tolerance(field, chosen) > 0.5:
             confidence = min(confidence, ROUNDED_ONLY)
             notes.append("printed rounded coarser than the field's unit; no exact figure found")
         # A note's or a summary's row with the same label does not put a primary statement's reading in
