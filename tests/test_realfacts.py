@@ -30,6 +30,7 @@ DEV_FACTS = REPO / "examples" / "realfacts" / "dev.jsonl"
 DEV2_FACTS = REPO / "examples" / "realfacts" / "dev2.jsonl"
 DEV3_FACTS = REPO / "examples" / "realfacts" / "dev3.jsonl"
 DEV4_FACTS = REPO / "examples" / "realfacts" / "dev4.jsonl"
+DEV5_FACTS = REPO / "examples" / "realfacts" / "dev5.jsonl"
 
 COMPANIES = ["Acme", "Bolt", "Crane", "Dune", "Echo", "Flint", "Gale", "Hale", "Iris"]
 
@@ -211,7 +212,9 @@ def test_loader_refuses_one_field_name_with_two_scales(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "facts_file", [DEV_FACTS, DEV2_FACTS, DEV3_FACTS, DEV4_FACTS], ids=["dev", "dev2", "dev3", "dev4"]
+    "facts_file",
+    [DEV_FACTS, DEV2_FACTS, DEV3_FACTS, DEV4_FACTS, DEV5_FACTS],
+    ids=["dev", "dev2", "dev3", "dev4", "dev5"],
 )
 def test_committed_dev_facts_hold_against_the_filings(facts_file: Path) -> None:
     if not (FINANCEBENCH / "pdfs").is_dir():

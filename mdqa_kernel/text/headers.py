@@ -64,6 +64,8 @@ def _regular_spans(groups: list[tuple[str, float, float]], cells: list[Cell]) ->
     """ "2018" and "2017" each centred over four quarter columns ("4th 3rd 2nd 1st" below): k period
     headers over n = k·m cells, the i-th over the i-th run of m cells. None when the line is not that."""
     n, k = len(cells), len(groups)
+    if k == 1 and n >= 3:
+        return _title_span(groups[0], cells)
     if k < 2 or k >= n or n % k or not all(parse_period(g[0]).named for g in groups):
         return None
     m = n // k
@@ -75,6 +77,23 @@ def _regular_spans(groups: list[tuple[str, float, float]], cells: list[Cell]) ->
             return None  # over one of its cells ("2023" over "Shares | Amount"), not centred across them
         out.update({id(c): g[0] for c in run})
     return [out[id(c)] for c in cells]
+
+
+def _title_span(group: tuple[str, float, float], cells: list[Cell]) -> list[str] | None:
+    """ "SECOND QUARTER" alone on its line, centred over a whole block of columns ("2023 | % | 2022 | % |
+    change"): it heads every one of them, not only the column it happens to overlap. None when the line
+    is not that (a title off the block's centre, or one over no cell at all)."""
+    text, x0, x1 = group
+    if not parse_period(text).named:
+        return None
+    ordered = sorted(cells, key=lambda c: c.xc)
+    lo, hi = ordered[0].x0, ordered[-1].x1
+    centre = (x0 + x1) / 2
+    if not ordered[0].x1 < centre < ordered[-1].x0 or abs(centre - (lo + hi) / 2) > 0.1 * (hi - lo):
+        return None
+    if not _over(cells, group):
+        return None  # in a gap between columns: a column of its own whose row cell is blank
+    return [text for _ in cells]
 
 
 def _stacked(parts: list[str]) -> str:

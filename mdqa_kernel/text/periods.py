@@ -101,10 +101,25 @@ _RELATIVE_WORDS: tuple[tuple[str, int, bool, str | None], ...] = (
     ("start of the fiscal year", -1, True, None),
     ("start of the year", -1, True, None),
     ("opening balance", -1, True, None),
-    ("two years before", -2, False, None),
-    ("two years prior", -2, False, None),
-    ("two years earlier", -2, False, None),
-    ("two years ago", -2, False, None),
+    # the prior fiscal year's closing balance: in a quarterly report the comparative year-end column,
+    # not the balance a year before the quarter's end
+    ("end of the previous fiscal year", -1, True, None),
+    ("end of the prior fiscal year", -1, True, None),
+    ("end of the previous year", -1, True, None),
+    ("end of the prior year", -1, True, None),
+    ("previous fiscal year end", -1, True, None),
+    ("prior fiscal year end", -1, True, None),
+    ("prior fiscal year-end", -1, True, None),
+    ("prior year end", -1, True, None),
+    ("prior year-end", -1, True, None),
+    *(
+        (f"{n} {unit} {rel}", -k, False, None)
+        for k, n in ((1, "one"), (1, "a"), (2, "two"), (3, "three"), (4, "four"))
+        for unit in (("year",) if k == 1 else ("years",))
+        for rel in ("before", "prior", "earlier", "ago")
+    ),
+    ("year-ago", -1, False, None),
+    ("year ago", -1, False, None),
     ("previous financial year", -1, False, None),
     ("previous fiscal year", -1, False, None),
     ("prior financial year", -1, False, None),

@@ -153,6 +153,9 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # mdqa v65: table reader table-36 (one quarter of an annual report's year from its quarterly-data table;
 # opening rows "at beginning of year"; "respectively" sentences paired year by year; rounded prose held
 # for review; a field name's period suffix is no part of its line item).
+# mdqa v66: table reader table-37 (a description's "one year earlier", "year-ago", "N years before" name
+# a period back from the report's; "the end of the prior fiscal year" is its closing balance; a period
+# title centred over a whole block of columns heads every column).
 # mdqa-oracle-pages v2: the evidence pages are read with their filing's cover (the period the filing reports);
 # v1 resolved the columns of a January year end without it (Best Buy's three years read as one).
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
@@ -162,7 +165,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 65,
+    "mdqa": 66,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

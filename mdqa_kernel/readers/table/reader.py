@@ -127,7 +127,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-36"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-37"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -223,7 +223,11 @@ TABLE_READER_VERSION = "table-36"  # 4: disclosure topics under their printed na
 # 1st" under a year spanning them, "Q1 … Q4 Total", quarter-end dates), an opening row ("… at beginning
 # of year") holds the year before its column's, a change row holds no balance, a "respectively" sentence
 # pairs its years and amounts, a rounded prose figure with no exact one beside it and an amount read as a
-# fraction of the field's unit are held for review, a field name's period suffix names no line item
+# fraction of the field's unit are held for review, a field name's period suffix names no line item;
+# 37: a description's "one year earlier" / "year-ago" / "three years before" names a period back from the
+# report's, and "the end of the prior fiscal year" its closing balance (a 10-Q's year-end column, not
+# the year-ago quarter's end); a period title printed once, centred over a whole block of columns and
+# over one of its cells ("SECOND QUARTER" above "2023 | % | 2022 | % | change"), heads every column
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
