@@ -15,21 +15,10 @@ from mdqa_kernel.text.headers import _title_span
 from mdqa_kernel.text.layout import Cell, Word
 from mdqa_kernel.text.periods import ReportPeriod, wanted_period
 from tests.test_periods import draw, row, text, view
-from tests.test_statement_labels import COVER, MILLIONS, read
+from tests.test_statement_labels import COVER, MILLIONS, TEN_Q, read
+from tests.test_statement_labels import TEN_Q_BALANCE as BALANCE
 
 Q2 = ReportPeriod(year=2024, end=dt.date(2023, 7, 29), quarterly=True, quarter=2)
-COLS = (330.0, 420.0, 510.0)
-TEN_Q = [
-    text("Acme Inc. QUARTERLY REPORT ON FORM 10-Q"),
-    text("For the quarterly period ended July 29, 2023"),
-]
-BALANCE = [
-    text("CONDENSED CONSOLIDATED BALANCE SHEETS"),
-    MILLIONS,
-    row("", "July 29, 2023", "January 28, 2023", "July 30, 2022", cols=COLS),
-    row("Cash and cash equivalents", "1,093", "1,874", "840", cols=COLS),
-    row("Total assets", "15,318", "15,803", "15,419", cols=COLS),
-]
 FOUR = (300.0, 370.0, 450.0, 520.0)
 INCOME = [
     text("CONDENSED CONSOLIDATED STATEMENTS OF EARNINGS"),

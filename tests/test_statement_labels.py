@@ -23,6 +23,18 @@ COVER = [text("Acme Inc. ANNUAL REPORT ON FORM 10-K"), text("For the fiscal year
 YEARS = row("", "2023", "2022")
 WIDE = (475.0, 570.0)  # right edges of the value columns, clear of a long label
 MILLIONS = text("(In millions, except per share amounts)")
+# A 10-Q whose balance sheet prints the quarter's end, the prior fiscal year end and the year-ago quarter's end
+TEN_Q = [
+    text("Acme Inc. QUARTERLY REPORT ON FORM 10-Q"),
+    text("For the quarterly period ended July 29, 2023"),
+]
+TEN_Q_BALANCE = [
+    text("CONDENSED CONSOLIDATED BALANCE SHEETS"),
+    MILLIONS,
+    row("", "July 29, 2023", "January 28, 2023", "July 30, 2022", cols=(330.0, 420.0, 510.0)),
+    row("Cash and cash equivalents", "1,093", "1,874", "840", cols=(330.0, 420.0, 510.0)),
+    row("Total assets", "15,318", "15,803", "15,419", cols=(330.0, 420.0, 510.0)),
+]
 
 
 def fld(description: str, **kw):
@@ -223,19 +235,7 @@ def test_a_period_the_description_rules_out_is_not_the_one_it_asks(tmp_path: Pat
         "Total assets at the end of the quarter of the report (not the prior fiscal year end)", q2
     )
     assert want.offset == 0
-    cols = (330.0, 420.0, 510.0)
-    balance = [
-        text("CONDENSED CONSOLIDATED BALANCE SHEETS"),
-        MILLIONS,
-        row("", "July 29, 2023", "January 28, 2023", "July 30, 2022", cols=cols),
-        row("Cash and cash equivalents", "1,093", "1,874", "840", cols=cols),
-        row("Total assets", "15,318", "15,803", "15,419", cols=cols),
-    ]
-    cover = [
-        text("Acme Inc. QUARTERLY REPORT ON FORM 10-Q"),
-        text("For the quarterly period ended July 29, 2023"),
-    ]
-    doc = view(draw(tmp_path / "q.pdf", [cover, balance]), year=2024, doctype="10-Q")
+    doc = view(draw(tmp_path / "q.pdf", [TEN_Q, TEN_Q_BALANCE]), year=2024, doctype="10-Q")
     assets = read(doc, "Total assets at the end of the quarter of the report (not the prior fiscal year end)")
     assert assets.value == 15318, assets
     assert not (assets.value == 15803 and assets.confidence >= REVIEW_BELOW), assets
