@@ -56,7 +56,9 @@ _MONTH_DAY = re.compile(
     re.I,
 )
 _YEAR_WORDS = re.compile(
-    r"\byears?\s+ended\b|\bfiscal\s+years?\b|\bfull[\s-]year\b|\bannual\b|\btwelve\s+months\b", re.I
+    r"\byears?\s+ended\b|\bfiscal\s+years?\b|\bfull[\s-]year\b|\bannual\b|\btwelve\s+months\b"
+    r"|\bFY\s*'?(?:\d\d|(?:19|20)\d\d)\b",  # "FY23" beside "1H23": a year (a quarter's "Q1 FY23" says so first)
+    re.I,
 )
 _YTD_WORDS = re.compile(r"year[\s-]to[\s-]date|\bytd\b|年初至报告期末|年初至本报告期末|年初至今", re.I)
 # A change between periods ("增减", "% Change", "2023 vs. 2022") is no period of its own.
@@ -259,6 +261,8 @@ def _quarter_number(t: str) -> int | None:
 
 def _months(t: str) -> tuple[int | None, str | None]:
     """(length in months, span word) a text names: "Three Months Ended", "Jan-Sep", "1-9月", "Q3"."""
+    if _SECOND_HALF in t:
+        return 6, "h2"
     m = _SPAN_EN.search(t)
     if m:
         n = m.group(1).lower()
@@ -282,9 +286,38 @@ def _months(t: str) -> tuple[int | None, str | None]:
     return None, None
 
 
+# Compact period codes of earnings releases and banks' supplements: "1Q23", "Q1'23", "1Q 2023", "Q1-23",
+# "1H23", "H1 2023". A two-digit year is joined to its code or marked ("Q1 23" is no code).
+_CODE_YEAR = r"(?:\s*['’‘]\s*|-)?(?:(?P<y2>\d\d)|\s*(?P<y4>(?:19|20)\d\d))(?![\d.,%])"
+_QUARTER_CODE = re.compile(r"(?<![\w.])(?:(?P<a>[1-4])Q|Q(?P<b>[1-4]))" + _CODE_YEAR, re.I)
+_HALF_CODE = re.compile(
+    r"(?<![\w.])(?:(?P<a>[12])H|H(?P<b>[12]))" + _CODE_YEAR + r"|\b(?P<w>first|second|1st|2nd)[\s-]+half\b",
+    re.I,
+)
+
+
+# A year's second half is no year to date: a span of its own, which fits only a field asking it.
+_SECOND_HALF = "second-half"
+
+
+def _expand_codes(t: str) -> str:
+    """Spell compact codes out for the parser: "1Q23" as "Q1 2023", "1H23" and "first half" as six months
+    ("H1 2023" alone would read as the year 2023)."""
+
+    def year(m: re.Match[str]) -> str:
+        return m.group("y4") or f"20{m.group('y2')}"
+
+    def half(m: re.Match[str]) -> str:
+        first = (m.group("a") or m.group("b") or m.group("w")[0]).lower() in "1f"
+        return (" six months " if first else f" {_SECOND_HALF} ") + ("" if m.group("w") else year(m) + " ")
+
+    t = _QUARTER_CODE.sub(lambda m: f" Q{m.group('a') or m.group('b')} {year(m)} ", t)
+    return _HALF_CODE.sub(half, t)
+
+
 def parse_period(text: str) -> Period:
     """The period a column header (its stacked lines) or a field description names."""
-    t = _norm(text)
+    t = _expand_codes(_norm(text))
     low = t.lower()
     offset: int | None = None
     opening = False
@@ -501,6 +534,12 @@ _LINE_ITEM_POINT = re.compile(r"(?<![告本上])(?:期初|期末|年初|年末)(
 _NEGATED = re.compile(r"\(?\b(?:not|rather than|instead of)\s+(?:the\s+|a\s+|an\s+)?[^,;()]*\)?", re.I)
 
 
+# "for the quarter", not a balance "at the end of the quarter" (a year-to-date column's closing cash holds it)
+_THE_QUARTER = re.compile(
+    r"(?<!end of )(?<!close of )\b(?:the|this|its|a)\s+(?:fiscal\s+)?quarter\b(?![\s-]*(?:end|close)\b)", re.I
+)
+
+
 def wanted_period(description: str, report: ReportPeriod) -> Period:
     """The period a field asks for: what its description names, else the report's current period.
 
@@ -513,6 +552,15 @@ def wanted_period(description: str, report: ReportPeriod) -> Period:
     if change and want.offset == -1:
         want = replace(want, offset=0, opening=False)
     want = replace(want, change=change)
+    if (
+        want.months is None
+        and want.span is None
+        and not want.point
+        and _THE_QUARTER.search(_NEGATED.sub(" ", _norm(description)))
+    ):
+        # a field "for the quarter" asks three months: never a 10-Q's year to date (a cash flow
+        # statement prints only that); in a header or a sentence the word alone names no span
+        want = replace(want, months=3)
     if want.offset is None and want.year is None and want.end is None:
         want = replace(want, offset=0)
     return want
@@ -698,6 +746,8 @@ def fits(col: Period, want: Period, report: ReportPeriod) -> bool | None:
         return None
     if asks_other_quarter(want, report):
         return _quarter_fits(col, want, report)
+    if col.quarter is not None and report.quarterly and report.quarter not in (None, col.quarter):
+        return False  # "4Q22" beside "1Q23" and "1Q22": another quarter than the report's
     if _span_kinds(col, report) and not _spans_agree(col, want, report):
         return False  # a quarter's column never holds the year, whatever year it names
     if want.end is not None and col.end is not None:
@@ -715,6 +765,32 @@ def fits(col: Period, want: Period, report: ReportPeriod) -> bool | None:
         if offset is None or target is None:
             return None
     return offset == target and _spans_agree(col, want, report)
+
+
+# The quarter just before the report's ("the prior quarter", "sequential quarter"), not the year-ago one
+# ("the prior-year quarter", "the same quarter of the prior year") nor a year's last ("the last quarter
+# of fiscal 2022"): periods here are placed by fiscal year, so no column is known to hold it.
+_SEQUENTIAL_QUARTER = re.compile(
+    r"\b(?:prior|previous|preceding|last|sequential|linked)[\s-]+(?:fiscal\s+)?quarter\b(?!\s+of\b)"
+    r"|\bquarter[\s-]+over[\s-]+quarter\b|\bsequential(?:ly)?\b",
+    re.I,
+)
+
+
+def asks_sequential_quarter(description: str) -> bool:
+    """The field asks the quarter before the report's, or the change from it."""
+    return bool(_SEQUENTIAL_QUARTER.search(_NEGATED.sub(" ", _norm(description))))
+
+
+def quarter_of_table(periods: list[Period], report: ReportPeriod) -> ReportPeriod:
+    """A quarterly report whose quarter number is not known ("For the quarterly period ended March 31,
+    2023" of a filer whose fiscal year is not the calendar's) takes it from a table whose columns number
+    their quarters ("1Q23 4Q22 3Q22 2Q22 1Q22"): the number of the column in the report's fiscal year.
+    Without it each quarter of the prior year would fit the year-ago quarter."""
+    if not report.quarterly or report.quarter is not None:
+        return report
+    own = {p.quarter for p in periods if p.quarter is not None and column_offset(p, report) == 0}
+    return replace(report, quarter=own.pop()) if len(own) == 1 else report
 
 
 def asks_other_quarter(want: Period, report: ReportPeriod) -> bool:
@@ -770,6 +846,10 @@ def target_offset(want: Period, report: ReportPeriod) -> int | None:
 
 
 def _spans_agree(col: Period, want: Period, report: ReportPeriod) -> bool:
+    if col.months and want.months and col.months != want.months and not (col.span or want.span):
+        # "the first half" is no nine months' year to date, whatever the report's quarter ("year to
+        # date (e.g. six months)" names the span; its length is an example)
+        return False
     have, asked = _span_kinds(col, report), _span_kinds(want, report)
     if not have:
         # A balance at a date answers any span; a flow column that names no span ("本期发生额" of a

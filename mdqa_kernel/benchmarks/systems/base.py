@@ -156,6 +156,9 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # mdqa v66: table reader table-37 (a description's "one year earlier", "year-ago", "N years before" name
 # a period back from the report's; "the end of the prior fiscal year" is its closing balance; a period
 # title centred over a whole block of columns heads every column).
+# mdqa v67: table reader table-38 (compact period codes "1Q23", "Q1'23", "1H23", "FY23"; a quarterly
+# report's quarter number from its table's codes; "for the quarter" asks three months and a column's length
+# must be the field's; "the prior quarter" is not found, not the report's).
 # mdqa-oracle-pages v2: the evidence pages are read with their filing's cover (the period the filing reports);
 # v1 resolved the columns of a January year end without it (Best Buy's three years read as one).
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
@@ -165,7 +168,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 66,
+    "mdqa": 67,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

@@ -19,6 +19,7 @@ from mdqa_kernel.text.periods import (
     label_period,
     opening_of,
     opening_row,
+    quarter_of_table,
     report_period,
 )
 from mdqa_kernel.text.rows import Row
@@ -78,7 +79,9 @@ def period_cell(
     if own is False:
         return None
     headers = column_headers(lines, row.line.index, cells)
-    verdicts = [fits(p, want, report) for p in row_periods(row, headers, report)]
+    periods = row_periods(row, headers, report)
+    report = quarter_of_table(periods, report)
+    verdicts = [fits(p, want, report) for p in periods]
     chosen = [c for c, v in zip(cells, verdicts, strict=True) if v is True]
     if chosen:
         values = {c.value for c in chosen}

@@ -25,6 +25,7 @@ from mdqa_kernel.text.periods import (
     asks_other_quarter,
     fits,
     parse_period,
+    quarter_of_table,
     target_offset,
 )
 from mdqa_kernel.text.rows import Row, table_rows
@@ -59,7 +60,8 @@ def dated_reading(
         if row_fits(row, *period) is False or refused_row(page_ls, row, field):
             return None
         periods = row_periods(row, column_headers(page_ls, row.line.index, cells), period[1])
-        verdicts = [fits(p, *period) for p in periods]
+        report = quarter_of_table(periods, period[1])
+        verdicts = [fits(p, period[0], report) for p in periods]
         if any(v is not None for v in verdicts):
             return _asked_cell(cand, [c for c, v in zip(cells, verdicts, strict=True) if v])
     if asks_other_quarter(*period):

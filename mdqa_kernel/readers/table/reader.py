@@ -107,7 +107,9 @@ from mdqa_kernel.text.layout import Cell, Line, is_contents_page, lines_by_page
 from mdqa_kernel.text.periods import (
     Period,
     ReportPeriod,
+    asks_sequential_quarter,
     fits,
+    quarter_of_table,
     wanted_period,
 )
 from mdqa_kernel.text.rows import Row, table_rows
@@ -127,7 +129,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-37"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-38"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -369,6 +371,14 @@ class TableReader:
             )
         labels = field_label_set(field)
         lines = _lines_by_page(doc)
+        if field.type in NUMERIC_TYPES and asks_sequential_quarter(field.description):
+            return not_found(
+                doc.doc_id,
+                field.name,
+                self.name,
+                "the field asks the quarter before the report's, which this reader does not place "
+                "(it places periods by fiscal year); read it by hand or name the quarter's end date",
+            )
         if field.type in NUMERIC_TYPES:
             candidates = self._numeric_candidates(doc, field, labels, lines)
         elif field.type == "list_text" and _DATE_LIST.search(field.description):
@@ -423,8 +433,10 @@ class TableReader:
         for _page, page_ls, row, score in self._named_rows(doc, field, labels, lines):
             texts = column_headers(page_ls, row.line.index, row.cells)
             own = row_fits(row, want, report)
-            for cell, header, col in zip(row.cells, texts, row_periods(row, texts, report), strict=True):
-                verdict = fits(col, want, report)
+            periods = row_periods(row, texts, report)
+            table_report = quarter_of_table(periods, report)
+            for cell, header, col in zip(row.cells, texts, periods, strict=True):
+                verdict = fits(col, want, table_report)
                 verdict = own if own is False or verdict is None else verdict
                 period = None if verdict is None else ("asked" if verdict else "other")
                 headers[(row.page, cell.bbox)] = (row.label, header, period)
