@@ -547,17 +547,13 @@ def wanted_period(description: str, report: ReportPeriod) -> Period:
     one: its "上年" names the base, not the period, and it may be read from a change column."""
     # "期初现金及现金等价物余额" is a line item of the current period, not the opening column; "(not the
     # prior fiscal year end)" says which period is not asked
-    want = parse_period(_NEGATED.sub(" ", _LINE_ITEM_POINT.sub("", _norm(description))))
+    said = _NEGATED.sub(" ", _LINE_ITEM_POINT.sub("", _norm(description)))
+    want = parse_period(said)
     change = bool(_CHANGE_FIELD.search(_norm(description)))
     if change and want.offset == -1:
         want = replace(want, offset=0, opening=False)
     want = replace(want, change=change)
-    if (
-        want.months is None
-        and want.span is None
-        and not want.point
-        and _THE_QUARTER.search(_NEGATED.sub(" ", _norm(description)))
-    ):
+    if want.months is None and want.span is None and not want.point and _THE_QUARTER.search(said):
         # a field "for the quarter" asks three months: never a 10-Q's year to date (a cash flow
         # statement prints only that); in a header or a sentence the word alone names no span
         want = replace(want, months=3)

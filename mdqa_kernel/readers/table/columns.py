@@ -79,9 +79,7 @@ def period_cell(
     if own is False:
         return None
     headers = column_headers(lines, row.line.index, cells)
-    periods = row_periods(row, headers, report)
-    report = quarter_of_table(periods, report)
-    verdicts = [fits(p, want, report) for p in periods]
+    verdicts = column_verdicts(row, headers, want, report)
     chosen = [c for c, v in zip(cells, verdicts, strict=True) if v is True]
     if chosen:
         values = {c.value for c in chosen}
@@ -140,6 +138,14 @@ def row_periods(row: Row, headers: list[str], report: ReportPeriod) -> list[Peri
     if opening_row(row.label):
         return [opening_of(p, report) for p in periods]
     return periods
+
+
+def column_verdicts(row: Row, headers: list[str], want: Period, report: ReportPeriod) -> list[bool | None]:
+    """Whether each of a row's cells holds the wanted period (None: its column names none), placed
+    against the report's period as the table numbers its quarters ("1Q23 … 1Q22")."""
+    periods = row_periods(row, headers, report)
+    table_report = quarter_of_table(periods, report)
+    return [fits(p, want, table_report) for p in periods]
 
 
 def row_fits(row: Row, want: Period, report: ReportPeriod) -> bool | None:

@@ -13,7 +13,7 @@ from dataclasses import replace
 from mdqa_kernel.readers.base import DocumentView, FieldLike
 from mdqa_kernel.readers.semantics import asks_percent
 from mdqa_kernel.readers.table.candidates import Candidate
-from mdqa_kernel.readers.table.columns import cell_span, row_fits, row_periods, value_columns
+from mdqa_kernel.readers.table.columns import cell_span, column_verdicts, row_fits, value_columns
 from mdqa_kernel.readers.table.naming import refused_row
 from mdqa_kernel.readers.table.prose import SENTENCE_END
 from mdqa_kernel.readers.table.scope import line_index
@@ -25,7 +25,6 @@ from mdqa_kernel.text.periods import (
     asks_other_quarter,
     fits,
     parse_period,
-    quarter_of_table,
     target_offset,
 )
 from mdqa_kernel.text.rows import Row, table_rows
@@ -59,9 +58,7 @@ def dated_reading(
         row, cells = found
         if row_fits(row, *period) is False or refused_row(page_ls, row, field):
             return None
-        periods = row_periods(row, column_headers(page_ls, row.line.index, cells), period[1])
-        report = quarter_of_table(periods, period[1])
-        verdicts = [fits(p, period[0], report) for p in periods]
+        verdicts = column_verdicts(row, column_headers(page_ls, row.line.index, cells), *period)
         if any(v is not None for v in verdicts):
             return _asked_cell(cand, [c for c, v in zip(cells, verdicts, strict=True) if v])
     if asks_other_quarter(*period):

@@ -74,10 +74,10 @@ from mdqa_kernel.readers.table.candidates import (
 )
 from mdqa_kernel.readers.table.columns import (
     cell_span,
+    column_verdicts,
     document_period,
     period_cell,
     row_fits,
-    row_periods,
     under_note,
     value_columns,
 )
@@ -108,8 +108,6 @@ from mdqa_kernel.text.periods import (
     Period,
     ReportPeriod,
     asks_sequential_quarter,
-    fits,
-    quarter_of_table,
     wanted_period,
 )
 from mdqa_kernel.text.rows import Row, table_rows
@@ -433,10 +431,8 @@ class TableReader:
         for _page, page_ls, row, score in self._named_rows(doc, field, labels, lines):
             texts = column_headers(page_ls, row.line.index, row.cells)
             own = row_fits(row, want, report)
-            periods = row_periods(row, texts, report)
-            table_report = quarter_of_table(periods, report)
-            for cell, header, col in zip(row.cells, texts, periods, strict=True):
-                verdict = fits(col, want, table_report)
+            verdicts = column_verdicts(row, texts, want, report)
+            for cell, header, verdict in zip(row.cells, texts, verdicts, strict=True):
                 verdict = own if own is False or verdict is None else verdict
                 period = None if verdict is None else ("asked" if verdict else "other")
                 headers[(row.page, cell.bbox)] = (row.label, header, period)
