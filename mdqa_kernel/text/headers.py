@@ -47,7 +47,7 @@ def column_headers(lines: list[Line], row_index: int, cells: list[Cell], max_lin
             break
         if not block and not _names_period(groups):
             continue  # a row of the same table, or a line of its own
-        if len(lines[j].text) > 120 or _SENTENCE.match(lines[j].text.strip()):
+        if len(lines[j].text) > 120 or _SENTENCE.match(lines[j].text.strip()) or _headline(lines[j].text):
             break  # prose above the table
         block.append(groups)
     texts: list[list[str]] = [[] for _ in cells]
@@ -98,11 +98,13 @@ def _title_span(group: tuple[str, float, float], cells: list[Cell]) -> list[str]
 
 def _stacked(parts: list[str]) -> str:
     """A column's header texts (nearest first) joined top to bottom, up to the first that would name
-    another period than the lines below it ("… 2023" above "2023  2022" is a title's, not a column's)."""
+    another period than the lines below it ("… 2023" above "2023  2022" is a title's, not a column's).
+    A change above a sub-column that names no period ("% Change" over "Operational") is its header."""
     text = ""
     for part in parts:
         joined = f"{part} {text}".strip()
-        if text and parse_period(joined).change and not parse_period(text).change:
+        below = parse_period(text)
+        if text and below.named and parse_period(joined).change and not below.change:
             break
         text = joined
     return text
@@ -130,6 +132,13 @@ def _header_period(text: str) -> bool:
 
 # A sentence of prose ("All quarters of 2015 consisted of 13 weeks."): above a table, never its header.
 _SENTENCE = re.compile(r"^(?:\S+\s+){7,}\S*[\w)\]]\.$")
+_AMOUNT = re.compile(r"\d%|[$€£¥]\s?\d")
+
+
+def _headline(text: str) -> bool:
+    """A release's headline ("2022 Fourth-Quarter reported sales decline of 4.4% to $23.7 Billion"): seven
+    words or more with an amount in them is prose; a column header names no amount."""
+    return len(text.split()) >= 7 and bool(_AMOUNT.search(text))
 
 
 def _group_over(cell: Cell, cells: list[Cell], groups: list[tuple[str, float, float]]) -> str:
@@ -203,8 +212,20 @@ def _word_groups(line: Line) -> list[list[Word]]:
         if groups:
             last = groups[-1][-1]
             char_w = (last.x1 - last.x0) / max(len(last.text), 1)
-            if w.x0 - last.x1 <= 1.5 * char_w + 1:
+            if w.x0 - last.x1 <= 1.5 * char_w + 1 and not _next_column(last.text, w.text):
                 groups[-1].append(w)
                 continue
         groups.append([w])
     return groups
+
+
+_YEAR_END = re.compile(r"(?:19|20)\d\d[,.;:)]?")
+_COLUMN_START = re.compile(
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?|\(?(?:19|20)\d\d[,.;:)]?", re.I
+)
+
+
+def _next_column(last: str, word: str) -> bool:
+    """A year followed by a month or another year starts the next column's header, however close the
+    columns are printed ("August 12, 2023 August 13, 2022"): a caption runs "2023 and 2022"."""
+    return bool(_YEAR_END.fullmatch(last) and _COLUMN_START.fullmatch(word))

@@ -34,18 +34,42 @@ _MONTH_RANGE_EN = re.compile(
     re.I,
 )
 _MONTH_RANGE_ZH = re.compile(r"(?<!\d)(1[0-2]|[1-9])\s*[-–—至~]\s*(1[0-2]|[1-9])\s*月")
-_SPAN_EN = re.compile(
-    r"\b(three|3|six|6|nine|9|twelve|12|thirteen|13|twenty-six|26|thirty-nine|39|fifty-two|52|fifty-three|53)"
-    r"[\s-]+(months?|weeks?)\b",
-    re.I,
+_UNITS = (
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+    "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+)  # fmt: skip
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
+_NUMBER_WORD = (
+    r"(?:(?:twenty|thirty|forty|fifty)(?:[\s-]+(?:one|two|three|four|five|six|seven|eight|nine))?|{})".format(
+        "|".join(sorted(_UNITS, key=len, reverse=True))
+    )
 )
-_SPAN_WORDS = {
-    "three": 3, "six": 6, "nine": 9, "twelve": 12, "thirteen": 13, "twenty-six": 26,
-    "thirty-nine": 39, "fifty-two": 52, "fifty-three": 53,
-}  # fmt: skip
+# "Three Months Ended", "16 weeks ended", "Twenty-Eight Weeks": a span's length; a compound word is
+# matched whole ("thirty-six weeks" is not six).
+_SPAN_EN = re.compile(r"(?<![\w-])(\d{1,2}|" + _NUMBER_WORD + r")[\s-]+(months?|weeks?)\b", re.I)
+
+
+def _count(word: str) -> int:
+    """ "28", "twenty-eight", "Twenty Eight" -> 28."""
+    if word.isdigit():
+        return int(word)
+    parts = re.split(r"[\s-]+", word.lower())
+    return _TENS.get(parts[0], 0) + (_UNITS.index(parts[-1]) + 1 if parts[-1] in _UNITS else 0)
+
+
+def _span_months(count: int, unit: str) -> int | None:
+    """A span's length in months. Weeks are counted in fiscal quarters: 12-, 13- and 16-week quarters of
+    4-4-5 and 16-12-12-12 years are all quarters, 24 to 28 weeks two of them, 36 to 40 three."""
+    if unit.lower().startswith("month"):
+        return count if 1 <= count <= 12 else None
+    if not 4 <= count <= 53:
+        return None  # "within two weeks" is no reporting period
+    return 3 * round(count / 13) if count >= 12 else round(count * 12 / 52)
+
+
 # "2019 Quarters" spanning "Fourth Third Second First": each column is one of the year's quarters
 _QUARTER_WORDS = re.compile(
-    r"\bquarters?\s+ended\b|\b(?:first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:quarter|qtr)\b|\bquarters\b",
+    r"\bquarters?\s+ended\b|\b(?:first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+(?:quarter|qtr)\b|\bquarters\b",
     re.I,
 )
 # A month and day with no year ("Dec. 26", "March 31,"): a column's end date whose year is printed on
@@ -239,9 +263,10 @@ def _years(text: str) -> tuple[list[int], str]:
     return found, _YEAR.sub(" ", rest)
 
 
-# "Q4", "4Q", "第四季度", "Fourth Quarter", "4th Qtr", "Quarter 4th" (a spanning "Quarter" stacked over "4th")
+# "Q4", "4Q", "第四季度", "Fourth Quarter", "Fourth-Quarter" (earnings releases), "4th Qtr", "Quarter 4th" (a
+# spanning "Quarter" stacked over "4th")
 _QUARTER_ORDINAL = re.compile(
-    r"\b(?P<a>first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?(?:quarter|qtr)\b"
+    r"\b(?P<a>first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+(?:fiscal\s+)?(?:quarter|qtr)\b"
     r"|\b(?:quarter|qtr)\.?\s+(?P<b>first|second|third|fourth|1st|2nd|3rd|4th)\b",
     re.I,
 )
@@ -265,9 +290,7 @@ def _months(t: str) -> tuple[int | None, str | None]:
         return 6, "h2"
     m = _SPAN_EN.search(t)
     if m:
-        n = m.group(1).lower()
-        count = int(n) if n.isdigit() else _SPAN_WORDS[n]
-        months = count if m.group(2).lower().startswith("month") else round(count * 12 / 52)
+        months = _span_months(_count(m.group(1)), m.group(2))
         # "year to date (e.g. six months)": the words name the span, the length is an example
         return months, "ytd" if _YTD_WORDS.search(t) else None
     m = _MONTH_RANGE_EN.search(t)

@@ -131,6 +131,20 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+# "(Reported) percentage change in X": an organic or constant-currency change is another measure.
+_CHANGE_OF = re.compile(
+    r"^(?:reported\s+)?(?:percentage|percent|%)\s+(?:change|growth)\s+(?:in|of)\s+(?P<x>.+)$", re.I
+)
+
+
+def change_base(description: str) -> str | None:
+    """The line item whose change a description asks for, with the rest of the description: "Percentage
+    change in total revenue (sales) for the quarter …" → "total revenue (sales) for the quarter …"; None
+    for a description that asks no change of a named line item."""
+    m = _CHANGE_OF.match(unicodedata.normalize("NFKC", description).strip())
+    return m.group("x") if m else None
+
+
 def description_heads(description: str) -> list[str]:
     """The line item(s) a description names, without qualifiers: "Total revenue (net sales) for …" →
     ["Total revenue", "net sales"]; "Net income attributable to the company …" → ["Net income"]."""
@@ -158,6 +172,10 @@ def _description_heads(description: str) -> tuple[str, ...]:
     )
     core = re.sub(r"\s+\bfor\s+the\b.*$", "", core, flags=re.IGNORECASE)
     heads = [_QUALIFIER.sub("", core).strip()]
+    # "Percentage change in total revenue": printed as "Revenue % change", "Net revenue growth"
+    changed = _CHANGE_OF.match(heads[0])
+    if changed:
+        heads += [f"{changed.group('x')} {word}" for word in ("change", "growth")]
     # a short alternative name in parentheses: "(net sales)", "(merchandise inventories)"
     for alt in re.findall(r"\(([^)]*)\)", desc):
         also = re.match(r"\s*also\s*:\s*", alt, re.I)

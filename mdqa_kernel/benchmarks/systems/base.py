@@ -159,6 +159,10 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # mdqa v67: table reader table-38 (compact period codes "1Q23", "Q1'23", "1H23", "FY23"; a quarterly
 # report's quarter number from its table's codes; "for the quarter" asks three months and a column's length
 # must be the field's; "the prior quarter" is not found, not the report's).
+# mdqa v68: table reader table-39 (spans counted in weeks as fiscal quarters: 16, 28, 40 weeks; a compound
+# number word is read whole; column dates printed close together head their own columns; a line item's
+# percentage change from its "% Change" column or its "X % change" row; "% Change" over "Total | Operational"
+# heads them; "First-Quarter" is a quarter).
 # mdqa-oracle-pages v2: the evidence pages are read with their filing's cover (the period the filing reports);
 # v1 resolved the columns of a January year end without it (Best Buy's three years read as one).
 # paper-workflow(-oracle-rows) v2: the code agent may write 1024 tokens (was 400) and is told `rows`
@@ -168,7 +172,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 67,
+    "mdqa": 68,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

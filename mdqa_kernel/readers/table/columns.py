@@ -148,6 +148,33 @@ def column_verdicts(row: Row, headers: list[str], want: Period, report: ReportPe
     return [fits(p, want, table_report) for p in periods]
 
 
+CHANGES_APART = 0.3
+
+
+def change_cell(
+    cells: list[Cell], lines: list[Line], row: Row, want: Period, report: ReportPeriod
+) -> tuple[Cell, float] | None:
+    """The cell of a line item's row under a change column of the wanted span ("Q4 | 2022 2021 % Change"
+    over "Reported Sales $23,706 $24,804 (4.4)%") for a field asking the item's change; None when no
+    change column fits. Never a period's own column: that holds the level, not its change."""
+    if not want.change:
+        return None
+    # headers over the whole row: a title centred over all its columns heads the change columns too
+    headers = column_headers(lines, row.line.index, row.cells)
+    periods = row_periods(row, headers, report)
+    table_report = quarter_of_table(periods, report)
+    kept = {id(c) for c in cells}
+    chosen = [
+        c
+        for c, p in zip(row.cells, periods, strict=True)
+        if id(c) in kept and p.change and fits(p, want, table_report)
+    ]
+    if not chosen:
+        return None
+    # two changes of one span ("Reported | Operational | Currency % Change"): which is asked is unknown
+    return chosen[0], 1.0 if len({c.value for c in chosen}) == 1 else CHANGES_APART
+
+
 def row_fits(row: Row, want: Period, report: ReportPeriod) -> bool | None:
     """Whether the period a row's label names is the wanted one; None when the label names none."""
     return fits(label_period(row.label), want, report)

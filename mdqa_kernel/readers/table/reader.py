@@ -16,7 +16,7 @@ low confidence: the cascade then asks the LLM instead of trusting a guess.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,6 +74,7 @@ from mdqa_kernel.readers.table.candidates import (
 )
 from mdqa_kernel.readers.table.columns import (
     cell_span,
+    change_cell,
     column_verdicts,
     document_period,
     period_cell,
@@ -113,6 +114,7 @@ from mdqa_kernel.text.periods import (
 from mdqa_kernel.text.rows import Row, table_rows
 from mdqa_kernel.text.statement_context import (
     asked_statement,
+    change_base,
     names_loss,
     page_statement,
     section_heading,
@@ -127,7 +129,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-38"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-39"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -228,6 +230,12 @@ TABLE_READER_VERSION = "table-38"  # 4: disclosure topics under their printed na
 # report's, and "the end of the prior fiscal year" its closing balance (a 10-Q's year-end column, not
 # the year-ago quarter's end); a period title printed once, centred over a whole block of columns and
 # over one of its cells ("SECOND QUARTER" above "2023 | % | 2022 | % | change"), heads every column
+# 38: compact period codes ("1Q23", "1H23", "FY23"), a 10-Q's quarter number from its table's codes, a
+# column's length in months must be the field's, "the prior quarter" is not found;
+# 39: spans in weeks are fiscal quarters (16, 28, 40 weeks), a compound number word is read whole ("thirty-
+# six weeks" is not six), a year followed by a month or a year starts the next column's header; a field
+# asking a line item's percentage change reads the item's "% Change" column or its "X % change" row; a
+# change title over sub-columns naming no period heads them; "First-Quarter" is a quarter
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
@@ -481,6 +489,7 @@ class TableReader:
         report = document_period(doc)
         period = (wanted_period(field.description, report), report)
         table = self._table_candidates(doc, field, labels, lines, period)
+        table += self._change_candidates(doc, field, lines, period)
         out += table
         # A two-cell row ("Total assets   411,976") is also a key-value line, but only its table reading
         # knows the scale declared above it ("(In millions)").
@@ -531,6 +540,27 @@ class TableReader:
                 out.append(cand)
         return out
 
+    def _change_candidates(
+        self,
+        doc: DocumentView,
+        field: FieldLike,
+        lines: dict[int, list[Line]],
+        period: tuple[Period, ReportPeriod],
+    ) -> list[Candidate]:
+        """A field asking a line item's change, read from the item's own row under a "% Change" column
+        ("Reported Sales $23,706 $24,804 (4.4)%"): the row is named by the item, the cell by the column."""
+        base = change_base(field.description) if period[0].change else None
+        if base is None:
+            return []
+        item = _Described("", field.type, base, field.question, field.unit, field.scale)
+        out = []
+        for page, page_ls, row, score in self._named_rows(doc, item, field_label_set(item), lines):
+            cand = self._pick_cell(doc, item, row, page_ls, score, period, chooser=change_cell)
+            if cand is not None:
+                cand.scope = scope_at(doc, lines, page, row.line.index)
+                out.append(cand)
+        return out
+
     def _pick_cell(
         self,
         doc: DocumentView,
@@ -539,6 +569,7 @@ class TableReader:
         lines: list[Line],
         score: float,
         period: tuple[Period, ReportPeriod],
+        chooser: Callable[..., tuple[Cell, float] | None] = period_cell,
     ) -> Candidate | None:
         percent = asks_percent(field)  # a percent field, or a number field whose unit is "%"
         cells = value_columns(percent, row)
@@ -549,7 +580,7 @@ class TableReader:
         cells = [c for c in cells if not under_note(c, notes)]
         if not cells:
             return None
-        picked = period_cell(cells, lines, row, *period)
+        picked = chooser(cells, lines, row, *period)
         if picked is None:
             return None  # the header names only other periods: this table is not about the wanted one
         cell, col_conf = picked
@@ -732,6 +763,18 @@ class _Reading:
     applied: float | None
     score: float
     why: str | None
+
+
+@dataclass(frozen=True)
+class _Described:
+    """A plan field under another description (the line item whose change the field asks for)."""
+
+    name: str
+    type: str
+    description: str
+    question: str
+    unit: str | None
+    scale: float
 
 
 def _statement_pages(doc: DocumentView) -> dict[int, str | None]:
