@@ -143,9 +143,16 @@ def row_periods(row: Row, headers: list[str], report: ReportPeriod) -> list[Peri
 def column_verdicts(row: Row, headers: list[str], want: Period, report: ReportPeriod) -> list[bool | None]:
     """Whether each of a row's cells holds the wanted period (None: its column names none), placed
     against the report's period as the table numbers its quarters ("1Q23 … 1Q22")."""
+    return [verdict for _period, verdict in _period_verdicts(row, headers, want, report)]
+
+
+def _period_verdicts(
+    row: Row, headers: list[str], want: Period, report: ReportPeriod
+) -> list[tuple[Period, bool | None]]:
+    """Each cell's column period and whether it holds the wanted one (see `column_verdicts`)."""
     periods = row_periods(row, headers, report)
     table_report = quarter_of_table(periods, report)
-    return [fits(p, want, table_report) for p in periods]
+    return [(p, fits(p, want, table_report)) for p in periods]
 
 
 CHANGES_APART = 0.3
@@ -160,14 +167,10 @@ def change_cell(
     if not want.change:
         return None
     # headers over the whole row: a title centred over all its columns heads the change columns too
-    headers = column_headers(lines, row.line.index, row.cells)
-    periods = row_periods(row, headers, report)
-    table_report = quarter_of_table(periods, report)
+    verdicts = _period_verdicts(row, column_headers(lines, row.line.index, row.cells), want, report)
     kept = {id(c) for c in cells}
     chosen = [
-        c
-        for c, p in zip(row.cells, periods, strict=True)
-        if id(c) in kept and p.change and fits(p, want, table_report)
+        c for c, (p, fit) in zip(row.cells, verdicts, strict=True) if id(c) in kept and p.change and fit
     ]
     if not chosen:
         return None

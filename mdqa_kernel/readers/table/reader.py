@@ -531,10 +531,11 @@ class TableReader:
         labels: LabelSet,
         lines: dict[int, list[Line]],
         period: tuple[Period, ReportPeriod],
+        chooser: Callable[..., tuple[Cell, float] | None] = period_cell,
     ) -> list[Candidate]:
         out = []
         for page, page_ls, row, score in self._named_rows(doc, field, labels, lines):
-            cand = self._pick_cell(doc, field, row, page_ls, score, period)
+            cand = self._pick_cell(doc, field, row, page_ls, score, period, chooser)
             if cand is not None:
                 cand.scope = scope_at(doc, lines, page, row.line.index)
                 out.append(cand)
@@ -553,13 +554,7 @@ class TableReader:
         if base is None:
             return []
         item = _Described("", field.type, base, field.question, field.unit, field.scale)
-        out = []
-        for page, page_ls, row, score in self._named_rows(doc, item, field_label_set(item), lines):
-            cand = self._pick_cell(doc, item, row, page_ls, score, period, chooser=change_cell)
-            if cand is not None:
-                cand.scope = scope_at(doc, lines, page, row.line.index)
-                out.append(cand)
-        return out
+        return self._table_candidates(doc, item, field_label_set(item), lines, period, chooser=change_cell)
 
     def _pick_cell(
         self,
@@ -767,7 +762,9 @@ class _Reading:
 
 @dataclass(frozen=True)
 class _Described:
-    """A plan field under another description (the line item whose change the field asks for)."""
+    """A plan field under another description (the line item whose change the field asks for). Not a
+    FieldSpec: that requires a snake_case name and a question template, and the item has no name of its
+    own (the field's name would name the change, not the item)."""
 
     name: str
     type: str
