@@ -35,10 +35,21 @@ _NOTE_TAIL = re.compile(r"[（(][^（()）]{4,}[)）]$")
 _NET_OF_TAIL = re.compile(r",?\s*\bnet\s+of\s+(?:accumulated|allowances?|reserves?)\b.*$", re.IGNORECASE)
 
 
+# "Interest, net of capitalized interest", "Income taxes, net of refunds": how a payment is counted, as every
+# cash flow statement counts it, not another line item
+_NET_PAID_TAIL = re.compile(
+    r",?\s*\bnet\s+of\s+(?:(?:amounts?\s+|interest\s+)?capitalized(?:\s+interest)?|refunds?)\b.*$",
+    re.IGNORECASE,
+)
+
+
 def without_net_of(label: str) -> str:
     """The label without what its net figure is net of ("Property and equipment, net of accumulated
-    depreciation of $68,251 and $59,660" → "Property and equipment, net")."""
-    return _NET_OF_TAIL.sub(", net", label) if "net of" in label.lower() else label
+    depreciation of $68,251 and $59,660" → "Property and equipment, net"; "Interest, net of capitalized
+    interest" → "Interest")."""
+    if "net of" not in label.lower():
+        return label
+    return _NET_OF_TAIL.sub(", net", _NET_PAID_TAIL.sub("", label))
 
 
 _INNER_NUMBER = re.compile(rf"(?<={CJK})\s*\d{{1,2}}\s*[.、．]\s*(?={CJK})")
@@ -51,7 +62,7 @@ _PERIOD_WORDS = re.compile(
     r"\b(?:fy|q[1-4])?\s*20\d\d(?:q[1-4])?\b|20\d\d\s*年(?:度|末|底)?|\bat\s+20\d\d-\d\d-\d\d\b|"
     r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*[-–]\s*"
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?|"
-    r"\b(?:at|as of|for|in)\s+(?:end|fiscal|the)\b.*$",
+    r"\b(?:at|as of|for|in|during)\s+(?:end|fiscal|the)\b.*$",
     re.IGNORECASE,
 )
 
@@ -162,6 +173,16 @@ def _core(desc: str) -> str:
     return re.sub(r"\b(?:quarterly|annual|declared|reported)\b", "", core, flags=re.IGNORECASE).strip()
 
 
+_NUMBER_OF = re.compile(r"^(?:the\s+)?(?:total\s+)?number\s+of\s+(.{4,})$", re.IGNORECASE)
+# What a count's noun is said of, or where it is stated: "holders of record of the company's common stock,
+# as stated" is counted as "106,534 holders of record of our common stock".
+_COUNT_QUALIFIER = re.compile(
+    r"\s*(?:,?\s+as\s+(?:stated|disclosed|reported|printed|shown)\b|\s+of\s+(?:the\s+company['’]?s?|the\s+"
+    r"registrant['’]?s?|its|our)\s+(?:common\s+|ordinary\s+|capital\s+)?(?:stock|shares)\b).*$",
+    re.IGNORECASE,
+)
+
+
 def _description_core(description: str) -> list[str]:
     """The label-like parts of a description: text before a parenthesis or 'at/for <period>', plus
     explicit alternatives written as 'also: a / b' or inside quotes."""
@@ -188,6 +209,10 @@ def _description_core(description: str) -> list[str]:
         event = _EVENT_TAIL.match(core)
         if event and (" " in event.group("thing") or glossary_label(event.group("thing"))):
             out.append(event.group("thing"))
+    # "Number of shares of common stock outstanding": prose counts the noun ("7,429,763,722 shares of
+    # common stock outstanding"), it does not say "number of"
+    if counted := _NUMBER_OF.match(core):
+        out.append(_COUNT_QUALIFIER.sub("", counted.group(1)) or counted.group(1))
     for part in re.split(r"\s*/\s*", core):
         if part and part != core:
             out.append(part)

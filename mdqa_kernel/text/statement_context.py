@@ -37,6 +37,10 @@ _HARMLESS_BESIDE = {
     "investing": _ACTIVITY,
     "financing": _ACTIVITY,
     "dividend": frozenset({"cash", "paid", "shareholder", "stockholder", "shareowner"}),
+    # "Income from continuing operations before income taxes": discontinued operations are reported net of
+    # tax, below that line, so every pre-tax income is the continuing operations' ("before income tax
+    # expense" is before the income taxes line)
+    "before": frozenset({"continuing", "operating", "expense"}),
 }
 # "Revenue from products only": "only" restricts nothing a label would print
 _STOP = frozenset(
@@ -61,6 +65,22 @@ _SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (re.compile(r"\bcapital\s+spending\b"), "capital expenditures"),
     (re.compile(r"\bcost\s+of\s+(?:goods|products|merchandise)\s+sold\b"), "cost of sales"),
+    # The share count behind earnings per share, as statements head it: "Average shares outstanding",
+    # "Shares used in per share calculation", "Weighted-average shares used to compute net loss per share
+    # attributable to common stockholders", "Weighted average shares of common stock outstanding, including
+    # dilutive effect" all name the weighted-average shares outstanding ("number of" is the description's).
+    (
+        re.compile(
+            r"\b(?:weighted[\s-]+average\s+)?(?:common\s+)?shares\s+used\s+(?:in|to|for)\s+(?:the\s+)?(?:comput\w*"
+            r"\s+(?:of\s+)?(?:basic\s+and\s+diluted\s+)?)?(?:[a-z]+\s+){0,3}?per[\s-]+(?:common\s+)?share"
+            r"(?:\s+calculations?|\s+attributable\s+to\s+common\s+(?:stock|share)holders)?"
+        ),
+        "weighted average shares outstanding",
+    ),
+    (re.compile(r"\bweighted[\s-]+average\s+number\s+of\b"), "weighted average"),
+    (re.compile(r"(?<!weighted )(?<!weighted-)\baverage\s+(?=(?:common\s+)?shares\b)"), "weighted average "),
+    (re.compile(r"\bshares\s+of\s+common\s+stock\b"), "shares"),
+    (re.compile(r",?\s*including\s+(?:the\s+)?dilutive\s+effects?\b"), " diluted"),
 )
 # Parenthesised sign words inside labels: "Net earnings (loss)", "Net income/(loss)".
 _SIGN_NOTE = re.compile(rf"/?\s*\((?:{SIGN_WORDS})\)", re.IGNORECASE)
@@ -99,8 +119,15 @@ _CHANGES = re.compile(r"\bchanges?\s+in\b|\bincrease\b|\bdecrease\b", re.IGNOREC
 _SECTION_LOOKUP = 40  # lines above a row searched for its heading
 
 
+# Typesetting a PDF of English text keeps: dashes, curly quotes, bullets, a no-break space
+# ("AVERAGE SHARES OUTSTANDING — DILUTED", "Shareholders’ equity")
+_TYPOGRAPHIC = str.maketrans(
+    "", "", "\u2010\u2011\u2012\u2013\u2014\u2015\u2018\u2019\u201c\u201d\u2022\u00a0\u00ae\u2122"
+)
+
+
 def is_english(text: str) -> bool:
-    return bool(text) and text.isascii() and bool(re.search(r"[A-Za-z]", text))
+    return bool(text) and text.translate(_TYPOGRAPHIC).isascii() and bool(re.search(r"[A-Za-z]", text))
 
 
 def words(text: str) -> list[str]:
@@ -125,6 +152,8 @@ def _words(text: str) -> tuple[str, ...]:
             continue
         if len(w) > 4 and w.endswith("ies"):
             w = w[:-3] + "y"  # inventories → inventory
+        elif len(w) > 4 and w.endswith("xes"):
+            w = w[:-2]  # taxes → tax, as "income tax expense" prints it
         elif len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
             w = w[:-1]
         out.append(_SAME_WORD.get(w, w))
@@ -220,9 +249,11 @@ def without_attributable(label: str) -> str:
 def _as_income(have: set[str], wanted: set[str]) -> set[str]:
     """A loss line's words as the income line's: "Loss from operations" is operating income printed for a
     year with a loss, "Net loss per share" the earnings per share (the sign is the printed one; see
-    `names_loss`). A label that also says income ("Loss before income taxes") is another line, and a field
-    that asks for a loss ("Net loss") keeps its word."""
-    if "loss" in have and "income" not in have and "loss" not in wanted:
+    `names_loss`). A label that also says income ("Loss on income investments") is another line, except
+    before income taxes: "Loss before income taxes" is the pre-tax income line, its "income" the taxes'. A
+    field that asks for a loss ("Net loss") keeps its word."""
+    pretax = {"before", "tax"} <= have
+    if "loss" in have and ("income" not in have or pretax) and "loss" not in wanted:
         return (have - {"loss"}) | {"income"}
     return have
 
@@ -344,12 +375,24 @@ def _wrapped_heading(lines: list[Line], j: int, text: str) -> str:
     return text
 
 
-def section_refuses(section: str, description: str, per_share_field: bool) -> str | None:
-    """Why a row in this section cannot hold the field, or None: an amount field is not read from a
-    per-share block, a balance or flow field not from a block of changes (working-capital changes)."""
+# "Shares used in per share calculation", "Weighted-average shares used to compute net loss per share …":
+# a block of share counts, whatever per-share figure they are used for
+_SHARE_COUNT_HEADING = re.compile(r"^\W*(?:weighted[\s-]+)?(?:average\s+)?(?:common\s+)?shares\b", re.I)
+
+
+def section_refuses(section: str, description: str, per_share_field: bool, label: str = "") -> str | None:
+    """Why a row (its own `label`) in this section cannot hold the field, or None: an amount field is not
+    read from a per-share block, a balance or flow field not from a block of changes (working-capital
+    changes). A share count is read from a per-share block: the block computes a per-share figure from it
+    ("Diluted Earnings Per Common Share:" over "Weighted average shares of common stock outstanding")."""
     if not section:
         return None
-    if not per_share_field and _PER_SHARE.search(_EXCEPT_PER_SHARE.sub(" ", section)):
+    if (
+        not per_share_field
+        and _PER_SHARE.search(_EXCEPT_PER_SHARE.sub(" ", section))
+        and not _SHARE_COUNT_HEADING.match(section)
+        and not _SHARE_COUNT_HEADING.match(label)
+    ):
         return "per-share section"
     if _CHANGES.search(section) and not _CHANGES.search(description):
         return "changes section"
@@ -362,9 +405,18 @@ def change_row(label: str, description: str) -> bool:
     return bool(_CHANGES.search(label)) and not _CHANGES.search(description)
 
 
+_DURING_THE_YEAR = re.compile(
+    r"\s+(?:during|in|for)\s+the\s+(?:fiscal\s+)?(?:year|period|quarter)(?:\s+ended)?\b(?=\s+\w)", re.I
+)
+
+
 def with_section(section: str, label: str) -> str:
-    """A short row label read under its heading: "Diluted" under "Earnings per common share:"."""
-    return f"{section.rstrip(': ')} {label}" if section else label
+    """A short row label read under its heading: "Diluted" under "Earnings per common share:"; "Interest"
+    under "Cash paid during the year for:" is "Cash paid for Interest" (the statement's period is the
+    column's, not part of the line item)."""
+    if not section:
+        return label
+    return f"{_DURING_THE_YEAR.sub(' ', section).rstrip(': ')} {label}"
 
 
 # -- the primary statements -------------------------------------------------------------------------

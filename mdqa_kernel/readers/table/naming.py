@@ -66,7 +66,7 @@ def refused_row(page_ls: list[Line], row: Row, field: FieldLike) -> bool:
     balance in a block of changes or on a row naming a change, a deferred-tax table's "Inventory (37)
     (24)" (a tax amount)."""
     section = section_heading(page_ls, row.line.index)
-    if section_refuses(section, field.description, field_basis(field) is not None):
+    if section_refuses(section, field.description, field_basis(field) is not None, row.label):
         return True
     if not is_english(field.description):
         return False

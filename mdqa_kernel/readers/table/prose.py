@@ -155,12 +155,16 @@ def lines_candidate(
 
 
 def occurrences(w: ProseWindow, norm: str) -> Iterator[tuple[int, int]]:
-    """(start, end) in `w.text` of each match of a normalised label that starts on the window's line."""
+    """(start, end) in `w.text` of each match of a normalised label that starts on the window's line; an
+    English label also in the plural ("Advertising expenses were …" for "advertising expense")."""
     pos = w.compact.find(norm)
     while pos >= 0:
         start, end = w.idx[pos], w.idx[pos + len(norm) - 1] + 1
-        if start < w.first_len and (not norm.isascii() or _bounded(w.text, start, end)):
-            yield start, end
+        if start < w.first_len:
+            if not norm.isascii() or _bounded(w.text, start, end):
+                yield start, end
+            elif w.text[end : end + 1] == "s" and _bounded(w.text, start, end + 1):
+                yield start, end + 1
         pos = w.compact.find(norm, pos + 1)
 
 
@@ -272,9 +276,14 @@ def _value_after(
     unlinked = PROSE_UNLINKED if has_cjk(label.norm) or want == "date" else PROSE_UNLINKED_EN_NUMBER
     score = label.base * (PROSE_LINKED if linked else unlinked)
     clause = CLAUSE.split(text[:start])[-1]
-    if SUB_ITEM.search(clause) or SUB_ITEM.search(rest[:at]):
+    # "…, including advertising expenses of $3.5 billion": the label names the part, the value is its own
+    named_part = bool(_NAMES_PART.search(clause))
+    if (SUB_ITEM.search(clause) and not named_part) or SUB_ITEM.search(rest[:at]):
         score *= 0.7
     return end + at, round(score, 4), raw, scale, end + value_end
+
+
+_NAMES_PART = re.compile(r"\b(?:including|of\s+which)\s+(?:the\s+|our\s+|its\s+)?$", re.I)
 
 
 def _adjacent(gap: str, label: _ProseLabel) -> bool:

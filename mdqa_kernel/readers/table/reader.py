@@ -129,7 +129,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-39"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-40"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -236,6 +236,12 @@ TABLE_READER_VERSION = "table-39"  # 4: disclosure topics under their printed na
 # six weeks" is not six), a year followed by a month or a year starts the next column's header; a field
 # asking a line item's percentage change reads the item's "% Change" column or its "X % change" row; a
 # change title over sub-columns naming no period heads them; "First-Quarter" is a quarter
+# 40: prose counts under their nouns ("101,778 shareholders of record", "7,429,763,722 shares of common stock
+# outstanding" for a "Number of …" field), a label in the plural ("Advertising expenses were …"), a part named
+# after "including" is its own; "Cash paid during the year for:" over "Interest"; the weighted-average share
+# count under its statement headings ("Average shares outstanding", "Shares used in per share calculation"),
+# also inside a per-share block; an English label with dashes or curly quotes is English; pre-tax income "from
+# continuing operations", "before income tax expense", "Loss before income tax"
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
