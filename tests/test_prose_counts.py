@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from mdqa_kernel.readers.confidence import REVIEW_BELOW
 from mdqa_kernel.text.labels import field_labels
 from tests.test_periods import draw, row, text, view
@@ -46,24 +48,25 @@ def test_a_period_during_the_year_is_not_the_line_item() -> None:
     assert field_labels("income_taxes_paid", TAXES).primary[0] == "cashpaidforincometaxes"
 
 
-def test_the_covers_share_count(tmp_path: Path) -> None:
-    doc = _page(
-        tmp_path,
-        [
-            "Indicate the number of shares outstanding of each of the issuer's classes of common stock.",
-            "As of July 24, 2023, there were 7,429,763,722 shares of common stock outstanding.",
-        ],
-    )
-    shares = _count(doc, COVER, "shares")
-    assert (shares.value, shares.confidence >= REVIEW_BELOW) == (7429763722, True), shares
-
-
-def test_the_registrant_had_shares_outstanding(tmp_path: Path) -> None:
-    doc = _page(
-        tmp_path, ["The registrant had 217,638,155 shares of common stock outstanding as of August 30, 2023."]
-    )
-    shares = _count(doc, COVER, "shares")
-    assert (shares.value, shares.confidence >= REVIEW_BELOW) == (217638155, True), shares
+@pytest.mark.parametrize(
+    ("lines", "count"),
+    [
+        (
+            [
+                "Indicate the number of shares outstanding of each of the issuer's classes of common stock.",
+                "As of July 24, 2023, there were 7,429,763,722 shares of common stock outstanding.",
+            ],
+            7429763722,
+        ),
+        (
+            ["The registrant had 217,638,155 shares of common stock outstanding as of August 30, 2023."],
+            217638155,
+        ),
+    ],
+)
+def test_the_covers_share_count(tmp_path: Path, lines: list[str], count: int) -> None:
+    shares = _count(_page(tmp_path, lines), COVER, "shares")
+    assert (shares.value, shares.confidence >= REVIEW_BELOW) == (count, True), shares
 
 
 def test_holders_of_record_in_three_wordings(tmp_path: Path) -> None:

@@ -127,7 +127,9 @@ _TYPOGRAPHIC = str.maketrans(
 
 
 def is_english(text: str) -> bool:
-    return bool(text) and text.translate(_TYPOGRAPHIC).isascii() and bool(re.search(r"[A-Za-z]", text))
+    # every row label is asked, against every field: the translation only when the text is not ASCII
+    ascii_text = text.isascii() or text.translate(_TYPOGRAPHIC).isascii()
+    return bool(text) and ascii_text and bool(re.search(r"[A-Za-z]", text))
 
 
 def words(text: str) -> list[str]:
@@ -390,8 +392,7 @@ def section_refuses(section: str, description: str, per_share_field: bool, label
     if (
         not per_share_field
         and _PER_SHARE.search(_EXCEPT_PER_SHARE.sub(" ", section))
-        and not _SHARE_COUNT_HEADING.match(section)
-        and not _SHARE_COUNT_HEADING.match(label)
+        and not any(_SHARE_COUNT_HEADING.match(t) for t in (section, label))
     ):
         return "per-share section"
     if _CHANGES.search(section) and not _CHANGES.search(description):
