@@ -1,8 +1,9 @@
 """Pre-tax income under the names income statements give it, on statements drawn here: "Earnings from
 continuing operations before income tax expense" and "INCOME FROM CONTINUING OPERATIONS BEFORE INCOME
 TAXES" are the "Income (earnings) before income taxes" line (discontinued operations are reported net of
-tax, below it). Neither was read: "continuing operations" was taken for a restriction, and "TAXES" and
-"tax expense" were different words."""
+tax, below it), and so is "Earnings before income tax expense and equity in income of affiliates" (the
+affiliates' share is added after the tax line). None was read: "continuing operations" and "equity in
+income of affiliates" were taken for restrictions, and "TAXES" and "tax expense" were different words."""
 
 from __future__ import annotations
 
@@ -23,6 +24,9 @@ PRETAX = "Income (earnings) before income taxes for the fiscal year of the repor
     [
         "Earnings from continuing operations before income tax expense",
         "INCOME FROM CONTINUING OPERATIONS BEFORE INCOME TAXES",
+        # a filer that adds its share of affiliates' earnings after the tax line
+        "Earnings before income tax expense and equity in income of affiliates",
+        "Income before income taxes and equity in net earnings (loss) of unconsolidated affiliates",
     ],
 )
 def test_pretax_income_of_continuing_operations(tmp_path: Path, label: str) -> None:

@@ -1,5 +1,9 @@
 """Facts a 10-K states in sentences and in the supplemental cash flow block, on pages drawn here:
 
+- the cover's share count with the filer named as the stock's owner ("shares of the registrant's common
+  stock outstanding", "shares of Pepsi Bottling, Inc. Common Stock"), its participle before the "of" phrase
+  ("shares outstanding of the Registrant's Common Stock") and its date between the noun and the verb ("as of
+  February 16, 2024, was");
 - a count with words between it and its noun ("106,534 registered holders of record", "101,778
   shareholders of record", "124,211 record holders"); the cover's "7,429,763,722 shares of common stock
   outstanding" for a field described as the "Number of shares of common stock outstanding";
@@ -18,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from mdqa_kernel.readers.confidence import REVIEW_BELOW
+from mdqa_kernel.readers.table.prose import without_owner
 from mdqa_kernel.text.labels import field_labels
 from tests.test_periods import draw, row, text, view
 from tests.test_statement_labels import read
@@ -62,11 +67,62 @@ def test_a_period_during_the_year_is_not_the_line_item() -> None:
             ["The registrant had 217,638,155 shares of common stock outstanding as of August 30, 2023."],
             217638155,
         ),
+        # the filer named as the stock's owner, the participle before the "of" phrase, the date between
+        # the noun and its verb (a fiscal year ended December 31: the cover is dated in the next year)
+        (
+            [
+                "For the fiscal year ended December 31, 2023",
+                "The number of shares outstanding of the Registrant's Common Stock as of February 16, 2024, was "
+                "4,265,906,533.",
+            ],
+            4265906533,
+        ),
+        (
+            [
+                "For the fiscal year ended December 31, 2023",
+                "The aggregate market value of the registrant’s common stock held by non-affiliates was $19 billion.",
+                "As of February 8, 2024, there were 1,221,080,477 shares of the registrant’s common stock outstanding.",
+            ],
+            1221080477,
+        ),
+        (
+            [
+                "For the fiscal year ended December 30, 2023",
+                "The number of shares of Pepsi Bottling, Inc. Common Stock outstanding as of February 2, 2024 was "
+                "1,377,251,316.",
+            ],
+            1377251316,
+        ),
+        (
+            [
+                "For the fiscal year ended December 31, 2023",
+                "The number of shares of the Company's common stock outstanding as of January 19, 2024 was "
+                "2,470,114,000.",
+            ],
+            2470114000,
+        ),
     ],
 )
 def test_the_covers_share_count(tmp_path: Path, lines: list[str], count: int) -> None:
     shares = _count(_page(tmp_path, lines), COVER, "shares")
     assert (shares.value, shares.confidence >= REVIEW_BELOW) == (count, True), shares
+
+
+def test_the_filers_possessive_is_blanked_in_place() -> None:
+    """A label matched in the blanked text maps back to the same characters of the printed one."""
+    printed = "there were 1,221 shares of the registrant’s common stock outstanding"
+    blanked = without_owner(printed)
+    assert (len(blanked), blanked.split()) == (len(printed), [*printed.split()[:5], *printed.split()[-3:]])
+    named = "holders of The Coca Cola Company common stock"
+    assert (len(without_owner(named)), without_owner(named).split()) == (
+        len(named),
+        ["holders", "of", "common", "stock"],
+    )
+    assert (
+        without_owner("the Company had 5 shares of common stock")
+        == "the Company had 5 shares of common stock"
+    )
+    assert "sharesoutstandingofcommonstock" in field_labels("shares", COVER).primary
 
 
 def test_holders_of_record_in_three_wordings(tmp_path: Path) -> None:

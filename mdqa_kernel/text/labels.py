@@ -38,7 +38,7 @@ _NET_OF_TAIL = re.compile(r",?\s*\bnet\s+of\s+(?:accumulated|allowances?|reserve
 # "Interest, net of capitalized interest", "Income taxes, net of refunds": how a payment is counted, as every
 # cash flow statement counts it, not another line item
 _NET_PAID_TAIL = re.compile(
-    r",?\s*\bnet\s+of\s+(?:(?:amounts?\s+|interest\s+)?capitalized(?:\s+interest)?|refunds?)\b.*$",
+    r",?\s*\bnet\s+of\s+(?:(?:the\s+)?(?:amounts?\s+|interest\s+|portions?\s+)?capitalized(?:\s+interest)?|refunds?)\b.*$",
     re.IGNORECASE,
 )
 
@@ -183,6 +183,13 @@ _COUNT_QUALIFIER = re.compile(
 )
 
 
+_POSTPOSED = re.compile(
+    r"^(?P<head>\w+)\s+of\s+(?P<of>.+?)\s+(?P<done>outstanding|issued|repurchased|authorized|held|granted"
+    r"|vested|exercised)$",
+    re.IGNORECASE,
+)
+
+
 def _description_core(description: str) -> list[str]:
     """The label-like parts of a description: text before a parenthesis or 'at/for <period>', plus
     explicit alternatives written as 'also: a / b' or inside quotes."""
@@ -212,7 +219,12 @@ def _description_core(description: str) -> list[str]:
     # "Number of shares of common stock outstanding": prose counts the noun ("7,429,763,722 shares of
     # common stock outstanding"), it does not say "number of"
     if counted := _NUMBER_OF.match(core):
-        out.append(_COUNT_QUALIFIER.sub("", counted.group(1)) or counted.group(1))
+        noun = _COUNT_QUALIFIER.sub("", counted.group(1)) or counted.group(1)
+        out.append(noun)
+        # its participle also stands before the "of" phrase: "shares outstanding of the Registrant's Common
+        # Stock" for "shares of common stock outstanding"
+        if moved := _POSTPOSED.match(noun):
+            out.append(f"{moved['head']} {moved['done']} of {moved['of']}")
     for part in re.split(r"\s*/\s*", core):
         if part and part != core:
             out.append(part)

@@ -41,6 +41,8 @@ _HARMLESS_BESIDE = {
     # tax, below that line, so every pre-tax income is the continuing operations' ("before income tax
     # expense" is before the income taxes line)
     "before": frozenset({"continuing", "operating", "expense"}),
+    # a retailer's inventory is its "Merchandise inventories" line
+    "inventory": frozenset({"merchandise"}),
 }
 # "Revenue from products only": "only" restricts nothing a label would print
 _STOP = frozenset(
@@ -65,6 +67,20 @@ _SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (re.compile(r"\bcapital\s+spending\b"), "capital expenditures"),
     (re.compile(r"\bcost\s+of\s+(?:goods|products|merchandise)\s+sold\b"), "cost of sales"),
+    # "Common stock cash dividends paid": the dividends paid to shareholders (a preferred stock's dividends
+    # keep their restricting word)
+    (re.compile(r"\bcommon\s+(?:stock|shares?)\s+(?=(?:cash\s+)?dividends?\b)"), ""),
+    # "Earnings before income tax expense and equity in income of affiliates": the pre-tax line of a filer
+    # that adds its share of affiliates' earnings after the tax line, so it is the pre-tax income
+    (
+        re.compile(
+            r"\b(before\s+(?:provision\s+for\s+)?income\s+tax(?:es)?(?:\s+expense)?)\s+and\s+equity\s+in\s+"
+            r"(?:the\s+)?(?:net\s+)?(?:income|earnings|losses?|\(?(?:income|earnings|loss)\)?)(?:\s*\([a-z]+\))?\s+of\s+"
+            r"(?:unconsolidated\s+|equity[\s-]+method\s+)?(?:affiliates?|investees?|subsidiaries|joint\s+ventures?|"
+            r"companies|entities)\b"
+        ),
+        r"\1",
+    ),
     # The share count behind earnings per share, as statements head it: "Average shares outstanding",
     # "Shares used in per share calculation", "Weighted-average shares used to compute net loss per share
     # attributable to common stockholders", "Weighted average shares of common stock outstanding, including

@@ -163,6 +163,9 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # number word is read whole; column dates printed close together head their own columns; a line item's
 # percentage change from its "% Change" column or its "X % change" row; "% Change" over "Total | Operational"
 # heads them; "First-Quarter" is a quarter).
+# mdqa v70: table reader table-41 (the cover's share count under the filer's name as owner, pre-tax income
+# before equity in affiliates' income, "Common stock cash dividends paid", "net of portion capitalized",
+# "Merchandise inventories").
 # mdqa v69: table reader table-40 (prose counts under their nouns, plural labels, "Cash paid during the year
 # for:" rows, weighted-average share counts under their statement headings, labels with dashes or curly quotes
 # read as English, pre-tax income from continuing operations).
@@ -175,7 +178,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 69,
+    "mdqa": 70,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

@@ -38,6 +38,7 @@ from mdqa_kernel.readers.table.candidates import (
 from mdqa_kernel.text.labels import LabelSet
 from mdqa_kernel.text.language import CJK, has_cjk
 from mdqa_kernel.text.layout import Line
+from mdqa_kernel.text.values import find_dates
 
 _LINK = re.compile(
     r"^\s*(?:为|是|达|达到|约为|约|合计|共计|累计|共|of|was|were|is|are|totaled|totalled|:|：)", re.I
@@ -95,13 +96,13 @@ class ProseWindow:
     page: int
     lines: list[Line]  # the line, and the next one if joined
     text: str
-    compact: str  # label-normalised text, as `candidates.compact_text`
+    compact: str  # label-normalised text without the filer's possessive (`without_owner`)
     before: str  # the line before, when it and this line are prose (a sentence may begin there)
 
     @cached_property
     def idx(self) -> list[int]:
         """For each compact character, its index in `text` (worked out for a window a label matches)."""
-        return compact_map(self.text)[1]
+        return compact_map(without_owner(self.text))[1]
 
     @property
     def first_len(self) -> int:
@@ -123,8 +124,29 @@ def prose_windows(lines_by_page: dict[int, list[Line]]) -> list[ProseWindow]:
             window = [line, lines[i + 1]] if joined else [line]
             text = joined_text(window)
             before = lines[i - 1].text if i > 0 and prose[i - 1] and prose[i] else ""
-            out.append(ProseWindow(page, window, text, compact_text(text), before))
+            out.append(ProseWindow(page, window, text, compact_text(without_owner(text)), before))
     return out
+
+
+# The filer named as the owner inside a line item's name ("shares of the registrant's common stock
+# outstanding", "shares of our common stock"): the field's name never carries it.
+_STOCK_AHEAD = r"(?=(?:class\s+\w\s+)?(?:common|ordinary|capital)\s+(?:stock|shares)\b)"
+_OWNER = re.compile(
+    rf"\b(?:the\s+)?(?:registrant|company|corporation|issuer)['’]s\s+|\bour\s+{_STOCK_AHEAD}"
+    # the filer's legal name before its stock: "shares of PepsiCo, Inc. Common Stock outstanding"
+    rf"|\b(?-i:(?:[A-Z][\w&.-]*\s+){{0,3}}[A-Z][\w&.-]*,?\s+(?:Inc\.|Incorporated|Corporation|Corp\.|Company|"
+    rf"Co\.|plc|Ltd\.|N\.V\.|S\.A\.))\s+{_STOCK_AHEAD}",
+    re.I,
+)
+
+
+def without_owner(text: str) -> str:
+    """The text with the filer's possessive blanked out, each character kept in its place, so a match in
+    the compact form maps back to the same positions in the printed text."""
+    low = text.lower()
+    if "'" not in low and "’" not in low and "stock" not in low and "shares" not in low:
+        return text  # most lines: no possessive and no stock named
+    return _OWNER.sub(lambda m: " " * len(m.group(0)), text)
 
 
 def joined_text(lines: list[Line]) -> str:
@@ -244,6 +266,7 @@ def _value_after(
     text: str, start: int, end: int, label: _ProseLabel, want: str
 ) -> tuple[int, float, str, tuple[float, str] | None, int] | None:
     """(value position, score, raw value, scale, value end) for the label at text[start:end], or None."""
+    end = _past_as_of(text, end)
     sentence = SENTENCE_END.split(text[end:], maxsplit=1)[0]
     rest = sentence[: 60 if want == "date" else 40]
     verb = _CHANGE_VERB.match(rest)
@@ -281,6 +304,22 @@ def _value_after(
     if (SUB_ITEM.search(clause) and not named_part) or SUB_ITEM.search(rest[:at]):
         score *= 0.7
     return end + at, round(score, 4), raw, scale, end + value_end
+
+
+# A label is still about its value past the date it is stated at ("… outstanding as of January 19, 2024
+# was …").
+_AS_OF = re.compile(r"\s*,?\s*as\s+(?:of|at)\s+", re.I)
+
+
+def _past_as_of(text: str, end: int) -> int:
+    """Where the label's "as of DATE" ends, or `end` when none follows it."""
+    dated = _AS_OF.match(text, end)
+    if dated is not None:
+        dates = find_dates(text[dated.end() : dated.end() + 30])
+        if dates and dates[0][1] == 0:
+            end = dated.end() + dates[0][2]
+            end += len(text[end:]) - len(text[end:].lstrip(" ,"))
+    return end
 
 
 _NAMES_PART = re.compile(r"\b(?:including|of\s+which)\s+(?:the\s+|our\s+|its\s+)?$", re.I)

@@ -129,7 +129,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-40"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-41"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -242,6 +242,10 @@ TABLE_READER_VERSION = "table-40"  # 4: disclosure topics under their printed na
 # count under its statement headings ("Average shares outstanding", "Shares used in per share calculation"),
 # also inside a per-share block; an English label with dashes or curly quotes is English; pre-tax income "from
 # continuing operations", "before income tax expense", "Loss before income tax"
+# 41: the cover's share count with the filer named as owner ("shares of the registrant's / PepsiCo, Inc. common
+# stock"), its participle before "of" ("shares outstanding of the Registrant's Common Stock") and "as of DATE"
+# before the verb; pre-tax income "before income taxes and equity in income of affiliates"; "Common stock cash
+# dividends paid"; "Interest expense, net of portion capitalized"; "Merchandise inventories"
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8

@@ -1,0 +1,92 @@
+"""Line items under words statements add to their names, on statements drawn here; each was taken for a
+restricting word (a component or another line item), so its row scored low and its figure was held for
+review or read from prose:
+
+- "Common stock cash dividends paid" (negatives printed "(19,800 )"), the dividends paid to shareholders;
+  a preferred stock's dividends keep their restricting word;
+- "Interest expense, net of portion capitalized (Note 4)": how the expense is counted (only "net of
+  capitalized interest" and "net of amounts capitalized" were known);
+- "Merchandise inventories", a retailer's inventories."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mdqa_kernel.readers.confidence import REVIEW_BELOW
+from tests.test_periods import draw, row, text, view
+from tests.test_statement_labels import read
+
+COLS = (400.0, 470.0, 540.0)
+DIVIDENDS = (
+    "Cash dividends paid to shareholders in the fiscal year of the report as printed in the cash flow statement,"
+    " in USD millions (an outflow in parentheses is negative)"
+)
+REPURCHASED = "Common stock repurchased in the fiscal year of the report, in USD millions"
+
+
+def _statement(tmp_path: Path, dividends_label: str):
+    page = [
+        text("CASH FLOWS STATEMENTS"),
+        text("(In millions)"),
+        row("Year Ended June 30,", "2023", "2022", "2021", cols=COLS),
+        text("Financing"),
+        row("Repayments of debt", "(2,750 )", "(9,023 )", "(3,750 )", cols=COLS),
+        row("Common stock issued", "1,866", "1,841", "1,693", cols=COLS),
+        row("Common stock repurchased", "(22,245 )", "(32,696 )", "(27,385 )", cols=COLS),
+        row(dividends_label, "(19,800 )", "(18,135 )", "(16,521 )", cols=COLS),
+        row("Other, net", "(1,006 )", "(863 )", "(769 )", cols=COLS),
+        row("Net cash used in financing", "(43,935 )", "(58,876 )", "(48,486 )", cols=COLS),
+    ]
+    return view(draw(tmp_path / "cf.pdf", [page]), year=2023, doctype="10-K")
+
+
+def test_common_stock_cash_dividends_paid(tmp_path: Path) -> None:
+    doc = _statement(tmp_path, "Common stock cash dividends paid")
+    dividends = read(doc, DIVIDENDS)
+    assert (dividends.value, dividends.confidence >= REVIEW_BELOW) == (-19800, True), dividends
+    repurchased = read(doc, REPURCHASED)
+    assert (repurchased.value, repurchased.confidence >= REVIEW_BELOW) == (-22245, True), repurchased
+
+
+def test_preferred_stock_dividends_are_not_the_shareholders(tmp_path: Path) -> None:
+    dividends = read(_statement(tmp_path, "Preferred stock dividends paid"), DIVIDENDS)
+    assert dividends.confidence < REVIEW_BELOW, dividends
+
+
+def test_interest_expense_net_of_portion_capitalized(tmp_path: Path) -> None:
+    page = [
+        text("CONSOLIDATED STATEMENTS OF EARNINGS"),
+        row("(Dollars in Millions) (Note 1)", "2022", "2021", "2020", cols=COLS),
+        row("Selling, marketing and administrative expenses", "24,765", "25,231", "22,084", cols=COLS),
+        row("Interest income", "(490)", "(53)", "(111)", cols=COLS),
+        row("Interest expense, net of portion capitalized (Note 4)", "276", "183", "201", cols=COLS),
+        row("Other (income) expense, net", "(214)", "489", "2,899", cols=COLS),
+    ]
+    doc = view(draw(tmp_path / "is.pdf", [page]), year=2022, doctype="10-K")
+    interest = read(doc, "Interest expense for the fiscal year of the report, in USD millions")
+    assert (interest.value, interest.confidence >= REVIEW_BELOW) == (276, True), interest
+
+
+def test_merchandise_inventories_at_both_year_ends(tmp_path: Path) -> None:
+    cols = (456.0, 562.0)
+    page = [
+        text("For the fiscal year ended January 28, 2023"),
+        text("Consolidated Balance Sheets"),
+        text("$ in millions, except per share amounts"),
+        row("", "January 28, 2023", "January 29, 2022", cols=cols),
+        text("Current assets"),
+        row("Cash and cash equivalents", "$ 1,874", "$ 2,936", cols=cols),
+        row("Receivables, net", "1,141", "1,042", cols=cols),
+        row("Merchandise inventories", "5,140", "5,965", cols=cols),
+        row("Total current assets", "8,802", "10,539", cols=cols),
+    ]
+    doc = view(draw(tmp_path / "bs.pdf", [page]), year=2023, doctype="10-K")
+    for asked, printed in (
+        ("Inventories at the end of the fiscal year of the report, in USD millions", 5140),
+        (
+            "Inventories at the end of the prior fiscal year (the balance sheet's comparative column), in USD millions",
+            5965,
+        ),
+    ):
+        inventories = read(doc, asked)
+        assert (inventories.value, inventories.confidence >= REVIEW_BELOW) == (printed, True), inventories
