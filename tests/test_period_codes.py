@@ -11,14 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from mdqa_kernel.text.periods import (
-    ReportPeriod,
-    asks_sequential_quarter,
-    fits,
-    parse_period,
-    quarter_of_table,
-    wanted_period,
-)
+from mdqa_kernel.text.period_fit import asks_sequential_quarter, fits, quarter_of_table
+from mdqa_kernel.text.periods import ReportPeriod, parse_period, wanted_period
 from tests.test_periods import draw, row, text, view
 from tests.test_statement_labels import MILLIONS, read
 

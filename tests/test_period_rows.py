@@ -15,14 +15,8 @@ from mdqa_kernel.readers.plausibility import unscaled_fraction
 from mdqa_kernel.readers.semantics import change_before
 from mdqa_kernel.readers.table.reader import TableReader
 from mdqa_kernel.text.labels import field_labels
-from mdqa_kernel.text.periods import (
-    ReportPeriod,
-    column_periods,
-    fits,
-    opening_of,
-    parse_period,
-    wanted_period,
-)
+from mdqa_kernel.text.period_fit import column_periods, fits, opening_of
+from mdqa_kernel.text.periods import ReportPeriod, parse_period, wanted_period
 from tests.test_periods import draw, row, text, view
 from tests.test_statement_labels import COVER, MILLIONS, fld
 

@@ -19,14 +19,8 @@ from mdqa_kernel.parsing.pdf import parse_pdf
 from mdqa_kernel.readers import Status, view_from_parse
 from mdqa_kernel.readers.confidence import CONFIDENT, REVIEW_BELOW
 from mdqa_kernel.readers.table.reader import TableReader
-from mdqa_kernel.text.periods import (
-    ReportPeriod,
-    column_periods,
-    fits,
-    parse_period,
-    report_period,
-    wanted_period,
-)
+from mdqa_kernel.text.period_fit import column_periods, fits
+from mdqa_kernel.text.periods import ReportPeriod, parse_period, report_period, wanted_period
 from mdqa_kernel.text.values import declared_scale
 
 # A drawn line: (x, text, how) with how "l" (x is the left edge), "r" (right edge) or "c" (centre).

@@ -1,5 +1,6 @@
 """A lower layer of text knowledge shared by the planner, the readers, answers and judges:
 labels and their glossary (`labels`), page layout into lines, rows and period headers (`layout`),
+periods of headers, fields and reports (`periods`) and whether a column holds the asked one (`period_fit`),
 numbers, scales, dates and typed values (`values`), the plan's field types and the one `coerce`
 (`fieldtypes`), the CJK class and the zh/en detector (`language`), Chinese numerals (`numerals`),
 normalisation for comparing text and entities (`normalize`), and the word lists the readers and the

@@ -11,7 +11,8 @@ from dataclasses import replace
 from itertools import pairwise
 
 from mdqa_kernel.text.layout import Cell, Line, Word
-from mdqa_kernel.text.periods import ordinal_quarter, parse_period
+from mdqa_kernel.text.period_fit import ordinal_quarter
+from mdqa_kernel.text.periods import parse_period
 from mdqa_kernel.text.values import is_number_shaped
 
 _YEAR = re.compile(r"(?<!\d)(20\d\d|19\d\d)(?!\d)")

@@ -19,14 +19,8 @@ from mdqa_kernel.readers.table.prose import SENTENCE_END
 from mdqa_kernel.readers.table.scope import line_index
 from mdqa_kernel.text.headers import column_headers
 from mdqa_kernel.text.layout import Cell, Line
-from mdqa_kernel.text.periods import (
-    Period,
-    ReportPeriod,
-    asks_other_quarter,
-    fits,
-    parse_period,
-    target_offset,
-)
+from mdqa_kernel.text.period_fit import asks_other_quarter, fits, target_offset
+from mdqa_kernel.text.periods import Period, ReportPeriod, parse_period
 from mdqa_kernel.text.rows import Row, table_rows
 from mdqa_kernel.text.statement_context import is_english
 from mdqa_kernel.text.values import numbers_in, parse_number

@@ -105,12 +105,8 @@ from mdqa_kernel.text.labels import (
     sign_of_pair,
 )
 from mdqa_kernel.text.layout import Cell, Line, is_contents_page, lines_by_page
-from mdqa_kernel.text.periods import (
-    Period,
-    ReportPeriod,
-    asks_sequential_quarter,
-    wanted_period,
-)
+from mdqa_kernel.text.period_fit import asks_sequential_quarter
+from mdqa_kernel.text.periods import Period, ReportPeriod, wanted_period
 from mdqa_kernel.text.rows import Row, table_rows
 from mdqa_kernel.text.statement_context import (
     asked_statement,
@@ -167,7 +163,7 @@ TABLE_READER_VERSION = "table-41"  # 4: disclosure topics under their printed na
 # component ("Transaction-based revenue") is not the total; "attributable to the company" is preferred
 # when asked, a noncontrolling share never taken;
 # 16: the parts of 15 (built apart on branches) together; 17: with the statements part; 18: dates a quarter
-# apart heading columns are quarters, not the year (text/periods.column_periods); an amount kept in
+# apart heading columns are quarters, not the year (text/period_fit.column_periods); an amount kept in
 # millions is not a few dollars (readers/plausibility._tiny_amount); 19: column headers read together —
 # month-day headers under a spanning year ("2015" over "Dec. 26  Sep. 26 …"), end months a quarter apart
 # are quarters (with or without a year), "Total" beside quarters is the year, a column that lost its own
