@@ -183,6 +183,8 @@ _COUNT_QUALIFIER = re.compile(
 )
 
 
+# A count's participle printed after its "of" phrase ("shares of common stock outstanding"), which prose
+# also prints before it ("shares outstanding of the Registrant's Common Stock").
 _POSTPOSED = re.compile(
     r"^(?P<head>\w+)\s+of\s+(?P<of>.+?)\s+(?P<done>outstanding|issued|repurchased|authorized|held|granted"
     r"|vested|exercised)$",
@@ -221,8 +223,6 @@ def _description_core(description: str) -> list[str]:
     if counted := _NUMBER_OF.match(core):
         noun = _COUNT_QUALIFIER.sub("", counted.group(1)) or counted.group(1)
         out.append(noun)
-        # its participle also stands before the "of" phrase: "shares outstanding of the Registrant's Common
-        # Stock" for "shares of common stock outstanding"
         if moved := _POSTPOSED.match(noun):
             out.append(f"{moved['head']} {moved['done']} of {moved['of']}")
     for part in re.split(r"\s*/\s*", core):

@@ -75,7 +75,7 @@ _SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
             r"\b(before\s+(?:provision\s+for\s+)?income\s+tax(?:es)?(?:\s+expense)?)\s+and\s+equity\s+in\s+"
-            r"(?:the\s+)?(?:net\s+)?(?:income|earnings|losses?|\(?(?:income|earnings|loss)\)?)(?:\s*\([a-z]+\))?\s+of\s+"
+            r"(?:the\s+)?(?:net\s+)?\(?(?:income|earnings|loss(?:es)?)\)?(?:\s*\([a-z]+\))?\s+of\s+"
             r"(?:unconsolidated\s+|equity[\s-]+method\s+)?(?:affiliates?|investees?|subsidiaries|joint\s+ventures?|"
             r"companies|entities)\b"
         ),

@@ -317,8 +317,7 @@ def _past_as_of(text: str, end: int) -> int:
     if dated is not None:
         dates = find_dates(text[dated.end() : dated.end() + 30])
         if dates and dates[0][1] == 0:
-            end = dated.end() + dates[0][2]
-            end += len(text[end:]) - len(text[end:].lstrip(" ,"))
+            end = len(text) - len(text[dated.end() + dates[0][2] :].lstrip(" ,"))  # past ", " after the date
     return end
 
 
