@@ -10,6 +10,7 @@ import json
 import re
 from pathlib import Path
 
+import nbformat
 import papermill as pm
 import pytest
 
@@ -49,6 +50,17 @@ def test_tutorials_commit_without_outputs() -> None:
         nb = json.loads(path.read_text("utf-8"))
         assert all(not c.get("outputs") for c in nb["cells"] if c["cell_type"] == "code"), path.name
         assert any("parameters" in c.get("metadata", {}).get("tags", []) for c in nb["cells"]), path.name
+
+
+def test_every_notebook_is_valid_with_cell_ids() -> None:
+    """nbformat 4.5 requires an id on every cell; a missing one is a warning today and an error later."""
+    paths = sorted(NOTEBOOKS.glob("*.ipynb")) + sorted((NOTEBOOKS / "benchmarks").glob("*.ipynb"))
+    for path in paths:
+        # Read the raw JSON: nbformat.read would quietly add the missing ids.
+        raw = json.loads(path.read_text("utf-8"))
+        missing = [i for i, cell in enumerate(raw["cells"]) if not cell.get("id")]
+        assert not missing, f"{path.name}: cells {missing} have no id"
+        nbformat.validate(nbformat.from_dict(raw))
 
 
 @pytest.mark.slow
