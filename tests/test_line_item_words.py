@@ -6,15 +6,21 @@ review or read from prose:
   a preferred stock's dividends keep their restricting word;
 - "Interest expense, net of portion capitalized (Note 4)": how the expense is counted (only "net of
   capitalized interest" and "net of amounts capitalized" were known);
-- "Merchandise inventories", a retailer's inventories."""
+- "Merchandise inventories", a retailer's inventories;
+- "Gross margin" printed in dollars between cost of revenue and the operating expenses: the gross profit
+  under the name many US filers give it. A "Gross margin" row of percentages is no amount of dollars;
+- "Dividends — common and preferred": every class's dividends, so the dividends paid to shareholders;
+- "Depreciation and amortization of property and intangibles": of both classes of assets, so the whole."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from mdqa_kernel.readers.confidence import REVIEW_BELOW
 from tests.test_periods import draw, row, text, view
-from tests.test_statement_labels import read
+from tests.test_statement_labels import COVER, MILLIONS, YEARS, read
 
 COLS = (400.0, 470.0, 540.0)
 DIVIDENDS = (
@@ -46,6 +52,19 @@ def test_common_stock_cash_dividends_paid(tmp_path: Path) -> None:
     assert (dividends.value, dividends.confidence >= REVIEW_BELOW) == (-19800, True), dividends
     repurchased = read(doc, REPURCHASED)
     assert (repurchased.value, repurchased.confidence >= REVIEW_BELOW) == (-22245, True), repurchased
+
+
+@pytest.mark.parametrize(
+    "label",
+    [
+        "Dividends — common and preferred",
+        "Dividends paid on common and preferred stock",
+        "Common and preferred stock cash dividends paid",
+    ],
+)
+def test_dividends_of_common_and_preferred_stock_are_the_shareholders(tmp_path: Path, label: str) -> None:
+    dividends = read(_statement(tmp_path, label), DIVIDENDS)
+    assert (dividends.value, dividends.confidence >= REVIEW_BELOW) == (-19800, True), dividends
 
 
 def test_preferred_stock_dividends_are_not_the_shareholders(tmp_path: Path) -> None:
@@ -90,3 +109,77 @@ def test_merchandise_inventories_at_both_year_ends(tmp_path: Path) -> None:
     ):
         inventories = read(doc, asked)
         assert (inventories.value, inventories.confidence >= REVIEW_BELOW) == (printed, True), inventories
+
+
+def test_gross_margin_in_dollars_is_the_gross_profit(tmp_path: Path) -> None:
+    page = [
+        text("INCOME STATEMENTS"),
+        MILLIONS,
+        YEARS,
+        row("Revenue", "85,320", "93,580"),
+        row("Cost of revenue", "32,780", "33,038"),
+        row("Gross margin", "52,540", "60,542"),
+        row("Research and development", "11,988", "12,046"),
+        row("Operating income", "20,182", "18,161"),
+        row("Gross margin percentage", "61.6%", "64.7%"),
+    ]
+    doc = view(draw(tmp_path / "is.pdf", [COVER, page]), year=2023, doctype="10-K")
+    for asked, printed in (
+        ("Gross profit for the fiscal year of the report, in USD millions", 52540),
+        (
+            "Gross profit for the prior fiscal year (the year before the report's fiscal year), in USD millions",
+            60542,
+        ),
+    ):
+        gross = read(doc, asked)
+        assert (gross.value, gross.confidence >= REVIEW_BELOW) == (printed, True), gross
+    ratio = read(doc, "Gross margin percentage for the fiscal year of the report", unit="percent", scale=1.0)
+    assert ratio.value == 61.6, ratio
+
+
+def test_gross_margin_in_percent_is_not_the_gross_profit(tmp_path: Path) -> None:
+    page = [
+        text("SELECTED DATA"),
+        YEARS,
+        row("Gross margin", "38.5%", "37.2%"),
+        row("Operating margin", "10.1%", "9.4%"),
+    ]
+    doc = view(draw(tmp_path / "data.pdf", [COVER, page]), year=2023, doctype="10-K")
+    gross = read(doc, "Gross profit for the fiscal year of the report, in USD millions")
+    assert gross.confidence < REVIEW_BELOW, gross
+
+
+def _operating_cash_flows(tmp_path: Path, label: str):
+    cols = (475.0, 525.0, 575.0)  # clear of a long label
+    page = [
+        text("CONSOLIDATED STATEMENTS OF CASH FLOWS"),
+        text("(Dollars in Millions)"),
+        row("", "2022", "2021", "2020", cols=cols),
+        text("Cash flows from operating activities"),
+        row("Net earnings", "17,941", "20,878", "14,714", cols=cols),
+        row(label, "6,970", "7,390", "7,231", cols=cols),
+        row("Stock based compensation", "1,138", "1,135", "1,005", cols=cols),
+    ]
+    return view(draw(tmp_path / "cf.pdf", [page]), year=2022, doctype="10-K")
+
+
+D_AND_A = "Depreciation and amortization in the cash flow statement for the fiscal year of the report, in USD millions"
+
+
+@pytest.mark.parametrize(
+    "label",
+    [
+        "Depreciation and amortization of property and intangibles",
+        "Depreciation and amortization of property, plant and equipment and intangible assets",
+    ],
+)
+def test_depreciation_and_amortization_of_both_asset_classes(tmp_path: Path, label: str) -> None:
+    amount = read(_operating_cash_flows(tmp_path, label), D_AND_A)
+    assert (amount.value, amount.confidence >= REVIEW_BELOW) == (6970, True), amount
+
+
+def test_depreciation_and_amortization_of_one_asset_class_is_a_part(tmp_path: Path) -> None:
+    amount = read(
+        _operating_cash_flows(tmp_path, "Depreciation and amortization of property and equipment"), D_AND_A
+    )
+    assert amount.confidence < REVIEW_BELOW, amount

@@ -454,7 +454,7 @@ def test_total_column_beside_quarters_and_a_sentence_above_the_table(tmp_path: P
 def test_cash_flow_rows_named_by_a_qualified_description_and_their_scale(tmp_path: Path) -> None:
     """A description that names its recipient and period in words ("… paid to shareholders in the
     fiscal year of the report") still names the row "Cash dividends paid"; a number a line reader takes
-    from a row-shaped line ("Common and preferred stock cash dividends paid (19,800) …", a row the table
+    from a row-shaped line ("Common and participating shares cash dividends paid (19,800) …", a row the table
     scores as another line item) is under the declared
     "(In millions)" like the table's rows, never a million times too small."""
     statement = [
@@ -468,7 +468,9 @@ def test_cash_flow_rows_named_by_a_qualified_description_and_their_scale(tmp_pat
     description = "Cash dividends paid to shareholders in the fiscal year of the report, in USD"
     paid = read(doc, description)
     assert paid.value == pytest.approx(-6_172e6) and paid.confidence >= CONFIDENT
-    statement[-1] = row("Common and preferred stock cash dividends paid", "(19,800)", "(18,135)", "(16,521)")
+    statement[-1] = row(
+        "Common and participating shares cash dividends paid", "(19,800)", "(18,135)", "(16,521)"
+    )
     other = view(draw(tmp_path / "cf2.pdf", [statement]), year=2023, doctype="10-K")
     common = read(other, description)
     assert common.value == pytest.approx(-19_800e6) and common.message.startswith("prose")

@@ -11,6 +11,7 @@ import pytest
 
 from mdqa_kernel.parsing.pdf import parse_pdf
 from mdqa_kernel.readers import Status, view_from_parse
+from mdqa_kernel.readers.confidence import REVIEW_BELOW
 from mdqa_kernel.readers.table.reader import TableReader
 from mdqa_kernel.text.labels import field_labels, label_score
 from mdqa_kernel.text.values import declared_scale, find_dates, parse_number, scale_factor
@@ -203,6 +204,43 @@ def test_prose_english_dates_counts_changes_and_dividends(tmp_path):
     assert staff.status == Status.NOT_FOUND
 
 
+def test_prose_amount_after_a_clause_of_what_it_includes(tmp_path):
+    """ "Depreciation expense, including …, totaled $1,131 million": the clause says what the amount
+    includes and the amount after it is the label's; a figure inside the clause is a part. "Excluding …"
+    names another measure, so nothing is read past it."""
+    reader = TableReader()
+    year = "For the fiscal year ended December 31, 2024."
+    wrapped = _prose(
+        tmp_path,
+        "included",
+        [
+            year,
+            "Depreciation is not recorded while held for sale. Depreciation expense, including the depreciation expense",
+            "of assets under capital lease, totaled $1,131 million, $1,575 million and $1,735 million in 2024, 2023 and",
+            "2022, respectively.",
+        ],
+    )
+    depreciation = fld("depreciation", "Depreciation expense for the fiscal year of the report", unit="USD")
+    total = reader.read(wrapped, depreciation, "")
+    assert (total.value, total.confidence >= REVIEW_BELOW) == (1131e6, True), total
+    part = _prose(
+        tmp_path,
+        "part",
+        [year, "Advertising expense, including digital media of $5.2 million, was $100 million in 2024."],
+    )
+    advertising = reader.read(part, fld("advertising", "Advertising expense", unit="USD"), "")
+    assert (advertising.value, advertising.confidence >= REVIEW_BELOW) == (100e6, True), advertising
+    other = _prose(
+        tmp_path,
+        "excluded",
+        [
+            year,
+            "Depreciation expense, excluding amortization of leasehold improvements, totaled $1,100 million in 2024.",
+        ],
+    )
+    assert reader.read(other, depreciation, "").status == Status.NOT_FOUND
+
+
 def test_prose_firm_named_beside_its_role(tmp_path):
     reader = TableReader()
     engaged = _prose(
@@ -224,6 +262,16 @@ def test_prose_firm_named_beside_its_role(tmp_path):
         ],
     )
     assert reader.read(ratified, firm, "").value == "Grant Thornton LLP"  # the role wraps onto the next line
+    # a heading that ends in a full stop just before the firm is not part of the firm's name
+    attested = _prose(
+        tmp_path,
+        "attested",
+        [
+            "Attestation Report of the Registered Public Accounting Firm. J.H. Cohn LLP, an independent",
+            "registered public accounting firm, has audited the consolidated financial statements.",
+        ],
+    )
+    assert reader.read(attested, firm, "").value == "J.H. Cohn LLP"
     # a firm merely near the words, not in apposition: nothing
     plain = _prose(tmp_path, "plain", ["Fees paid to KPMG LLP were reviewed by our independent auditors."])
     assert reader.read(plain, firm, "").status == Status.NOT_FOUND

@@ -67,9 +67,16 @@ _SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (re.compile(r"\bcapital\s+spending\b"), "capital expenditures"),
     (re.compile(r"\bcost\s+of\s+(?:goods|products|merchandise)\s+sold\b"), "cost of sales"),
-    # "Common stock cash dividends paid": the dividends paid to shareholders (a preferred stock's dividends
-    # keep their restricting word)
-    (re.compile(r"\bcommon\s+(?:stock|shares?)\s+(?=(?:cash\s+)?dividends?\b)"), ""),
+    # "Common stock cash dividends paid", "Dividends — common and preferred": the dividends paid to
+    # shareholders, every class of them (a preferred stock's dividends alone keep their restricting word)
+    (re.compile(r"\bcommon(?:\s+and\s+preferred)?\s+(?:stock|shares?)\s+(?=(?:cash\s+)?dividends?\b)"), ""),
+    (
+        re.compile(
+            r"(?<=\bdividends)(?:\s+paid)?\s*(?:[—–-]|,|\s+on|\s+to)\s*common\s+and\s+preferred"
+            r"(?:\s+(?:stock|shares?|stockholders|shareholders))?\b"
+        ),
+        "",
+    ),
     # "Earnings before income tax expense and equity in income of affiliates": the pre-tax line of a filer
     # that adds its share of affiliates' earnings after the tax line, so it is the pre-tax income
     (
@@ -78,6 +85,15 @@ _SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
             r"(?:the\s+)?(?:net\s+)?\(?(?:income|earnings|loss(?:es)?)\)?(?:\s*\([a-z]+\))?\s+of\s+"
             r"(?:unconsolidated\s+|equity[\s-]+method\s+)?(?:affiliates?|investees?|subsidiaries|joint\s+ventures?|"
             r"companies|entities)\b"
+        ),
+        r"\1",
+    ),
+    # "Depreciation and amortization of property and intangibles": of both classes of assets it applies to, so
+    # the whole of it
+    (
+        re.compile(
+            r"\b(depreciation\s+(?:and|&)\s+amortization)\s+of\s+property(?:\s+and\s+equipment|,\s+equipment)?,?"
+            r"\s+and\s+intangible(?:s|\s+assets)\b"
         ),
         r"\1",
     ),

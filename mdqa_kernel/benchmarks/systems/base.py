@@ -163,6 +163,9 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # number word is read whole; column dates printed close together head their own columns; a line item's
 # percentage change from its "% Change" column or its "X % change" row; "% Change" over "Total | Operational"
 # heads them; "First-Quarter" is a quarter).
+# mdqa v71: table reader table-42 ("Gross margin" in dollars read as gross profit, a firm's name in a role cut
+# at the sentence before it, dividends of common and preferred stock, D&A of property and intangibles, a prose
+# amount after a clause of what it includes).
 # mdqa v70: table reader table-41 (the cover's share count under the filer's name as owner, pre-tax income
 # before equity in affiliates' income, "Common stock cash dividends paid", "net of portion capitalized",
 # "Merchandise inventories").
@@ -178,7 +181,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 70,
+    "mdqa": 71,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

@@ -267,6 +267,9 @@ def _value_after(
 ) -> tuple[int, float, str, tuple[float, str] | None, int] | None:
     """(value position, score, raw value, scale, value end) for the label at text[start:end], or None."""
     end = _past_as_of(text, end)
+    included = _INCLUDED.match(text, end)
+    if included is not None:
+        end = included.end()  # "Depreciation expense, including that of leased assets, totaled …"
     sentence = SENTENCE_END.split(text[end:], maxsplit=1)[0]
     rest = sentence[: 60 if want == "date" else 40]
     verb = _CHANGE_VERB.match(rest)
@@ -321,6 +324,9 @@ def _past_as_of(text: str, end: int) -> int:
     return end
 
 
+# A clause set off by commas that says what the amount includes: the amount is still the label's whole
+# ("excluding …" would name another measure, so it is not passed over).
+_INCLUDED = re.compile(r",\s*including\s+(?:[^,;.]|\.\d){1,80}?,\s*", re.I)
 _NAMES_PART = re.compile(r"\b(?:including|of\s+which)\s+(?:the\s+|our\s+|its\s+)?$", re.I)
 
 

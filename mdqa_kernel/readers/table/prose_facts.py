@@ -97,6 +97,9 @@ _FIRM_BEFORE = re.compile(
     r"(?P<firm>(?:[A-Z][\w'.-]*|&)(?:\s+(?:[A-Z][\w'.-]*|&))*?\s+(?:LLP|L\.L\.P\.|LLC|Ltd\.?|Limited|Inc\.|& Co\.))"
     r"(?:\s*,\s*(?:an|the|our|its)|\s+as\s+(?:the|our|its))\s+(?:Company's\s+)?$"
 )
+# A word of three or more lower-case letters and a full stop ("Firm. KPMG LLP") ends a sentence before the
+# firm; initials ("J.H. Cohn LLP") and "Co." or "Inc." do not.
+_SENTENCE_END = re.compile(r"(?<=[a-z]{3}\.)\s+(?=[A-Z&])")
 
 
 def firm_in_role(windows: list[ProseWindow], labels: LabelSet) -> list[Candidate]:
@@ -113,5 +116,6 @@ def firm_in_role(windows: list[ProseWindow], labels: LabelSet) -> list[Candidate
                 if m:
                     score = ROLE_PRIMARY_LABEL if label in labels.primary else ROLE_OTHER_LABEL
                     # the window's text is its lines' joined text
-                    out.append(lines_candidate("role", w.page, m.group("firm"), w.lines, score))
+                    name = _SENTENCE_END.split(m.group("firm"))[-1]
+                    out.append(lines_candidate("role", w.page, name, w.lines, score))
     return out

@@ -125,7 +125,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-41"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-42"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -242,6 +242,9 @@ TABLE_READER_VERSION = "table-41"  # 4: disclosure topics under their printed na
 # stock"), its participle before "of" ("shares outstanding of the Registrant's Common Stock") and "as of DATE"
 # before the verb; pre-tax income "before income taxes and equity in income of affiliates"; "Common stock cash
 # dividends paid"; "Interest expense, net of portion capitalized"; "Merchandise inventories"
+# 42: "Gross margin" in dollars is the gross profit; a firm's name in a role stops at the sentence before it
+# ("… Accounting Firm. KPMG LLP, an independent …" names KPMG LLP); "Dividends — common and preferred";
+# "Depreciation and amortization of property and intangibles"; a prose amount after ", including …,"
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
