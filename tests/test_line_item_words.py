@@ -10,7 +10,9 @@ review or read from prose:
 - "Gross margin" printed in dollars between cost of revenue and the operating expenses: the gross profit
   under the name many US filers give it. A "Gross margin" row of percentages is no amount of dollars;
 - "Dividends — common and preferred": every class's dividends, so the dividends paid to shareholders;
-- "Depreciation and amortization of property and intangibles": of both classes of assets, so the whole."""
+- "Depreciation and amortization of property and intangibles": of both classes of assets, so the whole;
+- "Common shares repurchased", "Share repurchases - common": the repurchases of common stock (the class
+  after a dash is the class before the line item); a preferred class stays a restriction."""
 
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ DIVIDENDS = (
 REPURCHASED = "Common stock repurchased in the fiscal year of the report, in USD millions"
 
 
-def _statement(tmp_path: Path, dividends_label: str):
+def _statement(tmp_path: Path, dividends_label: str, repurchases_label: str = "Common stock repurchased"):
     page = [
         text("CASH FLOWS STATEMENTS"),
         text("(In millions)"),
@@ -38,7 +40,7 @@ def _statement(tmp_path: Path, dividends_label: str):
         text("Financing"),
         row("Repayments of debt", "(2,750 )", "(9,023 )", "(3,750 )", cols=COLS),
         row("Common stock issued", "1,866", "1,841", "1,693", cols=COLS),
-        row("Common stock repurchased", "(22,245 )", "(32,696 )", "(27,385 )", cols=COLS),
+        row(repurchases_label, "(22,245 )", "(32,696 )", "(27,385 )", cols=COLS),
         row(dividends_label, "(19,800 )", "(18,135 )", "(16,521 )", cols=COLS),
         row("Other, net", "(1,006 )", "(863 )", "(769 )", cols=COLS),
         row("Net cash used in financing", "(43,935 )", "(58,876 )", "(48,486 )", cols=COLS),
@@ -183,3 +185,23 @@ def test_depreciation_and_amortization_of_one_asset_class_is_a_part(tmp_path: Pa
         _operating_cash_flows(tmp_path, "Depreciation and amortization of property and equipment"), D_AND_A
     )
     assert amount.confidence < REVIEW_BELOW, amount
+
+
+REPURCHASES = (
+    "Repurchases of common stock in the cash flow statement for the fiscal year of the report, in USD millions"
+    " (an outflow in parentheses is negative)"
+)
+
+
+@pytest.mark.parametrize(
+    "label", ["Common shares repurchased", "Share repurchases - common", "Share repurchases — common"]
+)
+def test_repurchases_of_common_shares(tmp_path: Path, label: str) -> None:
+    doc = _statement(tmp_path, "Cash dividends paid", repurchases_label=label)
+    repurchased = read(doc, REPURCHASES)
+    assert (repurchased.value, repurchased.confidence >= REVIEW_BELOW) == (-22245, True), repurchased
+
+
+def test_repurchases_of_preferred_shares_are_not_the_common(tmp_path: Path) -> None:
+    doc = _statement(tmp_path, "Cash dividends paid", repurchases_label="Share repurchases - preferred")
+    assert read(doc, REPURCHASES).confidence < REVIEW_BELOW

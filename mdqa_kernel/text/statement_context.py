@@ -275,6 +275,19 @@ def _split_attributable(label: str) -> tuple[str, str | None]:
     return f"{label[: m.start()].strip(' ,:')} {label[m.end() :]}".strip(), m.group("who").strip()
 
 
+# "Share repurchases - common": the stock class printed after a dash, where a name puts it first
+_CLASS_AFTER_DASH = re.compile(
+    r"^(?P<item>.+?)\s+[-—–]\s+(?P<cls>common|preferred)(?:\s+(?:stock|shares?))?\s*$", re.I
+)
+
+
+def class_first(label: str) -> str:
+    """The label with a stock class printed after a dash put before it: "Share repurchases - common" →
+    "common Share repurchases" (the glossary's "common share repurchases"); other labels unchanged."""
+    m = _CLASS_AFTER_DASH.match(label.strip())
+    return f"{m.group('cls')} {m.group('item')}" if m else label
+
+
 def without_attributable(label: str) -> str:
     """The label without its "attributable to …" clause: "Net income attributable to X" → "Net income"."""
     return _split_attributable(label)[0]

@@ -165,7 +165,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # heads them; "First-Quarter" is a quarter).
 # mdqa v71: table reader table-42 ("Gross margin" in dollars read as gross profit, a firm's name in a role cut
 # at the sentence before it, dividends of common and preferred stock, D&A of property and intangibles, a prose
-# amount after a clause of what it includes).
+# amount after a clause of what it includes, repurchases of common shares and of a class after a dash).
 # mdqa v70: table reader table-41 (the cover's share count under the filer's name as owner, pre-tax income
 # before equity in affiliates' income, "Common stock cash dividends paid", "net of portion capitalized",
 # "Merchandise inventories").

@@ -16,6 +16,7 @@ from mdqa_kernel.text.statement_context import (
     adjusted_block,
     block_heading,
     change_row,
+    class_first,
     deferred_tax_block,
     description_heads,
     head_cover,
@@ -84,6 +85,7 @@ def _english_fit(text: str, labels: LabelSet, description: str, own_label: str) 
     base = max(
         label_score(text, labels),
         label_score(without_attributable(text), labels),
+        label_score(class_first(text), labels),
         head_cover(text, description),
     )
     if base == 0.0:

@@ -244,7 +244,8 @@ TABLE_READER_VERSION = "table-42"  # 4: disclosure topics under their printed na
 # dividends paid"; "Interest expense, net of portion capitalized"; "Merchandise inventories"
 # 42: "Gross margin" in dollars is the gross profit; a firm's name in a role stops at the sentence before it
 # ("… Accounting Firm. KPMG LLP, an independent …" names KPMG LLP); "Dividends — common and preferred";
-# "Depreciation and amortization of property and intangibles"; a prose amount after ", including …,"
+# "Depreciation and amortization of property and intangibles"; a prose amount after ", including …,"; "Common
+# shares repurchased", "Share repurchases - common" (a stock class after a dash)
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
