@@ -842,7 +842,6 @@ def test_prose_amounts_that_belong_to_another_noun_period_or_year(tmp_path):
     figure is compared with is another period's, a label that modifies the subject of a later verb is
     not the subject, a year is not an amount, and a number that merely follows its label (no verb of
     being) is held under the review floor. A scale word past the window the value was found in counts."""
-    from mdqa_kernel.readers.confidence import REVIEW_BELOW
 
     doc = _prose(
         tmp_path,
@@ -878,7 +877,6 @@ def test_prose_amounts_that_belong_to_another_noun_period_or_year(tmp_path):
 
 
 def test_a_count_the_sentence_calls_a_share_of_the_workforce_is_a_part(tmp_path):
-    from mdqa_kernel.readers.confidence import REVIEW_BELOW
 
     doc = _prose(
         tmp_path,

@@ -115,7 +115,7 @@ def firm_in_role(windows: list[ProseWindow], labels: LabelSet) -> list[Candidate
                 m = _FIRM_BEFORE.search(w.text[:start])
                 if m:
                     score = ROLE_PRIMARY_LABEL if label in labels.primary else ROLE_OTHER_LABEL
-                    # the window's text is its lines' joined text
                     name = _SENTENCE_END.split(m.group("firm"))[-1]
+                    # the window's text is its lines' joined text
                     out.append(lines_candidate("role", w.page, name, w.lines, score))
     return out
