@@ -15,6 +15,7 @@ from mdqa_kernel.readers.confidence import ROLE_OTHER_LABEL, ROLE_PRIMARY_LABEL
 from mdqa_kernel.readers.table.candidates import Candidate
 from mdqa_kernel.readers.table.prose import (
     SENTENCE,
+    SENTENCE_END,
     ProseWindow,
     lines_candidate,
     occurrences,
@@ -97,9 +98,14 @@ _FIRM_BEFORE = re.compile(
     r"(?P<firm>(?:[A-Z][\w'.-]*|&)(?:\s+(?:[A-Z][\w'.-]*|&))*?\s+(?:LLP|L\.L\.P\.|LLC|Ltd\.?|Limited|Inc\.|& Co\.))"
     r"(?:\s*,\s*(?:an|the|our|its)|\s+as\s+(?:the|our|its))\s+(?:Company's\s+)?$"
 )
-# A word of three or more lower-case letters and a full stop ("Firm. KPMG LLP") ends a sentence before the
-# firm; initials ("J.H. Cohn LLP") and "Co." or "Inc." do not.
-_SENTENCE_END = re.compile(r"(?<=[a-z]{3}\.)\s+(?=[A-Z&])")
+
+
+def _after_last_sentence(firm: str) -> str:
+    """The firm's name without a sentence that ends inside the match ("… Accounting Firm. KPMG LLP" →
+    "KPMG LLP"); SENTENCE_END passes over initials ("J.H. Cohn LLP"), "Co." and "Inc.", and a full stop
+    that ends the name ("Ltd.") ends no sentence before it."""
+    ends = [m.end() for m in SENTENCE_END.finditer(firm) if m.end() < len(firm)]
+    return firm[ends[-1] :].lstrip() if ends else firm
 
 
 def firm_in_role(windows: list[ProseWindow], labels: LabelSet) -> list[Candidate]:
@@ -115,7 +121,7 @@ def firm_in_role(windows: list[ProseWindow], labels: LabelSet) -> list[Candidate
                 m = _FIRM_BEFORE.search(w.text[:start])
                 if m:
                     score = ROLE_PRIMARY_LABEL if label in labels.primary else ROLE_OTHER_LABEL
-                    name = _SENTENCE_END.split(m.group("firm"))[-1]
+                    name = _after_last_sentence(m.group("firm"))
                     # the window's text is its lines' joined text
                     out.append(lines_candidate("role", w.page, name, w.lines, score))
     return out
