@@ -12,7 +12,10 @@ review or read from prose:
 - "Dividends — common and preferred": every class's dividends, so the dividends paid to shareholders;
 - "Depreciation and amortization of property and intangibles": of both classes of assets, so the whole;
 - "Common shares repurchased", "Share repurchases - common": the repurchases of common stock (the class
-  after a dash is the class before the line item); a preferred class stays a restriction."""
+  after a dash is the class before the line item); a preferred class stays a restriction;
+- "Sales to customers": the revenue (a region after it still restricts it);
+- "Revenues: / Net sales / Membership and other income / Total revenues": for "Total revenue (net sales)"
+  the block's total, not its first row that the description's other name matches."""
 
 from __future__ import annotations
 
@@ -205,3 +208,61 @@ def test_repurchases_of_common_shares(tmp_path: Path, label: str) -> None:
 def test_repurchases_of_preferred_shares_are_not_the_common(tmp_path: Path) -> None:
     doc = _statement(tmp_path, "Cash dividends paid", repurchases_label="Share repurchases - preferred")
     assert read(doc, REPURCHASES).confidence < REVIEW_BELOW
+
+
+def test_sales_to_customers_is_the_revenue(tmp_path: Path) -> None:
+    page = [
+        text("CONSOLIDATED STATEMENTS OF EARNINGS"),
+        MILLIONS,
+        YEARS,
+        row("Sales to customers", "94,943", "93,775"),
+        row("Cost of products sold", "31,089", "29,855"),
+        row("Gross profit", "63,854", "63,920"),
+    ]
+    doc = view(draw(tmp_path / "is.pdf", [COVER, page]), year=2023, doctype="10-K")
+    revenue = read(doc, "Total revenue (net sales) for the fiscal year of the report, in USD millions")
+    assert (revenue.value, revenue.confidence >= REVIEW_BELOW) == (94943, True), revenue
+    prior = read(doc, "Total revenue (net sales) for the prior fiscal year, in USD millions")
+    assert (prior.value, prior.confidence >= REVIEW_BELOW) == (93775, True), prior
+
+
+def test_sales_to_customers_in_a_region_is_a_part(tmp_path: Path) -> None:
+    page = [
+        text("GEOGRAPHIC INFORMATION"),
+        MILLIONS,
+        YEARS,
+        row("Sales to customers in the United States", "48,580", "47,156"),
+        row("Property, plant and equipment in the United States", "9,112", "8,931"),
+    ]
+    doc = view(draw(tmp_path / "geo.pdf", [COVER, page]), year=2023, doctype="10-K")
+    revenue = read(doc, "Total revenue (net sales) for the fiscal year of the report, in USD millions")
+    assert revenue.value is None or revenue.confidence < REVIEW_BELOW, revenue
+
+
+def _revenues_block(tmp_path: Path):
+    page = [
+        text("Consolidated Statements of Income"),
+        MILLIONS,
+        YEARS,
+        text("Revenues:"),
+        row("Net sales", "519,926", "510,329"),
+        row("Membership and other income", "4,038", "4,076"),
+        row("Total revenues", "523,964", "514,405"),
+        text("Costs and expenses:"),
+        row("Cost of sales", "394,605", "385,301"),
+    ]
+    return view(draw(tmp_path / "is.pdf", [COVER, page]), year=2023, doctype="10-K")
+
+
+def test_the_asked_total_is_the_blocks_total_row(tmp_path: Path) -> None:
+    doc = _revenues_block(tmp_path)
+    total = read(doc, "Total revenue (net sales) for the fiscal year of the report, in USD millions")
+    assert (total.value, total.confidence >= REVIEW_BELOW) == (523964, True), total
+    prior = read(doc, "Total revenue (net sales) for the prior fiscal year, in USD millions")
+    assert (prior.value, prior.confidence >= REVIEW_BELOW) == (514405, True), prior
+
+
+def test_a_part_is_read_when_the_description_asks_for_it(tmp_path: Path) -> None:
+    doc = _revenues_block(tmp_path)
+    sales = read(doc, "Net sales for the fiscal year of the report, in USD millions")
+    assert (sales.value, sales.confidence >= REVIEW_BELOW) == (519926, True), sales

@@ -40,8 +40,12 @@ def _setuptools_config() -> dict:
 
 def test_pyproject_lists_every_package_of_mdqa_kernel() -> None:
     listed = set(_setuptools_config()["packages"])
+    # setuptools treats a data folder (text/data holds JSON, no __init__.py) as a package too and
+    # warns when it is not listed
     on_disk = {
-        ".".join(p.parent.relative_to(REPO).parts) for p in (REPO / "mdqa_kernel").rglob("__init__.py")
+        ".".join(p.parent.relative_to(REPO).parts)
+        for p in (REPO / "mdqa_kernel").rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and (p.suffix in {".py", ".json", ".yaml", ".typed"})
     }
     assert on_disk - listed == set(), "add these packages to [tool.setuptools] packages in pyproject.toml"
     assert {p for p in listed if not p.startswith("mdqa_kernel._assets")} == on_disk

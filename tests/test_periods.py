@@ -666,6 +666,16 @@ def test_a_line_named_by_both_signs_reads_the_asked_side(tmp_path, label, values
         ("All amounts are in ₹ crore unless otherwise stated", 1e7),
         ("(Dollars in millions, unless otherwise indicated)", 1e6),
         ("Amounts in thousands, except as otherwise noted.", 1e3),
+        # the notes' opening heading with its caption heads the whole notes section
+        (
+            "Notes to the Consolidated Financial Statements\nYears ended December 31, 2023, 2022 and 2021\n"
+            "(Dollars in millions, except per share data)",
+            1e6,
+        ),
+        ("Notes to Condensed Consolidated Financial Statements (Unaudited)\n(In thousands)", 1e3),
+        # a sentence or a continuation heading between them: the caption is one table's
+        ("See Notes to Consolidated Financial Statements. Revenue (in millions)", None),
+        ("Notes to Consolidated Financial Statements (continued)\n(in millions)", None),
         # a table's own caption, or a sentence about one amount, declares nothing for the filing
         ("(in millions)", None),
         ("Revenue was $5 million, unless otherwise adjusted", None),
@@ -706,6 +716,37 @@ def test_a_table_without_a_caption_takes_the_filings_standing_scale(tmp_path: Pa
                   year=2023, doctype="10-K")  # fmt: skip
     unscaled = TableReader().read(before, field, "")
     assert unscaled.value == 0.000411 and unscaled.confidence < REVIEW_BELOW, unscaled  # held for review
+
+
+def test_a_sentence_amount_under_the_notes_caption_is_in_its_scale(tmp_path: Path) -> None:
+    """The notes open with "(Dollars in millions, except per share data)" under their heading; a later
+    note's sentence prints "$1,556" with no scale word: $1,556 million, read confidently. Without the
+    caption the same sentence is held for review as a fraction of a million; a percentage in it is not
+    scaled."""
+    cover = [
+        text("Acme Inc. ANNUAL REPORT ON FORM 10-K"),
+        text("For the fiscal year ended December 31, 2023"),
+    ]
+    opening = [text("Acme Inc. and Subsidiaries"), text("Notes to the Consolidated Financial Statements"),
+               text("Years ended December 31, 2023, 2022 and 2021"),
+               text("(Dollars in millions, except per share data)"),
+               text("Note 1 - Summary of Significant Accounting Policies")]  # fmt: skip
+    note = [text("Note 11 - Property, Plant and Equipment"),
+            text("Depreciation expense was $1,556, $1,548 and $1,418 for the years ended December 31, 2023,"),
+            text("2022 and 2021, respectively. Depreciation was 2.5% of revenues in 2023.")]  # fmt: skip
+    field = SimpleNamespace(name="f", type="number", question="", unit="USD", scale=1e6,
+                            description="Depreciation expense for the fiscal year of the report, in USD millions")  # fmt: skip
+    declared = view(draw(tmp_path / "declared.pdf", [cover, opening, note]), year=2023, doctype="10-K")
+    got = TableReader().read(declared, field, "")
+    assert got.status == Status.FOUND and got.value == 1556.0 and got.confidence >= CONFIDENT, got
+    bare = view(
+        draw(tmp_path / "bare.pdf", [cover, opening[:3] + opening[4:], note]), year=2023, doctype="10-K"
+    )
+    held = TableReader().read(bare, field, "")
+    assert held.value == pytest.approx(0.001556) and held.confidence < REVIEW_BELOW, held
+    percent = SimpleNamespace(name="p", type="percent", question="", unit="%", scale=None,
+                              description="Depreciation as a percentage of revenues for the fiscal year of the report")  # fmt: skip
+    assert TableReader().read(declared, percent, "").value != 2.5e6
 
 
 def test_a_name_the_description_lists_as_also_is_no_component() -> None:

@@ -67,6 +67,8 @@ _SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (re.compile(r"\bcapital\s+spending\b"), "capital expenditures"),
     (re.compile(r"\bcost\s+of\s+(?:goods|products|merchandise)\s+sold\b"), "cost of sales"),
+    # "Sales to customers": the sales (a region or a class of customer after it still restricts them)
+    (re.compile(r"\bsales\s+to\s+customers\b"), "sales"),
     # "Common stock cash dividends paid", "Dividends — common and preferred": the dividends paid to
     # shareholders, every class of them (a preferred stock's dividends alone keep their restricting word)
     (re.compile(r"\bcommon(?:\s+and\s+preferred)?\s+(?:stock|shares?)\s+(?=(?:cash\s+)?dividends?\b)"), ""),

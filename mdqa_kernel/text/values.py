@@ -129,15 +129,32 @@ _STANDING = re.compile(
 )
 
 
+# The notes' opening heading with a caption under it: "Notes to the Consolidated Financial Statements /
+# Years ended December 31, 2018, 2017 and 2016 / (Dollars in millions, except per share data)". The
+# caption heads the whole notes section, not one table: later note pages print "$1,556" and mean millions.
+# Only a period line may stand between them (no sentence, no other parenthesis but "(Unaudited)").
+_NOTES_OPENING = re.compile(
+    r"\bnotes\s+to\s+(?:the\s+)?(?:condensed\s+)?(?:consolidated\s+|combined\s+)?financial\s+statements\b"
+    r"\s*(?:\(unaudited\))?[^.()]{0,80}?"
+    r"\(\s*(?:(?:u\.s\.\s+)?(?:dollars|dollar\s+amounts|amounts|\$)\s+)?in\s+(?P<c>millions|thousands|billions)\b[^()]{0,60}\)",
+    re.IGNORECASE,
+)
+
+
 def standing_scale(text: str) -> tuple[float, str] | None:
     """The scale a filing declares for all its tables unless a table says otherwise, or None."""
-    if "otherwise" not in text.lower():  # most pages: no declaration to look for
+    low = text.lower()
+    if "otherwise" not in low and "notes to" not in low:  # most pages: no declaration to look for
         return None
-    m = _STANDING.search(re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)))
-    if m is None:
-        return None
-    word = m.group("a") or m.group("b")
-    return _word_factor(word), word
+    flat = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text))
+    m = _STANDING.search(flat)
+    if m is not None:
+        word = m.group("a") or m.group("b")
+        return _word_factor(word), word
+    m = _NOTES_OPENING.search(flat)
+    if m is not None:
+        return _word_factor(m.group("c")), m.group("c")
+    return None
 
 
 def last_declared_scale(text: str) -> tuple[float, str] | None:

@@ -163,6 +163,9 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # number word is read whole; column dates printed close together head their own columns; a line item's
 # percentage change from its "% Change" column or its "X % change" row; "% Change" over "Total | Operational"
 # heads them; "First-Quarter" is a quarter).
+# mdqa v72: table reader table-43 (the notes' opening caption is a standing scale; a sentence's "$1,556" with no
+# scale word takes the standing scale in force on its page; "Sales to customers" is the revenue; "Net sales"
+# above "Total revenues" is a part of the asked total revenue).
 # mdqa v71: table reader table-42 ("Gross margin" in dollars read as gross profit, a firm's name in a role cut
 # at the sentence before it, dividends of common and preferred stock, D&A of property and intangibles, a prose
 # amount after a clause of what it includes, repurchases of common shares and of a class after a dash).
@@ -181,7 +184,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 71,
+    "mdqa": 72,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

@@ -4,8 +4,10 @@ covered, how specific the label is for the description)."""
 
 from __future__ import annotations
 
+import re
+
 from mdqa_kernel.readers.base import FieldLike
-from mdqa_kernel.readers.confidence import ADJUSTED_BLOCK
+from mdqa_kernel.readers.confidence import ADJUSTED_BLOCK, PART_OF_ASKED_TOTAL
 from mdqa_kernel.readers.semantics import field_basis
 from mdqa_kernel.readers.table.candidates import Candidate, label_before
 from mdqa_kernel.text.labels import LabelSet, field_labels, label_score, normalize_label
@@ -17,6 +19,7 @@ from mdqa_kernel.text.statement_context import (
     block_heading,
     change_row,
     class_first,
+    closing_total,
     deferred_tax_block,
     description_heads,
     head_cover,
@@ -59,7 +62,25 @@ def row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike)
     fit = max(_english_fit(v, labels, field.description, row.label) for v in texts)
     if fit and adjusted_block(page_ls, row.line.index, field.description):
         fit = round(fit * ADJUSTED_BLOCK, 4)
+    if fit and _part_of_asked_total(page_ls, row, labels, field, fit):
+        fit = round(fit * PART_OF_ASKED_TOTAL, 4)
     return fit
+
+
+_TOTAL = re.compile(r"\s*total\b", re.IGNORECASE)
+
+
+def _part_of_asked_total(
+    page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike, fit: float
+) -> bool:
+    """The description asks for a total ("Total revenue (net sales)") and the row's block closes with a
+    "Total …" row that names the field as well as the row does ("Revenues: / Net sales / Membership and
+    other income / Total revenues"): the row is a part of the asked total, whatever its other name."""
+    heads = description_heads(field.description)
+    if not heads or not _TOTAL.match(heads[0]) or _TOTAL.match(row.label):
+        return False
+    total = closing_total(page_ls, row.line.index)
+    return bool(total) and _english_fit(total, labels, field.description, total) >= fit
 
 
 def refused_row(page_ls: list[Line], row: Row, field: FieldLike) -> bool:

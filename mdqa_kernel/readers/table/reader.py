@@ -94,7 +94,7 @@ from mdqa_kernel.readers.table.naming import field_label_set, row_score, specifi
 from mdqa_kernel.readers.table.people import people_count
 from mdqa_kernel.readers.table.prose import ProseWindow, label_then_value, prose_windows
 from mdqa_kernel.readers.table.prose_facts import dividend_per_share, firm_in_role, share_of
-from mdqa_kernel.readers.table.scope import declared_above, line_index, row_scale, scope_at
+from mdqa_kernel.readers.table.scope import declared_above, line_index, row_scale, scope_at, standing_amount
 from mdqa_kernel.readers.table.votes import vote_counts
 from mdqa_kernel.text.fieldtypes import NUMERIC_TYPES, coerce
 from mdqa_kernel.text.headers import column_headers, note_columns
@@ -125,7 +125,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-42"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-43"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -246,6 +246,10 @@ TABLE_READER_VERSION = "table-42"  # 4: disclosure topics under their printed na
 # ("… Accounting Firm. KPMG LLP, an independent …" names KPMG LLP); "Dividends — common and preferred";
 # "Depreciation and amortization of property and intangibles"; a prose amount after ", including …,"; "Common
 # shares repurchased", "Share repurchases - common" (a stock class after a dash)
+# 43: the notes' opening caption ("Notes to the Consolidated Financial Statements … (Dollars in millions, except
+# per share data)") is a standing scale; a sentence's "$1,556" with no scale word takes the standing scale
+# ("Depreciation expense was $1,556, …"); "Sales to customers" is the revenue; for a description asking a total
+# ("Total revenue (net sales)") a row of a block closed by a "Total …" row that names the field is a part
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
@@ -523,6 +527,7 @@ class TableReader:
         for cand in out:
             if cand.kind in ("prose", "key_value"):
                 row_scale(cand, field, lines.get(cand.page, []))
+                standing_amount(doc, cand, field)
                 cand = dated_reading(doc, field, lines, cand, period)
                 if cand is None:
                     continue  # another period's figure

@@ -3,9 +3,12 @@ declared above a line, for readings that the table reader did not make itself.""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from mdqa_kernel.readers.base import DocumentView, FieldLike
+from mdqa_kernel.readers.confidence import STANDING_SCALE
+from mdqa_kernel.readers.plausibility import asks_scaled_unit
 from mdqa_kernel.readers.semantics import asks_percent, field_basis, share_basis, statement_scope
 from mdqa_kernel.readers.table.candidates import Candidate
 from mdqa_kernel.text.layout import Line
@@ -50,6 +53,28 @@ def row_scale(cand: Candidate, field: FieldLike, lines: list[Line]) -> None:
     above = declared_above(lines, index, " ".join(w.text for w in label))
     if above is not None and above[0] != 1.0:
         cand.scale, cand.scale_word = above
+
+
+# a currency sign before the digits: the sentence prints an amount of money, not a count or a ratio
+_MONEY = re.compile(r"^\(?\s*(?:\$|us\$|€|£|₹|¥)", re.IGNORECASE)
+
+
+def standing_amount(doc: DocumentView, cand: Candidate, field: FieldLike) -> None:
+    """A sentence's "$1,556" printed with no scale word, on a page under the filing's standing scale
+    (the notes' "(Dollars in millions, except per share data)", "Unless otherwise noted, dollars are in
+    millions"), is $1,556 million: take that scale at the standing scale's confidence, so a right figure
+    is not held as a fraction of the field's unit. Counts, percentages and per-share amounts keep theirs."""
+    if cand.scale not in (None, 1.0) or cand.scale_word or not asks_scaled_unit(field):
+        return
+    if asks_percent(field) or field_basis(field) is not None or "%" in cand.raw:
+        return
+    if not _MONEY.search(cand.raw.strip()):
+        return
+    standing = doc.standing_scale(cand.page)
+    if standing is None or standing[0] == 1.0:
+        return
+    cand.scale, cand.scale_word = standing
+    cand.score = round(cand.score * STANDING_SCALE, 4)
 
 
 def line_index(lines: list[Line], top: float) -> int:
