@@ -38,7 +38,7 @@ LOSS_UNSIGNED = 0.5
 # for a field that does not ask for one: ranked below the statement's row of the same label.
 ADJUSTED_BLOCK = 0.5
 # A row of a block whose closing "Total …" row is the asked total ("Net sales" above "Total revenues" for
-# "Total revenue (net sales)"): a part, below REVIEW_BELOW once the rivals' factor applies.
+# "Total revenue (net sales)"): a part, ranked below the total row, so the two no longer stand as rivals.
 PART_OF_ASKED_TOTAL = 0.55
 
 # Disagreement: two equally good readings of one cell that differ are scaled down below CONFIDENT.
