@@ -556,6 +556,9 @@ _DEFERRED_TAX = re.compile(r"\bdeferred\s+(?:income\s+)?tax(?:es)?\b|\btax\s+eff
 _TOTAL_LOOKDOWN = 25  # lines below a row searched for the total that closes its block
 
 
+TOTAL_LABEL = re.compile(r"\s*total\b", re.IGNORECASE)  # a "Total …" row or head
+
+
 def closing_total(lines: list[Line], row_index: int) -> str:
     """The label of the first English "Total …" row below a row, when no label-only line (a new
     block's heading) comes first: the measure the row is a part of."""
@@ -564,7 +567,7 @@ def closing_total(lines: list[Line], row_index: int) -> str:
         text = " ".join(w.text for w in label).strip()
         if not cells:
             return ""
-        if re.match(r"total\b", text, re.IGNORECASE) and is_english(text):
+        if TOTAL_LABEL.match(text) and is_english(text):
             return text
     return ""
 

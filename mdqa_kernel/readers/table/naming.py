@@ -4,8 +4,6 @@ covered, how specific the label is for the description)."""
 
 from __future__ import annotations
 
-import re
-
 from mdqa_kernel.readers.base import FieldLike
 from mdqa_kernel.readers.confidence import ADJUSTED_BLOCK, PART_OF_ASKED_TOTAL
 from mdqa_kernel.readers.semantics import field_basis
@@ -15,6 +13,7 @@ from mdqa_kernel.text.layout import Line
 from mdqa_kernel.text.rows import Row
 from mdqa_kernel.text.segments import segment_ask, segment_fit
 from mdqa_kernel.text.statement_context import (
+    TOTAL_LABEL,
     adjusted_block,
     block_heading,
     change_row,
@@ -67,9 +66,6 @@ def row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike)
     return fit
 
 
-_TOTAL = re.compile(r"\s*total\b", re.IGNORECASE)
-
-
 def _part_of_asked_total(
     page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike, fit: float
 ) -> bool:
@@ -77,7 +73,7 @@ def _part_of_asked_total(
     "Total …" row that names the field as well as the row does ("Revenues: / Net sales / Membership and
     other income / Total revenues"): the row is a part of the asked total, whatever its other name."""
     heads = description_heads(field.description)
-    if not heads or not _TOTAL.match(heads[0]) or _TOTAL.match(row.label):
+    if not heads or not TOTAL_LABEL.match(heads[0]) or TOTAL_LABEL.match(row.label):
         return False
     total = closing_total(page_ls, row.line.index)
     return bool(total) and _english_fit(total, labels, field.description, total) >= fit

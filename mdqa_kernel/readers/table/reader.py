@@ -94,7 +94,7 @@ from mdqa_kernel.readers.table.naming import field_label_set, row_score, specifi
 from mdqa_kernel.readers.table.people import people_count
 from mdqa_kernel.readers.table.prose import ProseWindow, label_then_value, prose_windows
 from mdqa_kernel.readers.table.prose_facts import dividend_per_share, firm_in_role, share_of
-from mdqa_kernel.readers.table.scope import declared_above, line_index, row_scale, scope_at, standing_amount
+from mdqa_kernel.readers.table.scope import declared_above, line_index, line_scale, scope_at
 from mdqa_kernel.readers.table.votes import vote_counts
 from mdqa_kernel.text.fieldtypes import NUMERIC_TYPES, coerce
 from mdqa_kernel.text.headers import column_headers, note_columns
@@ -526,8 +526,7 @@ class TableReader:
         dated: list[Candidate] = []
         for cand in out:
             if cand.kind in ("prose", "key_value"):
-                row_scale(cand, field, lines.get(cand.page, []))
-                standing_amount(doc, cand, field)
+                line_scale(doc, cand, field, lines.get(cand.page, []))
                 cand = dated_reading(doc, field, lines, cand, period)
                 if cand is None:
                     continue  # another period's figure

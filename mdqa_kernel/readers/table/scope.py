@@ -3,7 +3,6 @@ declared above a line, for readings that the table reader did not make itself.""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from mdqa_kernel.readers.base import DocumentView, FieldLike
@@ -12,7 +11,7 @@ from mdqa_kernel.readers.plausibility import asks_scaled_unit
 from mdqa_kernel.readers.semantics import asks_percent, field_basis, share_basis, statement_scope
 from mdqa_kernel.readers.table.candidates import Candidate
 from mdqa_kernel.text.layout import Line
-from mdqa_kernel.text.values import EXCEPT_PER_SHARE, declared_scale
+from mdqa_kernel.text.values import EXCEPT_PER_SHARE, declared_scale, read_number
 
 
 def scope_at(doc: DocumentView, lines: dict[int, list[Line]], page: int, index: int) -> str | None:
@@ -38,43 +37,40 @@ def declared_above(lines: list[Line], index: int, label: str) -> tuple[float, st
     return None
 
 
-def row_scale(cand: Candidate, field: FieldLike, lines: list[Line]) -> None:
-    """A number read from a line shaped like a table row ("Cash dividends paid (6,172) (5,815)
-    (5,509)") by a line reader rather than the table reader is printed under the same declared scale as
-    the table's rows: take it, so a right number is not reported a million times too small."""
-    if cand.scale not in (None, 1.0) or cand.scale_word or cand.bbox is None or not lines:
+def line_scale(doc: DocumentView, cand: Candidate, field: FieldLike, lines: list[Line]) -> None:
+    """The scale of a number a line reader read with none of its own, so a right number is not reported
+    a million times too small: a line shaped like a table row ("Cash dividends paid (6,172) (5,815)
+    (5,509)") is printed under the scale declared above it, as the table's rows are; an amount of money
+    printed with no scale word ("Depreciation expense was $1,556, …") under the filing's standing scale
+    (the notes' "(Dollars in millions, except per share data)", "Unless otherwise noted, dollars are in
+    millions") takes that, at the standing scale's confidence. Percentages and per-share amounts keep theirs."""
+    if cand.scale not in (None, 1.0) or cand.scale_word:
         return
     if asks_percent(field) or field_basis(field) is not None or "%" in cand.raw:
         return
+    above = _declared_above_row(cand, lines)
+    if above is not None and above[0] != 1.0:
+        cand.scale, cand.scale_word = above
+        return
+    number = read_number(cand.raw)
+    if number is None or number.currency is None or not asks_scaled_unit(field):
+        return  # a count or a ratio, or a field asking units
+    standing = doc.standing_scale(cand.page)
+    if standing is not None and standing[0] != 1.0:
+        cand.scale, cand.scale_word = standing
+        cand.score = round(cand.score * STANDING_SCALE, 4)
+
+
+def _declared_above_row(cand: Candidate, lines: list[Line]) -> tuple[float, str | None] | None:
+    """The scale declared above a line shaped like a table row; None for a sentence, a line that
+    declares its own scale, or nothing declared."""
+    if cand.bbox is None or not lines:
+        return None
     index = line_index(lines, cand.bbox[1])
     label, cells, _units = lines[index].split()
     if len(cells) < 2 or not label or declared_scale(lines[index].text):
-        return  # a sentence, or a line that declares its own scale
-    above = declared_above(lines, index, " ".join(w.text for w in label))
-    if above is not None and above[0] != 1.0:
-        cand.scale, cand.scale_word = above
-
-
-# a currency sign before the digits: the sentence prints an amount of money, not a count or a ratio
-_MONEY = re.compile(r"^\(?\s*(?:\$|us\$|€|£|₹|¥)", re.IGNORECASE)
-
-
-def standing_amount(doc: DocumentView, cand: Candidate, field: FieldLike) -> None:
-    """A sentence's "$1,556" printed with no scale word, on a page under the filing's standing scale
-    (the notes' "(Dollars in millions, except per share data)", "Unless otherwise noted, dollars are in
-    millions"), is $1,556 million: take that scale at the standing scale's confidence, so a right figure
-    is not held as a fraction of the field's unit. Counts, percentages and per-share amounts keep theirs."""
-    if cand.scale not in (None, 1.0) or cand.scale_word or not asks_scaled_unit(field):
-        return
-    if asks_percent(field) or field_basis(field) is not None or "%" in cand.raw:
-        return
-    if not _MONEY.search(cand.raw.strip()):
-        return
-    standing = doc.standing_scale(cand.page)
-    if standing is None or standing[0] == 1.0:
-        return
-    cand.scale, cand.scale_word = standing
-    cand.score = round(cand.score * STANDING_SCALE, 4)
+        return None
+    return declared_above(lines, index, " ".join(w.text for w in label))
 
 
 def line_index(lines: list[Line], top: float) -> int:
