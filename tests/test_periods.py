@@ -830,3 +830,71 @@ def test_roll_forward_rows_are_read_by_the_period_their_label_names(tmp_path: Pa
     doc = view(_roll_forward(tmp_path / "ptd.pdf", plan_to_date=True), year=2023, doctype="10-K")
     assert read(doc, "Severance charges for fiscal year 2022").confidence < REVIEW_BELOW
     assert read(doc, "Severance charges").value == 243e6
+
+
+def roll_forward(
+    path: Path, year_end: str, opening: str, closing: str, lead: tuple[str, str] = ("", "")
+) -> Path:
+    """A note's roll-forward of a balance whose rows are dated without a year ("… – January 1" / "… –
+    December 31"), or named by a lead word ("Beginning …" / "Ending …") when `lead` is given."""
+    first, last = (f"{lead[0]} widget reserves", f"{lead[1]} widget reserves") if lead[0] else (
+        f"Widget reserves – {opening}", f"Widget reserves – {closing}")  # fmt: skip
+    return draw(path, [[text("Acme Inc. ANNUAL REPORT ON FORM 10-K"),
+                        text(f"For the fiscal year ended {year_end}, 2023")],
+                       [text("Notes to the Consolidated Financial Statements"),
+                        text("(Dollars in millions, except per share data)"),
+                        text("A reconciliation of the beginning and ending amount of widget reserves is as follows:"),
+                        row("", "2023", "2022", "2021"),
+                        row(first, "$858", "$966", "$1,476"),
+                        row("Additions for prior period positions", "17", "64", "44"),
+                        row("Reductions for prior period positions", "(51)", "(245)", "(581)"),
+                        row("Settlements", "", "", "(109)"),
+                        row(last, "$824", "$858", "$966")]])  # fmt: skip
+
+
+RESERVES = "Widget reserves at the end of the {} (the note's roll-forward), in USD millions"
+
+
+@pytest.mark.parametrize(
+    ("year_end", "opening", "closing", "lead"),
+    [
+        ("December 31", "January 1", "December 31", ("", "")),
+        ("June 30", "July 1", "June 30", ("", "")),
+        ("December 31", "", "", ("Beginning", "Ending")),
+    ],
+)
+def test_a_roll_forwards_dated_rows_name_its_balance(tmp_path, year_end, opening, closing, lead):
+    """A balance row's date ("– December 31") or lead word ("Ending …") dates the balance; it is not a
+    part of the line item's name, so the row names the field. The opening row ("– January 1", the day
+    after the fiscal year's end; "Beginning …") holds each column's prior close: the report's balance
+    is the closing row's, and the prior year's end is read from either row."""
+    doc = view(roll_forward(tmp_path / "rf.pdf", year_end, opening, closing, lead), year=2023, doctype="10-K")
+    field = SimpleNamespace(name="widget_reserves", type="number", question="", unit="USD", scale=1e6,
+                            description=RESERVES.format("fiscal year of the report"))  # fmt: skip
+    got = TableReader().read(doc, field, "")
+    assert got.status == Status.FOUND and got.value == 824.0 and got.confidence >= CONFIDENT, got
+    prior = SimpleNamespace(**{**vars(field), "description": RESERVES.format("prior fiscal year")})
+    got = TableReader().read(doc, prior, "")
+    assert got.status == Status.FOUND and got.value == 858.0 and got.confidence >= CONFIDENT, got
+
+
+def test_balance_names_and_opening_rows() -> None:
+    from mdqa_kernel.text.periods import balance_name, opening_row
+
+    assert balance_name("Unrecognized tax benefits – December 31") == "Unrecognized tax benefits"
+    assert balance_name("Unrecognized tax benefits balance at December 31") == "Unrecognized tax benefits"
+    assert balance_name("UNRECOGNIZED TAX BENEFITS, END OF THE PERIOD") == "UNRECOGNIZED TAX BENEFITS"
+    assert balance_name("Ending unrecognized tax benefits") == "unrecognized tax benefits"
+    # nothing but period words, or none of them: the label itself
+    assert balance_name("Balance at December 31") == "Balance at December 31"
+    assert balance_name("Senior notes due March 15") == "Senior notes due March 15"
+    assert balance_name("Net sales") == "Net sales"
+    december = ReportPeriod(2023, dt.date(2023, 12, 31))
+    june = ReportPeriod(2023, dt.date(2023, 6, 30))
+    assert opening_row("Reserves – January 1", december) and not opening_row(
+        "Reserves – December 31", december
+    )
+    assert opening_row("Reserves – July 1", june) and not opening_row("Reserves – January 1", june)
+    assert opening_row("Reserves – January 1", ReportPeriod(2023)) and opening_row("Beginning reserves")
+    assert not opening_row("Reserves at January 1, 2023", december)  # a dated row: its own period
+    assert opening_row("Balance at beginning of year") and not opening_row("Ending reserves", december)

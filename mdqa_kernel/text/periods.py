@@ -398,14 +398,47 @@ _NAMED_BY_YEAR = re.compile(
 # period"): under each column it prints the balance at the start of that column's period.
 _OPENING_ROW = re.compile(
     r"\b(?:beginning|start)\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year|period)\b|\bopening\s+balance\b"
-    r"|\bbalance,?\s+beginning\b|期初余额|年初余额",
+    r"|\bbalance,?\s+beginning\b|^(?:beginning|opening)\s+(?!of\b)\w|期初余额|年初余额",
     re.I,
 )
 
 
-def opening_row(label: str) -> bool:
-    """A roll-forward's opening row ("… at beginning of year", "期初余额")."""
-    return bool(_OPENING_ROW.search(period_text(label)))
+def opening_row(label: str, report: ReportPeriod | None = None) -> bool:
+    """A roll-forward's opening row ("… at beginning of year", "Beginning unrecognized tax benefits",
+    "期初余额"), or one dated the first day of the report's fiscal year without a year ("Unrecognized
+    tax benefits – January 1" in a report whose year ends December 31, or whose end date is unknown)."""
+    t = period_text(label)
+    if _OPENING_ROW.search(t):
+        return True
+    if report is None or _dates(t) or _YEAR.search(t):
+        return False
+    # without the cover's end date, January 1 opens a calendar year (a 52/53-week year that may end on
+    # January 1 prints its end date on the cover)
+    first = (report.end + dt.timedelta(days=1)) if report.end is not None else dt.date(2000, 1, 1)
+    return _month_day(t) == (first.month, first.day)
+
+
+# The period words of a roll-forward row's label, around the line item it names: "Ending …", "… – December
+# 31", "… balance at December 31", "…, end of the period", "… at end of year".
+_BALANCE_LEAD = re.compile(r"^(?:beginning|ending|opening|closing)\s+(?!of\b|balance\b)", re.I)
+# A date needs a dash, a comma or "at"/"as of" before it ("Notes due March 15" names notes, not a date).
+_BALANCE_TAIL = re.compile(
+    r"(?:\s*[,–—-]\s*|\s+)(?:balance,?\s+)?(?:(?:at|as\s+of)\s+)?(?:the\s+)?"
+    r"(?:end|beginning|start|close)\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year|period|quarter)\s*$"
+    r"|(?:\s*[,–—-]\s*(?:balance,?\s+)?(?:(?:at|as\s+of)\s+)?|\s+(?:balance,?\s+)?(?:at|as\s+of)\s+)"
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|december"
+    r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?\s+[0-3]?\d(?:\s*,?\s*(?:19|20)\d\d)?\s*$",
+    re.I,
+)
+
+
+def balance_name(label: str) -> str:
+    """The line item a roll-forward row's label names without the words that date the balance
+    ("Unrecognized tax benefits – December 31" → "Unrecognized tax benefits"); the label itself when
+    it has none of them, or nothing else."""
+    t = period_text(label)
+    name = _BALANCE_TAIL.sub("", _BALANCE_LEAD.sub("", t)).strip(" ,–—-")
+    return name if name and name != t and name.lower() != "balance" else label
 
 
 def label_period(label: str) -> Period:

@@ -23,6 +23,7 @@ from functools import lru_cache
 
 from mdqa_kernel.text.labels import SIGN_WORDS, without_net_of
 from mdqa_kernel.text.layout import Line
+from mdqa_kernel.text.periods import balance_name
 
 # Words that add nothing to a line item's identity ("Total net revenue" is total revenue).
 _HARMLESS = frozenset({"total", "net", "consolidated", "common", "company", "amount", "reported"})
@@ -174,7 +175,8 @@ def words(text: str) -> list[str]:
 # Every row of every page is judged against each field, mostly with the same few label texts: cached.
 @lru_cache(maxsize=1 << 16)
 def _words(text: str) -> tuple[str, ...]:
-    t = unicodedata.normalize("NFKC", text).lower()
+    # a balance's date ("… – December 31", "Ending …") dates the row; it restricts nothing
+    t = unicodedata.normalize("NFKC", balance_name(text)).lower()
     t = _PPE.sub("property and equipment", t)
     for pattern, form in _SAME_PHRASE:
         t = pattern.sub(form, t)

@@ -163,6 +163,8 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # number word is read whole; column dates printed close together head their own columns; a line item's
 # percentage change from its "% Change" column or its "X % change" row; "% Change" over "Total | Operational"
 # heads them; "First-Quarter" is a quarter).
+# mdqa v73: table reader table-44 (a roll-forward's balance rows dated without a year name the line item;
+# "… – January 1" and "Beginning …" rows are opening balances).
 # mdqa v72: table reader table-43 (the notes' opening caption is a standing scale; a sentence's "$1,556" with no
 # scale word takes the standing scale in force on its page; "Sales to customers" is the revenue; "Net sales"
 # above "Total revenues" is a part of the asked total revenue).
@@ -184,7 +186,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 72,
+    "mdqa": 73,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

@@ -124,9 +124,9 @@ def row_total(cells: list[Cell]) -> Cell | None:
 
 def row_periods(row: Row, headers: list[str], report: ReportPeriod) -> list[Period]:
     """The period of each of a row's cells: its column's, or, on an opening row ("… at beginning of
-    year"), the close of the year before its column's."""
+    year", "… – January 1"), the close of the year before its column's."""
     periods = column_periods(headers)
-    if opening_row(row.label):
+    if opening_row(row.label, report):
         return [opening_of(p, report) for p in periods]
     return periods
 

@@ -10,6 +10,7 @@ from mdqa_kernel.readers.semantics import field_basis
 from mdqa_kernel.readers.table.candidates import Candidate, label_before
 from mdqa_kernel.text.labels import LabelSet, field_labels, label_score, normalize_label
 from mdqa_kernel.text.layout import Line
+from mdqa_kernel.text.periods import balance_name
 from mdqa_kernel.text.rows import Row
 from mdqa_kernel.text.segments import segment_ask, segment_fit
 from mdqa_kernel.text.statement_context import (
@@ -103,6 +104,7 @@ def _english_fit(text: str, labels: LabelSet, description: str, own_label: str) 
         label_score(text, labels),
         label_score(without_attributable(text), labels),
         label_score(class_first(text), labels),
+        label_score(balance_name(text), labels),  # "Unrecognized tax benefits – December 31"
         head_cover(text, description),
     )
     if base == 0.0:

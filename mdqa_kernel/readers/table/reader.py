@@ -125,7 +125,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-43"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-44"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -250,6 +250,9 @@ TABLE_READER_VERSION = "table-43"  # 4: disclosure topics under their printed na
 # per share data)") is a standing scale; a sentence's "$1,556" with no scale word takes the standing scale
 # ("Depreciation expense was $1,556, …"); "Sales to customers" is the revenue; for a description asking a total
 # ("Total revenue (net sales)") a row of a block closed by a "Total …" row that names the field is a part
+# 44: a roll-forward's balance rows dated without a year ("Unrecognized tax benefits – December 31", "…, end of
+# the period", "Ending …") name the line item; "… – January 1" (the day after the fiscal year's end) and
+# "Beginning …" are opening rows
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
