@@ -239,3 +239,24 @@ def test_a_period_the_description_rules_out_is_not_the_one_it_asks(tmp_path: Pat
     assets = read(doc, "Total assets at the end of the quarter of the report (not the prior fiscal year end)")
     assert assets.value == 15318, assets
     assert not (assets.value == 15803 and assets.confidence >= REVIEW_BELOW), assets
+
+
+def test_a_sentence_under_a_table_is_no_wrapped_tail_of_its_last_row(tmp_path: Path) -> None:
+    """A note's sentence right under a roll-forward prints "… 2016 , and …" with its comma under a cell
+    of the last row: the cell "469" is whole and does not continue with the year ("4692016"), while a
+    cell cut at its comma ("2,352," over "826") still joins its tail."""
+    cols = (330.0, 420.0, 510.0)
+    page = [
+        text("(In millions)"),
+        row("", "2017", "2016", "2015", cols=cols),
+        row("Balance at beginning of period", "469", "410", "370", cols=cols),
+        row("Balance at end of period", "374", "469", "410", cols=cols),
+        [(72, "Unrecognized tax benefits of $346 million at January 28, 2017, January 30,", "l"),
+         (cols[1] - 25, "2016 , and January 31, 2015, respectively.", "l")],
+        row("Gross increases", "2,352,", "11", "30", cols=cols),
+        [(cols[0] - 15, "826", "l")],
+    ]  # fmt: skip
+    doc = view(draw(tmp_path / "rf.pdf", [COVER, page]), year=2017, doctype="10-K")
+    rows = {r.label: [c.text for c in r.cells] for r in table_rows(lines_by_page(doc.words)[2])}
+    assert rows["Balance at end of period"] == ["374", "469", "410"], rows
+    assert rows["Gross increases"] == ["2,352,826", "11", "30"], rows

@@ -49,10 +49,21 @@ def _join_wraps(
             cells.append(cell)
             continue
         for line in below[:2]:
-            if not (_incomplete(cell.text) or _starts_continuation(line, cell)):
+            incomplete = _incomplete(cell.text)
+            if not (incomplete or _starts_continuation(line, cell)):
                 break
+            # a whole number continues only with its "," or "." fragment: never with a year or a count
+            # of the prose below it ("… January 30, 2016, and …")
             tail = next(
-                (x for x in line.words if x.numeric and id(x) not in used and _overlaps(x, cell)), None
+                (
+                    x
+                    for x in line.words
+                    if x.numeric
+                    and id(x) not in used
+                    and _overlaps(x, cell)
+                    and (incomplete or _CONTINUATION.match(x.text))
+                ),
+                None,
             )
             if tail is None:
                 continue  # a vertically centred cell of another column may sit between the fragments
@@ -65,9 +76,13 @@ def _join_wraps(
     return cells, used
 
 
+_CONTINUATION = re.compile(r"^[,.]\d")
+
+
 def _starts_continuation(line: Line, cell: Cell) -> bool:
-    # A fragment that begins with "," or "." ("2,352,826" / ",955.66") continues the cell above it.
-    return any(x.text.startswith((",", ".")) and _overlaps(x, cell) for x in line.words)
+    # A fragment that begins with "," or "." ("2,352,826" / ",955.66") continues the cell above it; a
+    # sentence's comma under the cell does not.
+    return any(_CONTINUATION.match(x.text) and _overlaps(x, cell) for x in line.words)
 
 
 def table_rows(lines: list[Line]) -> list[Row]:

@@ -164,7 +164,8 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # percentage change from its "% Change" column or its "X % change" row; "% Change" over "Total | Operational"
 # heads them; "First-Quarter" is a quarter).
 # mdqa v73: table reader table-44 (a roll-forward's balance rows dated without a year name the line item;
-# "… – January 1" and "Beginning …" rows are opening balances).
+# "… – January 1" and "Beginning …" rows are opening balances; a whole cell never joins a year of the
+# sentence printed under it).
 # mdqa v72: table reader table-43 (the notes' opening caption is a standing scale; a sentence's "$1,556" with no
 # scale word takes the standing scale in force on its page; "Sales to customers" is the revenue; "Net sales"
 # above "Total revenues" is a part of the asked total revenue).

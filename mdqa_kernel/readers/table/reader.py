@@ -252,7 +252,7 @@ TABLE_READER_VERSION = "table-44"  # 4: disclosure topics under their printed na
 # ("Total revenue (net sales)") a row of a block closed by a "Total …" row that names the field is a part
 # 44: a roll-forward's balance rows dated without a year ("Unrecognized tax benefits – December 31", "…, end of
 # the period", "Ending …") name the line item; "… – January 1" (the day after the fiscal year's end) and
-# "Beginning …" are opening rows
+# "Beginning …" are opening rows; a whole cell never takes a year of the sentence under it as a wrapped tail
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
