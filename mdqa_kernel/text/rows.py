@@ -53,7 +53,7 @@ def _join_wraps(
             if not (incomplete or _starts_continuation(line, cell)):
                 break
             # a whole number continues only with its "," or "." fragment: never with a year or a count
-            # of the prose below it ("… January 30, 2016, and …")
+            # of the sentence below it ("… January 31, 2015 , respectively")
             tail = next(
                 (
                     x
