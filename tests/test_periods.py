@@ -766,7 +766,7 @@ def test_a_name_the_description_lists_as_also_is_no_component() -> None:
 def test_a_row_label_that_names_a_period() -> None:
     """A roll-forward dates its rows, not its columns: the label's year or date is the row's period; a
     year that names an instrument, a programme or a maturity is not."""
-    from mdqa_kernel.text.periods import label_period
+    from mdqa_kernel.text.label_periods import label_period
 
     assert label_period("2022 restructuring charges").year == 2022
     assert label_period("Charges in fiscal 2021").year == 2021
@@ -879,7 +879,7 @@ def test_a_roll_forwards_dated_rows_name_its_balance(tmp_path, year_end, opening
 
 
 def test_balance_names_and_opening_rows() -> None:
-    from mdqa_kernel.text.periods import balance_name, opening_row
+    from mdqa_kernel.text.label_periods import balance_name, opening_row
 
     assert balance_name("Unrecognized tax benefits – December 31") == "Unrecognized tax benefits"
     assert balance_name("Unrecognized tax benefits balance at December 31") == "Unrecognized tax benefits"

@@ -20,7 +20,7 @@ from typing import Any
 from mdqa_kernel.text.numerals import CN_DIGITS
 from mdqa_kernel.text.values import find_dates
 
-_YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
+YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 # "FY 2024-25", "2024-2025", "2024/25": a fiscal year across two calendar years, named by its end year.
 _YEAR_RANGE = re.compile(r"(?<!\d)((?:19|20)\d\d)\s*[-–/]\s*(\d\d|(?:19|20)\d\d)(?!\d)")
 _QUARTER = re.compile(r"(?:(?<=\d)|\b)Q([1-4])\b|\b([1-4])Q\b|第\s*([一二三四1-4])\s*季度", re.I)
@@ -72,11 +72,12 @@ _QUARTER_WORDS = re.compile(
 )
 # A month and day with no year ("Dec. 26", "March 31,"): a column's end date whose year is printed on
 # another header line ("2015" spanning the four quarters below it).
-_MONTH_DAY = re.compile(
-    r"\b(january|february|march|april|may|june|july|august|september|october|november|december"
-    r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?\s+([0-3]?\d)\b(?!\s*,?\s*(?:19|20)\d\d)",
-    re.I,
+# English month names, whole or abbreviated, as one alternation (no group)
+MONTH_WORDS = (
+    r"january|february|march|april|may|june|july|august|september|october|november|december"
+    r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
 )
+_MONTH_DAY = re.compile(rf"\b({MONTH_WORDS})\.?\s+([0-3]?\d)\b(?!\s*,?\s*(?:19|20)\d\d)", re.I)
 _YEAR_WORDS = re.compile(
     r"\byears?\s+ended\b|\bfiscal\s+years?\b|\bfull[\s-]year\b|\bannual\b|\btwelve\s+months\b"
     r"|\bFY\s*'?(?:\d\d|(?:19|20)\d\d)\b",  # "FY23" beside "1H23": a year (a quarter's "Q1 FY23" says so first)
@@ -227,8 +228,8 @@ _ORDINAL = re.compile(r"(?<=\d)(?:st|nd|rd|th)\b", re.I)  # "31st March, 2025"
 _DMY_DOTS = re.compile(r"(?<![\d.])(\d{1,2})\.(\d{1,2})\.((?:19|20)\d\d)(?![\d.])")  # "31.03.2025"
 
 
-def _dates(text: str) -> list[dt.date]:
-    """The dates a header or a cover prints, ordinals ("31st March, 2025") and "31.03.2025" included."""
+def dates_in(text: str) -> list[dt.date]:
+    """The dates a text prints, ordinals ("31st March, 2025") and "31.03.2025" included."""
     t = _ORDINAL.sub("", text)
     found = [d for d, _, _ in find_dates(t)]
     for m in _DMY_DOTS.finditer(t):
@@ -258,8 +259,8 @@ def _years(text: str) -> tuple[list[int], str]:
         return " "
 
     rest = _YEAR_RANGE.sub(take_range, text)
-    found += [int(y) for y in _YEAR.findall(rest)]
-    return found, _YEAR.sub(" ", rest)
+    found += [int(y) for y in YEAR.findall(rest)]
+    return found, YEAR.sub(" ", rest)
 
 
 # "Q4", "4Q", "第四季度", "Fourth Quarter", "Fourth-Quarter" (earnings releases), "4th Qtr", "Quarter 4th" (a
@@ -351,7 +352,7 @@ def parse_period(text: str) -> Period:
     if hits:
         # the word printed first names the column ("本报告期比上年同期增减" is about 本报告期)
         _pos, _len, word, offset, opening, span = min(hits)
-    dates = _dates(t)
+    dates = dates_in(t)
     years, _rest = _years(t)
     months, span_word = _months(t)
     span = span or span_word
@@ -360,7 +361,7 @@ def parse_period(text: str) -> Period:
         months = None  # "上年度末" is a point: the prior year's closing balance
     end = dates[0] if len(set(dates)) == 1 else None
     year = years[0] if len(set(years)) == 1 else None
-    month_day = _month_day(t) if not dates else None
+    month_day = month_and_day(t) if not dates else None
     if month_day is not None and year is not None:
         # "2015" above "Dec. 26": one date, printed on two header lines
         end, month_day = _date_or_none(year, *month_day), None
@@ -376,88 +377,7 @@ def parse_period(text: str) -> Period:
     return Period(year, end, months, span, offset, opening, change, point, month_day, cumulative, quarter)
 
 
-# A row label that names the row's own period: "2022 restructuring charges", "Charges in fiscal 2021",
-# "Liability as of December 31, 2022" (a roll-forward's rows under columns that name components). A year
-# that names an instrument, a programme or a maturity ("2025 Notes", "2019 Productivity Plan", "Notes due
-# 2027", "Tax Cuts and Jobs Act of 2017", "Thereafter") is no period of the row.
-_LABEL_LEAD_YEAR = re.compile(r"^(?:fiscal\s+(?:year\s+)?|fy\s*)?((?:19|20)\d\d)\b(?!\s*[-–/]\s*\d)", re.I)
-_LABEL_IN_YEAR = re.compile(
-    r"\b(?:in|during|for)\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|year\s+)?((?:19|20)\d\d)\b(?!\s*[-–/]\s*\d)",
-    re.I,
-)
-_NAMED_BY_YEAR = re.compile(
-    r"\b(?:notes?|debentures?|bonds?|senior|plans?|programs?|programmes?|initiatives?|facility|agreements?"
-    r"|acquisitions?|loans?|credit|act|transactions?|tranches?|series|awards?|grants?|cohorts?|vintages?"
-    r"|class|due|matur\w*|expir\w*|through|until|thereafter|beyond|after|before|since|vs\.?|versus"
-    r"|compared|change|increase|decrease)\b",
-    re.I,
-)
-
-
-# A roll-forward's opening row ("Cash and cash equivalents at beginning of year", "Balance, beginning of
-# period"): under each column it prints the balance at the start of that column's period.
-_OPENING_ROW = re.compile(
-    r"\b(?:beginning|start)\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year|period)\b|\bopening\s+balance\b"
-    r"|\bbalance,?\s+beginning\b|^(?:beginning|opening)\s+(?!of\b)\w|期初余额|年初余额",
-    re.I,
-)
-
-
-def opening_row(label: str, report: ReportPeriod | None = None) -> bool:
-    """A roll-forward's opening row ("… at beginning of year", "Beginning unrecognized tax benefits",
-    "期初余额"), or one dated the first day of the report's fiscal year without a year ("Unrecognized
-    tax benefits – January 1" in a report whose year ends December 31, or whose end date is unknown)."""
-    t = period_text(label)
-    if _OPENING_ROW.search(t):
-        return True
-    if report is None or _dates(t) or _YEAR.search(t):
-        return False
-    # without the cover's end date, January 1 opens a calendar year (a 52/53-week year that may end on
-    # January 1 prints its end date on the cover)
-    first = (report.end + dt.timedelta(days=1)) if report.end is not None else dt.date(2000, 1, 1)
-    return _month_day(t) == (first.month, first.day)
-
-
-# The period words of a roll-forward row's label, around the line item it names: "Ending …", "… – December
-# 31", "… balance at December 31", "…, end of the period", "… at end of year".
-_BALANCE_LEAD = re.compile(r"^(?:beginning|ending|opening|closing)\s+(?!of\b|balance\b)", re.I)
-# A date needs a dash, a comma or "at"/"as of" before it ("Notes due March 15" names notes, not a date).
-_BALANCE_TAIL = re.compile(
-    r"(?:\s*[,–—-]\s*|\s+)(?:balance,?\s+)?(?:(?:at|as\s+of)\s+)?(?:the\s+)?"
-    r"(?:end|beginning|start|close)\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year|period|quarter)\s*$"
-    r"|(?:\s*[,–—-]\s*(?:balance,?\s+)?(?:(?:at|as\s+of)\s+)?|\s+(?:balance,?\s+)?(?:at|as\s+of)\s+)"
-    r"(?:january|february|march|april|may|june|july|august|september|october|november|december"
-    r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?\s+[0-3]?\d(?:\s*,?\s*(?:19|20)\d\d)?\s*$",
-    re.I,
-)
-
-
-def balance_name(label: str) -> str:
-    """The line item a roll-forward row's label names without the words that date the balance
-    ("Unrecognized tax benefits – December 31" → "Unrecognized tax benefits"); the label itself when
-    it has none of them, or nothing else."""
-    t = period_text(label)
-    name = _BALANCE_TAIL.sub("", _BALANCE_LEAD.sub("", t)).strip(" ,–—-")
-    return name if name and name != t and name.lower() != "balance" else label
-
-
-def label_period(label: str) -> Period:
-    """The period a table row's label names for the row ("2022 restructuring charges" → 2022; "Liability
-    as of December 31, 2022" → that date), or an unnamed period: the label names none, or its year names
-    an instrument, a programme or a comparison rather than the row's period."""
-    t = period_text(label)
-    if not t or _NAMED_BY_YEAR.search(t):
-        return Period()
-    dates = set(_dates(t))
-    if dates:
-        return Period(end=dates.pop(), point=True) if len(dates) == 1 else Period()
-    if len(set(_YEAR.findall(t))) != 1:
-        return Period()
-    m = _LABEL_LEAD_YEAR.match(t) or _LABEL_IN_YEAR.search(t)
-    return Period(year=int(m.group(1))) if m else Period()
-
-
-def _month_day(text: str) -> tuple[int, int] | None:
+def month_and_day(text: str) -> tuple[int, int] | None:
     """(month, day) of the one month-and-day a text names without a year; None for none or several."""
     found = {
         (_MONTH_NAMES.index(m.group(1).lower()[:3]) + 1, int(m.group(2)))
@@ -534,7 +454,7 @@ def report_period(metadata: dict[str, Any], cover: str) -> ReportPeriod:
     m = _COVER_END.search(text)
     if m:
         head = _ORDINAL.sub("", m.group("date"))
-        dates = _dates(head)
+        dates = dates_in(head)
         if dates and re.match(r"\W{0,2}\d|\W{0,2}[A-Za-z]{3}", head):
             end = dates[0]
             kind = m.group("kind").lower()

@@ -21,9 +21,9 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from mdqa_kernel.text.label_periods import balance_name
 from mdqa_kernel.text.labels import SIGN_WORDS, without_net_of
 from mdqa_kernel.text.layout import Line
-from mdqa_kernel.text.periods import balance_name
 
 # Words that add nothing to a line item's identity ("Total net revenue" is total revenue).
 _HARMLESS = frozenset({"total", "net", "consolidated", "common", "company", "amount", "reported"})

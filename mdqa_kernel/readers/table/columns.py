@@ -10,9 +10,10 @@ import re
 
 from mdqa_kernel.readers.base import DocumentView
 from mdqa_kernel.text.headers import column_headers
+from mdqa_kernel.text.label_periods import label_period, opening_row
 from mdqa_kernel.text.layout import Cell, Line
 from mdqa_kernel.text.period_fit import column_periods, fits, opening_of, quarter_of_table
-from mdqa_kernel.text.periods import Period, ReportPeriod, label_period, opening_row, report_period
+from mdqa_kernel.text.periods import Period, ReportPeriod, report_period
 from mdqa_kernel.text.rows import Row
 
 

@@ -8,9 +8,9 @@ from mdqa_kernel.readers.base import FieldLike
 from mdqa_kernel.readers.confidence import ADJUSTED_BLOCK, PART_OF_ASKED_TOTAL
 from mdqa_kernel.readers.semantics import field_basis
 from mdqa_kernel.readers.table.candidates import Candidate, label_before
+from mdqa_kernel.text.label_periods import balance_name
 from mdqa_kernel.text.labels import LabelSet, field_labels, label_score, normalize_label
 from mdqa_kernel.text.layout import Line
-from mdqa_kernel.text.periods import balance_name
 from mdqa_kernel.text.rows import Row
 from mdqa_kernel.text.segments import segment_ask, segment_fit
 from mdqa_kernel.text.statement_context import (
