@@ -91,8 +91,33 @@ def test_the_report_quarter_from_a_table() -> None:
     ago = wanted_period("Net income of the year-ago quarter", report)
     table = quarter_of_table(periods, report)
     assert [fits(p, ago, table) for p in periods] == [False, False, False, False, True]
-    mixed = [parse_period(h) for h in ("1Q23", "2Q23")]  # two quarters of the report's year: unknown
-    assert quarter_of_table(mixed, report).quarter is None
+    # two quarters of the report's year: the report is the later one (no report prints a quarter after
+    # its own; a fiscal year that starts in October ends its second quarter on March 31)
+    mixed = [parse_period(h) for h in ("1Q23", "2Q23")]
+    assert quarter_of_table(mixed, report).quarter == 2
+    assert quarter_of_table([parse_period("4Q22"), parse_period("3Q22")], report).quarter is None
+
+
+def test_a_second_quarters_trend_table(tmp_path: Path) -> None:
+    """ "2Q22 1Q22 4Q21 3Q21 2Q21" beside "Six months ended June 30, 2022 2021": two quarters of the
+    report's year left the report's quarter unknown, so 4Q21 fitted the year-ago quarter as well as 2Q21
+    and was read (10,399 for 11,948) at a confidence that still counted as found."""
+    cols = (190.0, 240.0, 290.0, 340.0, 390.0, 465.0, 530.0)
+    trend = [
+        text("CONSOLIDATED FINANCIAL HIGHLIGHTS"),
+        MILLIONS,
+        [(497.5, "Six months ended", "c")],
+        row("", "2Q22", "1Q22", "4Q21", "3Q21", "2Q21", "2022", "2021", cols=cols),
+        row("Net income", "8,649", "8,282", "10,399", "11,687", "11,948", "16,931", "26,248", cols=cols),
+    ]
+    cover = [text("QUARTERLY REPORT ON FORM 10-Q"), text("For the quarterly period ended June 30, 2022")]
+    doc = view(draw(tmp_path / "q2.pdf", [cover, trend]), year=2022, doctype="10-Q")
+    ago = read(doc, "Net income of the year-ago quarter (three months)")
+    assert (ago.value, ago.confidence) == (11948, 1.0), ago
+    now = read(doc, "Net income for the quarter of the report (three months)")
+    assert (now.value, now.confidence) == (8649, 1.0), now
+    ytd = read(doc, "Net income for the year to date (six months)")
+    assert ytd.value == 16931, ytd
 
 
 def test_halves_and_fiscal_years_of_a_10k(tmp_path: Path) -> None:

@@ -261,12 +261,13 @@ def asks_sequential_quarter(description: str) -> bool:
 def quarter_of_table(periods: list[Period], report: ReportPeriod) -> ReportPeriod:
     """A quarterly report whose quarter number is not known ("For the quarterly period ended March 31,
     2023" of a filer whose fiscal year is not the calendar's) takes it from a table whose columns number
-    their quarters ("1Q23 4Q22 3Q22 2Q22 1Q22"): the number of the column in the report's fiscal year.
-    Without it each quarter of the prior year would fit the year-ago quarter."""
+    their quarters ("1Q23 4Q22 3Q22 2Q22 1Q22"): the latest numbered column in the report's fiscal
+    year ("2Q22 1Q22 4Q21 …" is a second quarter's trend), since no report prints a quarter after its
+    own. Without it each quarter of the prior year would fit the year-ago quarter."""
     if not report.quarterly or report.quarter is not None:
         return report
     own = {p.quarter for p in periods if p.quarter is not None and column_offset(p, report) == 0}
-    return replace(report, quarter=own.pop()) if len(own) == 1 else report
+    return replace(report, quarter=max(own)) if own else report
 
 
 def asks_other_quarter(want: Period, report: ReportPeriod) -> bool:

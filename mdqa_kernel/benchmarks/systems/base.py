@@ -163,6 +163,9 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # number word is read whole; column dates printed close together head their own columns; a line item's
 # percentage change from its "% Change" column or its "X % change" row; "% Change" over "Total | Operational"
 # heads them; "First-Quarter" is a quarter).
+# mdqa v74: table reader table-45 (a deduction printed in parentheses on a statement that adds down the
+# column is the amount spent; one whose sign the sums do not settle is held; a quarterly report's quarter
+# is the latest numbered quarter of its fiscal year in a trend table).
 # mdqa v73: table reader table-44 (a roll-forward's balance rows dated without a year name the line item;
 # "… – January 1" and "Beginning …" rows are opening balances; a whole cell never joins a year of the
 # sentence printed under it).
@@ -187,7 +190,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 73,
+    "mdqa": 74,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

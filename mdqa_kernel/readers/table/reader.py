@@ -61,6 +61,7 @@ from mdqa_kernel.readers.semantics import (
     rebase,
     share_basis,
 )
+from mdqa_kernel.readers.table.arithmetic import Use, asks_debit, names_credit, use_in_column
 from mdqa_kernel.readers.table.auditor import asks_auditor, auditor_signature
 from mdqa_kernel.readers.table.candidates import (
     Candidate,
@@ -125,7 +126,7 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-44"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-45"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -253,6 +254,10 @@ TABLE_READER_VERSION = "table-44"  # 4: disclosure topics under their printed na
 # 44: a roll-forward's balance rows dated without a year ("Unrecognized tax benefits – December 31", "…, end of
 # the period", "Ending …") name the line item; "… – January 1" (the day after the fiscal year's end) and
 # "Beginning …" are opening rows; a whole cell never takes a year of the sentence under it as a wrapped tail
+# 45: a deduction's sign from the statement's arithmetic: a provision, cost or expense printed in parentheses
+# on a statement that adds down the column (above + figure = below) is the amount spent; one the sums do not
+# settle is held (readers/table/arithmetic.py); a quarterly report's quarter is the latest numbered quarter of its
+# fiscal year in a trend table ("2Q22 1Q22 4Q21 3Q21 2Q21" is a second quarter's)
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
@@ -615,9 +620,16 @@ class TableReader:
         if cell.value > 0 and names_loss(with_section(section_heading(lines, row.line.index), row.label),
                                          field.description):  # fmt: skip
             scale_conf *= LOSS_UNSIGNED
-        sign = sign_of_pair(row.label or row.extended_label, field.description)
+        label = row.label or row.extended_label
+        sign = sign_of_pair(label, field.description)
         if sign is None and cell.value:
             scale_conf *= LOSS_UNSIGNED  # "Income tax (expense)/benefit" for a field naming neither side
+        elif sign == 1 and cell.value:
+            use = self._deduction_use(doc, field, row, lines, cell, label)
+            if use is Use.ADDED:
+                sign = -1  # "Provision for income taxes (117)" added down the column: an expense of 117
+            elif use is None and cell.value < 0 and not (asks_expense(field) and deducted_expense(label)):
+                scale_conf *= LOSS_UNSIGNED  # deducted or a benefit: neither the sums nor the label say
         return Candidate(
             "table",
             row.page,
@@ -630,6 +642,17 @@ class TableReader:
             scale_word=scale_word,
             number=cell.value * (sign or 1),
         )
+
+    def _deduction_use(
+        self, doc: DocumentView, field: FieldLike, row: Row, lines: list[Line], cell: Cell, label: str
+    ) -> Use | bool | None:
+        """How the statement uses a deduction's figure (readers/table/arithmetic.py); False when the
+        field asks no deduction or the row is a credit line (an "(expense)/benefit" pair has its sign
+        from `sign_of_pair`)."""
+        if not asks_debit(field.description) or names_credit(label) or "(" in label:
+            return False
+        rows = doc.memo(f"rows:{row.page}", lambda: table_rows(lines))
+        return use_in_column(rows, row, cell)
 
     def _scale(
         self, doc: DocumentView, field: FieldLike, row: Row, lines: list[Line], cell: Cell

@@ -1,0 +1,83 @@
+"""The sign a statement gives a deduction, read from the statement's own arithmetic.
+
+Statements print a deducted line two ways. Most print the amount and subtract it ("Income before
+income taxes 826 / Provision for income taxes 117 / Net income 709"); others print every deduction
+negative and add down the column ("… 826 / Provision for income taxes (117) / … 709"). A tax line in
+parentheses is therefore either an expense (the second style) or a benefit (the first style: a
+loss-maker's "(743)" provision is a credit). The label cannot tell; the rows around it can: when the
+row above plus the printed figure is the row below, the statement adds, and the expense is the
+figure negated; when the row above minus the figure is the row below, the figure is the expense as
+printed. When neither (or both) holds, the sign stays unknown.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import Enum
+
+from mdqa_kernel.text.layout import Cell
+from mdqa_kernel.text.rows import Row
+
+
+class Use(Enum):
+    """How the statement combines a printed figure with the running amount above it."""
+
+    ADDED = "added"  # above + figure = below: the figure carries its own sign
+    SUBTRACTED = "subtracted"  # above − figure = below: the figure is the amount deducted
+
+
+_INCOME_TAX = re.compile(r"\bincome\s+tax(?:es)?\b|\btax(?:es)?\s+on\s+income\b", re.IGNORECASE)
+_DEBIT = re.compile(r"\b(?:expenses?|costs?|provisions?|charges?)\b", re.IGNORECASE)
+_CREDIT = re.compile(r"\b(?:benefits?|income|gains?|credits?|recover(?:y|ies))\b", re.IGNORECASE)
+# a description that fixes its own sign convention is read as printed
+_STATED_SIGN = re.compile(r"\bnegative\b|\bin\s+parenthes[ie]s\b|\bsigned\b", re.IGNORECASE)
+
+
+def names_credit(text: str) -> bool:
+    """True when a label names a credit ("benefit", "gain", "income"); "income taxes" and "taxes on
+    income" name what is taxed, not a side."""
+    return _CREDIT.search(_INCOME_TAX.sub(" ", text)) is not None
+
+
+def names_debit(text: str) -> bool:
+    """True when a label or a description names a deduction (an expense, cost, provision or charge)
+    and no credit."""
+    return _DEBIT.search(_INCOME_TAX.sub(" ", text)) is not None and not names_credit(text)
+
+
+def asks_debit(description: str) -> bool:
+    """True when a field asks the amount of a deduction and leaves its sign to the statement."""
+    return names_debit(description) and _STATED_SIGN.search(description) is None
+
+
+def use_in_column(rows: list[Row], row: Row, cell: Cell) -> Use | None:
+    """How the statement uses `cell` (a cell of `row`): checked against the same column's figures on
+    the rows just above and below; None when they are missing or the check is not one-sided."""
+    at = next((i for i, r in enumerate(rows) if r is row), None)
+    if at is None or at == 0 or at + 1 >= len(rows) or cell.value is None:
+        return None
+    above, below = _same_column(rows[at - 1], cell), _same_column(rows[at + 1], cell)
+    if above is None or below is None or above.value is None or below.value is None:
+        return None
+    tol = _tolerance(above, cell, below)
+    added = abs(above.value + cell.value - below.value) <= tol
+    subtracted = abs(above.value - cell.value - below.value) <= tol
+    if added == subtracted:
+        return None  # neither adds up, or the figure is too small to tell
+    return Use.ADDED if added else Use.SUBTRACTED
+
+
+def _same_column(row: Row, cell: Cell) -> Cell | None:
+    """The cell of `row` that shares `cell`'s column (their printed extents overlap)."""
+    hits = [c for c in row.cells if c.x0 <= cell.x1 and cell.x0 <= c.x1]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _tolerance(*cells: Cell) -> float:
+    """One unit of the finest printed precision: rounded figures need not add up exactly."""
+    decimals = 0
+    for c in cells:
+        printed = c.printed.replace(",", "")
+        m = re.search(r"\.(\d+)", printed)
+        decimals = max(decimals, len(m.group(1)) if m else 0)
+    return 10.0**-decimals * 1.0001
