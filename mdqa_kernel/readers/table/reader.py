@@ -45,7 +45,6 @@ from mdqa_kernel.readers.confidence import (
     NAMED_STATEMENT_ELSEWHERE,
     OCR_DOUBTFUL,
     OCR_TRUSTED_WORD,
-    OTHER_SCOPE_FACTOR,
     RIVALS_FACTOR,
     ROUNDED_ONLY,
     STANDING_SCALE,
@@ -95,7 +94,9 @@ from mdqa_kernel.readers.table.naming import field_label_set, row_score, specifi
 from mdqa_kernel.readers.table.people import people_count
 from mdqa_kernel.readers.table.prose import ProseWindow, label_then_value, prose_windows
 from mdqa_kernel.readers.table.prose_facts import dividend_per_share, firm_in_role, share_of
+from mdqa_kernel.readers.table.readings import Reading, agree, in_scope, in_statement, same, tolerance
 from mdqa_kernel.readers.table.scope import declared_above, line_index, line_scale, scope_at
+from mdqa_kernel.readers.table.version import TABLE_READER_VERSION
 from mdqa_kernel.readers.table.votes import vote_counts
 from mdqa_kernel.text.fieldtypes import NUMERIC_TYPES, coerce
 from mdqa_kernel.text.headers import column_headers, note_columns
@@ -126,138 +127,6 @@ from mdqa_kernel.text.values import (
     to_field_scale,
 )
 
-TABLE_READER_VERSION = "table-45"  # 4: disclosure topics under their printed names; 5: date lists;
-# 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
-# names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
-# when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
-# 9: a group's names ("女性高管姓名") from the roster rows that carry the group's cell; 10: sentences read
-# across line breaks, with shortened labels (a date's noun, a change's suffix, a Chinese name's head),
-# parts ("其中", "including") and changes ("increased 4%") told from totals, English counts before their
-# noun, English dividends per share and Chinese shares ("占总装机容量的22.54%"); 11: a firm named beside
-# the role a text field names ("Deloitte & Touche LLP, an independent registered public accounting firm");
-# 12: the votes of a meeting's results (nominee rows, proposals' tally lines), counts of people in a
-# sentence that says who they are, and the thing an event happened to ("Auditor ratified" → auditor);
-# 13: a table of contents gives no values (its numbers are pages); a number after an English label and a
-# conjunction ("… comments and operated 14 data centers") belongs to the next clause; 14: an implausible
-# value for its kind (readers/plausibility.py: 999,999,999 employees) needs review instead of being confident
-# 15 (numbers): one number grammar (Indian grouping, a malformed grouping is no number, the mangled rupee
-# "`"/"H", points apart from percentages, a scale word in the cell); numbers inside a label are never its
-# value (Scope 1, CO2, Note 12, a date, a footnote mark); a dash cell holds its column as "no value"; a
-# cell under a "Note" column is a reference;
-# 15 (periods): a column is chosen by the period its stacked header names (text/periods.py: years, fiscal
-# year-end dates, three/six/nine months ended, FY 2024-25, Current/Previous Financial Year, 本期/上期/本报告期/
-# 年初至报告期末) against the report's period (metadata, the cover's "For the fiscal year ended …") and the
-# period the description asks for (prior year, 上年同期, 年初, fiscal 2021, three vs six months), never by
-# position; scales "(Millions)", "₹ in crore", "Rs. in Lakhs"; a per-share row under "except per share";
-# 15 (ocr): a value read by OCR from a page without a text layer says so, and needs review below
-# CONFIDENT when tesseract scored any of its words under OCR_TRUSTED_WORD;
-# 15 (semantics): a per-share amount stated per the shares the field asks for (每10股 X元 is X per 10 shares,
-# X/10 per share); a reading implausible for the words around it (a headcount from a row about shares, an
-# amount printed as a percentage or after "increased by") yields to a plausible one or needs review; a
-# parent-only statement's or a segment note's figure yields to the consolidated one (else it is less sure);
-# a rounded prose figure ("$60.9 billion") yields to the exact figure it rounds; the level after a change
-# ("increased 18% to $60.9 billion"); workforce counts in English and Chinese prose; the auditor from the
-# audit report's signature block; crore and lakh after a number;
-# 15 (statements): English rows read in their statement context (text/statement_context.py) — no amount
-# from a per-share block, no balance from a "changes in …" block, "Diluted" under its "Earnings per share:"
-# heading; the description's line item without qualifiers and its "(net sales)" alternative name it; a
-# component ("Transaction-based revenue") is not the total; "attributable to the company" is preferred
-# when asked, a noncontrolling share never taken;
-# 16: the parts of 15 (built apart on branches) together; 17: with the statements part; 18: dates a quarter
-# apart heading columns are quarters, not the year (text/period_fit.column_periods); an amount kept in
-# millions is not a few dollars (readers/plausibility._tiny_amount); 19: column headers read together —
-# month-day headers under a spanning year ("2015" over "Dec. 26  Sep. 26 …"), end months a quarter apart
-# are quarters (with or without a year), "Total" beside quarters is the year, a column that lost its own
-# label ("Q1") is not known, a quarter's column never holds the year; a header centred left of
-# right-aligned numbers; a sentence above a table is not its header; 20: a description's "in the fiscal year
-# of the report" and "to shareholders" qualify its line item, they do not name it; a number a line reader
-# takes from a row-shaped line is under the scale declared above it, like the table's rows; 21: a primary
-# statement's page (its title: "Consolidated Statements of Cash Flows", "合并利润表") defines its line
-# items — a note's row with the same label is no rival, a field naming its statement takes that
-# statement's row; "property, plant and equipment" is "property and equipment"; 22: the statement
-# precedence of 21 only for fields about the consolidated group (a parent-only field keeps its figure);
-# 23: an earnings release's headline names its quarter ("Second-Quarter 2023 Results"), so its year-to-date
-# fields are not read from the quarter's columns; "year to date (e.g. six months)" asks for the year to
-# date; the year to date of a fourth quarter is the year; span words over a pair of columns; in sentences, a
-# comparison's base, a label that modifies another noun, a bare year and a number that only follows its
-# label or is a share of the workforce are not the label's value (or held under the review floor);
-# 24: "(net) operating revenues" name the top line (text/statement_context._HARMLESS_BESIDE); 25: a share
-# basis in parentheses names its row ("Net earnings per share (Diluted)"); 26: the printed names of a
-# statement line that differ by more than a word ("Net cash from operations", "Additions to property and
-# equipment", "Capital spending", "Cost of products sold", "Dividends"; text/statement_context); a loss
-# line names its income line ("Loss from operations", "Net loss per share"); a positive figure on it is held;
-# a note titled after a statement is no statement; "2019 Quarters" heads quarters; a block of adjusted
-# (non-GAAP) figures does not rival the statement's row; a segment's measure is the segment's row under the
-# measure's heading, or the measure's row under the segment's (text/segments.py); in English prose only a
-# qualifier of the amount stands between a link ("was", ":") and its value; 27: a workforce count with
-# modifiers before its noun ("9,200 total full-time and part-time employees"), named before its count ("total
-# workforce was approximately 156,000"), the first of two periods' "respectively", and at 0.85 only where the
-# sentence says the company employs them before the count (not "help recruit 250,000 people"), never a
-# second count that breaks the first down or a bound ("fewer than 300 employees"); 28: in English prose a
-# 19xx/20xx number without a currency sign, scale word or separator is a year wherever it stands ("our 2019
-# Multi-Year Productivity Plan", "2022 restructuring charges"), never an amount or a count; 29: a sign note
-# inside a description's name ("Income (loss) before income taxes", "Net cash provided by (used in) …") and a
-# series opening it ("Selling, general and administrative …", "Property, plant and equipment, net") no longer
-# cut the name short ("Income", "Net cash provided by", "Selling", "Property" named other rows and sentences);
-# 30: a line named by both its signs, one in parentheses ("Income tax (expense)/benefit", "(Provision)
-# benefit for income taxes") is the debit side's line, and its value reads for the side the field asks
-# (the parenthesised side is printed negative: the provision's (31) is 31); for a field naming neither
-# side it is read at half confidence; 31: a description with a loss note inside its name ("Income (loss) before income
-# taxes") also names the loss side's line ("Loss before income taxes"), which is then no restricted component;
-# 32: a table that declares no scale takes the filing's standing one ("Unless otherwise noted, tabular dollars
-# are in millions", on that page or before it) at STANDING_SCALE, instead of units at UNDECLARED_SCALE;
-# 33: a row whose label names its period ("2022 restructuring charges", "Liability as of December 31, 2021")
-# is read by it (readers/table/columns.py), its total cell when its cells add up; a programme-to-date
-# ("Plan to Date", "Inception to date") column holds no one period's value; 34: another name in a
-# description's parentheses ("Income (earnings) before …") is part of the name; the glossary's names of
-# common US GAAP line items; a "net of accumulated …" clause and its amounts qualify a label; an expense
-# printed deducted ("Interest expense (160)") is the amount spent; a page number is no row's value; a
-# period over a pair of sub-columns ("Shares | Amount") does not say which cell is the field's; "two
-# years before" names the third year; a period the description rules out ("(not the prior fiscal year
-# end)") is not the one it asks; 35: a line reader's number has a period (readers/table/dated.py): a
-# line shaped like a table row is read in the asked period's column, an English sentence's number in the
-# period its clause names (none named: the report's own); a deferred-tax table's rows and a refused
-# block's rows are no line item's amount, read by any reader; 36: one quarter of an annual report's year
-# ("the fourth quarter") only from a column or a sentence naming it (quarterly-data notes: "4th 3rd 2nd
-# 1st" under a year spanning them, "Q1 … Q4 Total", quarter-end dates), an opening row ("… at beginning
-# of year") holds the year before its column's, a change row holds no balance, a "respectively" sentence
-# pairs its years and amounts, a rounded prose figure with no exact one beside it and an amount read as a
-# fraction of the field's unit are held for review, a field name's period suffix names no line item;
-# 37: a description's "one year earlier" / "year-ago" / "three years before" names a period back from the
-# report's, and "the end of the prior fiscal year" its closing balance (a 10-Q's year-end column, not
-# the year-ago quarter's end); a period title printed once, centred over a whole block of columns and
-# over one of its cells ("SECOND QUARTER" above "2023 | % | 2022 | % | change"), heads every column
-# 38: compact period codes ("1Q23", "1H23", "FY23"), a 10-Q's quarter number from its table's codes, a
-# column's length in months must be the field's, "the prior quarter" is not found;
-# 39: spans in weeks are fiscal quarters (16, 28, 40 weeks), a compound number word is read whole ("thirty-
-# six weeks" is not six), a year followed by a month or a year starts the next column's header; a field
-# asking a line item's percentage change reads the item's "% Change" column or its "X % change" row; a
-# change title over sub-columns naming no period heads them; "First-Quarter" is a quarter
-# 40: prose counts under their nouns ("101,778 shareholders of record", "7,429,763,722 shares of common stock
-# outstanding" for a "Number of …" field), a label in the plural ("Advertising expenses were …"), a part named
-# after "including" is its own; "Cash paid during the year for:" over "Interest"; the weighted-average share
-# count under its statement headings ("Average shares outstanding", "Shares used in per share calculation"),
-# also inside a per-share block; an English label with dashes or curly quotes is English; pre-tax income "from
-# continuing operations", "before income tax expense", "Loss before income tax"
-# 41: the cover's share count with the filer named as owner ("shares of the registrant's / PepsiCo, Inc. common
-# stock"), its participle before "of" ("shares outstanding of the Registrant's Common Stock") and "as of DATE"
-# before the verb; pre-tax income "before income taxes and equity in income of affiliates"; "Common stock cash
-# dividends paid"; "Interest expense, net of portion capitalized"; "Merchandise inventories"
-# 42: "Gross margin" in dollars is the gross profit; a firm's name in a role stops at the sentence before it
-# ("… Accounting Firm. KPMG LLP, an independent …" names KPMG LLP); "Dividends — common and preferred";
-# "Depreciation and amortization of property and intangibles"; a prose amount after ", including …,"; "Common
-# shares repurchased", "Share repurchases - common" (a stock class after a dash)
-# 43: the notes' opening caption ("Notes to the Consolidated Financial Statements … (Dollars in millions, except
-# per share data)") is a standing scale; a sentence's "$1,556" with no scale word takes the standing scale
-# ("Depreciation expense was $1,556, …"); "Sales to customers" is the revenue; for a description asking a total
-# ("Total revenue (net sales)") a row of a block closed by a "Total …" row that names the field is a part
-# 44: a roll-forward's balance rows dated without a year ("Unrecognized tax benefits – December 31", "…, end of
-# the period", "Ending …") name the line item; "… – January 1" (the day after the fiscal year's end) and
-# "Beginning …" are opening rows; a whole cell never takes a year of the sentence under it as a wrapped tail
-# 45: a deduction's sign from the statement's arithmetic: a provision, cost or expense printed in parentheses
-# on a statement that adds down the column (above + figure = below) is the amount spent; one the sums do not
-# settle is held (readers/table/arithmetic.py); a quarterly report's quarter is the latest numbered quarter of its
-# fiscal year in a trend table ("2Q22 1Q22 4Q21 3Q21 2Q21" is a second quarter's)
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
 MAX_CHOICES = 8
@@ -363,7 +232,7 @@ class TableReader:
         typed.sort(key=lambda t: (-t[0].score, t[0].page))  # as `_best` ranks them
         out: list[Choice] = []
         for cand, value, applied in typed:
-            if any(_same(c.value, value) or _same_print(c, cand) for c in out):
+            if any(same(c.value, value) or _same_print(c, cand) for c in out):
                 # one choice per value, and one per printed number: the same figure read again as prose
                 # or on a summary page ("TOTAL REVENUES 5,897.8") without the scale its table declares
                 # is the same reading, not a second one
@@ -681,7 +550,7 @@ class TableReader:
 
     # -- choosing ---------------------------------------------------------------------------------
     def _best(self, doc: DocumentView, field: FieldLike, candidates: list[Candidate]) -> ReadResult:
-        typed: list[_Reading] = []
+        typed: list[Reading] = []
         for cand in candidates:
             try:
                 value, applied = self._typed(field, cand)
@@ -693,10 +562,10 @@ class TableReader:
                     if field.type in NUMERIC_TYPES
                     else None
                 )
-                typed.append(_Reading(cand, value, applied, cand.score, why))
+                typed.append(Reading(cand, value, applied, cand.score, why))
         if not typed:
             return not_found(doc.doc_id, field.name, self.name, "no row, line or statement names this field")
-        typed, scope_note = _in_scope(field, typed)
+        typed, scope_note = in_scope(field, typed)
         # only the group's statements define a consolidated field's line items
         statements = _statement_pages(doc) if field_scope(field) == "consolidated" else {}
         asked = asked_statement(field.description) if statements else None
@@ -708,17 +577,17 @@ class TableReader:
         # A plausible reading goes before any implausible one, whatever their scores: a headcount read
         # from a row about shares must not win over the one read from the sentence about employees. At
         # equal scores a primary statement's row goes first: that is where its line items are defined.
-        typed.sort(key=lambda t: (t.why is not None, -t.score, not _in_statement(t, statements), t.cand.page))
+        typed.sort(key=lambda t: (t.why is not None, -t.score, not in_statement(t, statements), t.cand.page))
         chosen = typed[0]
         confidence = chosen.score
         notes = [scope_note] if scope_note and chosen.cand.scope else []
-        same = [t for t in typed[1:] if t.why is None and _agree(field, t, chosen)]
-        exact = min([chosen, *same], key=lambda t: _tolerance(field, t))
+        agreeing = [t for t in typed[1:] if t.why is None and agree(field, t, chosen)]
+        exact = min([chosen, *agreeing], key=lambda t: tolerance(field, t))
         if exact is not chosen:
             # "$60.9 billion" in prose and 60,915 (in millions) in a table are one fact: the exact figure.
             notes.append(f"{chosen.cand.kind} {chosen.cand.raw!r} rounds it")
             chosen = exact
-        elif chosen.cand.kind == "prose" and asks_scaled_unit(field) and _tolerance(field, chosen) > 0.5:
+        elif chosen.cand.kind == "prose" and asks_scaled_unit(field) and tolerance(field, chosen) > 0.5:
             confidence = min(confidence, ROUNDED_ONLY)
             notes.append("printed rounded coarser than the field's unit; no exact figure found")
         # A note's or a summary's row with the same label does not put a primary statement's reading in
@@ -729,8 +598,8 @@ class TableReader:
             if t.why is None
             and t.score >= confidence - 0.05
             and t is not chosen
-            and not _agree(field, t, chosen)
-            and not (_in_statement(chosen, statements) and not _in_statement(t, statements))
+            and not agree(field, t, chosen)
+            and not (in_statement(chosen, statements) and not in_statement(t, statements))
         ]
         if rivals:
             # Two equally good readings disagree (the same label in two tables, two years...): do not guess.
@@ -788,18 +657,6 @@ class TableReader:
         return coerce(value, field.type), scale
 
 
-@dataclass
-class _Reading:
-    """A candidate typed for the field: its value, the scale applied, its score and, when the words
-    around it deny it, why (readers/plausibility.py)."""
-
-    cand: Candidate
-    value: Any
-    applied: float | None
-    score: float
-    why: str | None
-
-
 @dataclass(frozen=True)
 class _Described:
     """A plan field under another description (the line item whose change the field asks for). Not a
@@ -819,55 +676,6 @@ def _statement_pages(doc: DocumentView) -> dict[int, str | None]:
     return doc.memo(
         "statement_pages", lambda: {p: page_statement(ls) for p, ls in _lines_by_page(doc).items()}
     )
-
-
-def _in_statement(t: _Reading, statements: dict[int, str | None]) -> bool:
-    """A table row of a consolidated primary statement."""
-    return t.cand.kind == "table" and t.cand.scope is None and statements.get(t.cand.page) is not None
-
-
-def _in_scope(field: FieldLike, typed: list[_Reading]) -> tuple[list[_Reading], str | None]:
-    """The readings of the entity the field asks about: a parent-only statement's or a segment note's
-    figure is dropped when a reading of the field's own scope exists, else kept at a lower score."""
-    wanted = field_scope(field)
-    own = [t for t in typed if t.cand.scope in (None, wanted)]
-    if len(own) == len(typed):
-        return typed, None
-    if any(t.why is None for t in own):
-        return own, None
-    for t in typed:
-        if t.cand.scope not in (None, wanted):
-            t.score = round(t.score * OTHER_SCOPE_FACTOR, 4)
-    others = sorted({t.cand.scope or "" for t in typed if t.cand.scope not in (None, wanted)})
-    return typed, f"read from a {'/'.join(others)} statement, not the {wanted} one"
-
-
-def _tolerance(field: FieldLike, t: _Reading) -> float:
-    """Half a unit of the last digit printed, in the field's scale: how far the printed figure may be from
-    the exact one it rounds ("60.9" billion: 0.05 billion; "60,915" million: 0.5 million)."""
-    if not isinstance(t.value, int | float) or isinstance(t.value, bool):
-        return 0.0
-    m = re.search(r"\d[\d,]*(?:\.(\d+))?", t.cand.raw)
-    if m is None or t.cand.number is not None:
-        return 0.0  # a number the finder computed (a dividend in cents, "2.1 million"): take it as exact
-    decimals = len(m.group(1) or "")
-    return 0.5 * 10.0**-decimals * (t.applied or 1.0) / (field.scale or 1.0)
-
-
-_ROUNDING = 0.01  # a rounded figure names the exact one it rounds when it is printed to within 1%
-
-
-def _agree(field: FieldLike, a: _Reading, b: _Reading) -> bool:
-    """Two readings of one fact: equal, or equal up to the rounding of the less precise."""
-    if _same(a.value, b.value):
-        return True
-    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (a.value, b.value)):
-        return False
-    tol = max(_tolerance(field, a), _tolerance(field, b))
-    precise = min(_tolerance(field, a), _tolerance(field, b))
-    if tol > _ROUNDING * abs(float(a.value)):
-        return False  # "$4 billion" is too round to name which of 3.6 or 4.4 billion it rounds
-    return tol > precise and abs(float(a.value) - float(b.value)) <= tol + 1e-9 * abs(float(a.value))
 
 
 def _basis_before(cand: Candidate) -> int | None:
@@ -900,12 +708,6 @@ def _scale_word_after(tail: str) -> tuple[float, str] | None:
     return declared_scale_word(tail)
 
 
-def _same(a: Any, b: Any) -> bool:
-    if isinstance(a, float) and isinstance(b, float):
-        return abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1.0)
-    return bool(a == b)
-
-
 def _is_percent(printed: str) -> bool:
     return "%" in printed or "％" in printed
 
@@ -915,7 +717,7 @@ def _same_print(choice: Choice, cand: Candidate) -> bool:
     number = parse_number(cand.raw.strip().lstrip("$¥￥€£ "))
     shown = parse_number(choice.printed.lstrip("$¥￥€£ "))
     percent = _is_percent(cand.raw) == _is_percent(choice.printed)
-    return percent and number is not None and shown is not None and _same(shown, number)
+    return percent and number is not None and shown is not None and same(shown, number)
 
 
 def _ocr_confidence(doc: DocumentView, cand: Candidate) -> float | None:

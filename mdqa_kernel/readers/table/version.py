@@ -1,0 +1,135 @@
+"""The table reader's version, part of every cache key and result record: bumped whenever a reading
+can change. The comment under it is the history, one entry per version."""
+
+TABLE_READER_VERSION = "table-45"  # 4: disclosure topics under their printed names; 5: date lists;
+# 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
+# names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
+# when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
+# 9: a group's names ("女性高管姓名") from the roster rows that carry the group's cell; 10: sentences read
+# across line breaks, with shortened labels (a date's noun, a change's suffix, a Chinese name's head),
+# parts ("其中", "including") and changes ("increased 4%") told from totals, English counts before their
+# noun, English dividends per share and Chinese shares ("占总装机容量的22.54%"); 11: a firm named beside
+# the role a text field names ("Deloitte & Touche LLP, an independent registered public accounting firm");
+# 12: the votes of a meeting's results (nominee rows, proposals' tally lines), counts of people in a
+# sentence that says who they are, and the thing an event happened to ("Auditor ratified" → auditor);
+# 13: a table of contents gives no values (its numbers are pages); a number after an English label and a
+# conjunction ("… comments and operated 14 data centers") belongs to the next clause; 14: an implausible
+# value for its kind (readers/plausibility.py: 999,999,999 employees) needs review instead of being confident
+# 15 (numbers): one number grammar (Indian grouping, a malformed grouping is no number, the mangled rupee
+# "`"/"H", points apart from percentages, a scale word in the cell); numbers inside a label are never its
+# value (Scope 1, CO2, Note 12, a date, a footnote mark); a dash cell holds its column as "no value"; a
+# cell under a "Note" column is a reference;
+# 15 (periods): a column is chosen by the period its stacked header names (text/periods.py: years, fiscal
+# year-end dates, three/six/nine months ended, FY 2024-25, Current/Previous Financial Year, 本期/上期/本报告期/
+# 年初至报告期末) against the report's period (metadata, the cover's "For the fiscal year ended …") and the
+# period the description asks for (prior year, 上年同期, 年初, fiscal 2021, three vs six months), never by
+# position; scales "(Millions)", "₹ in crore", "Rs. in Lakhs"; a per-share row under "except per share";
+# 15 (ocr): a value read by OCR from a page without a text layer says so, and needs review below
+# CONFIDENT when tesseract scored any of its words under OCR_TRUSTED_WORD;
+# 15 (semantics): a per-share amount stated per the shares the field asks for (每10股 X元 is X per 10 shares,
+# X/10 per share); a reading implausible for the words around it (a headcount from a row about shares, an
+# amount printed as a percentage or after "increased by") yields to a plausible one or needs review; a
+# parent-only statement's or a segment note's figure yields to the consolidated one (else it is less sure);
+# a rounded prose figure ("$60.9 billion") yields to the exact figure it rounds; the level after a change
+# ("increased 18% to $60.9 billion"); workforce counts in English and Chinese prose; the auditor from the
+# audit report's signature block; crore and lakh after a number;
+# 15 (statements): English rows read in their statement context (text/statement_context.py) — no amount
+# from a per-share block, no balance from a "changes in …" block, "Diluted" under its "Earnings per share:"
+# heading; the description's line item without qualifiers and its "(net sales)" alternative name it; a
+# component ("Transaction-based revenue") is not the total; "attributable to the company" is preferred
+# when asked, a noncontrolling share never taken;
+# 16: the parts of 15 (built apart on branches) together; 17: with the statements part; 18: dates a quarter
+# apart heading columns are quarters, not the year (text/period_fit.column_periods); an amount kept in
+# millions is not a few dollars (readers/plausibility._tiny_amount); 19: column headers read together —
+# month-day headers under a spanning year ("2015" over "Dec. 26  Sep. 26 …"), end months a quarter apart
+# are quarters (with or without a year), "Total" beside quarters is the year, a column that lost its own
+# label ("Q1") is not known, a quarter's column never holds the year; a header centred left of
+# right-aligned numbers; a sentence above a table is not its header; 20: a description's "in the fiscal year
+# of the report" and "to shareholders" qualify its line item, they do not name it; a number a line reader
+# takes from a row-shaped line is under the scale declared above it, like the table's rows; 21: a primary
+# statement's page (its title: "Consolidated Statements of Cash Flows", "合并利润表") defines its line
+# items — a note's row with the same label is no rival, a field naming its statement takes that
+# statement's row; "property, plant and equipment" is "property and equipment"; 22: the statement
+# precedence of 21 only for fields about the consolidated group (a parent-only field keeps its figure);
+# 23: an earnings release's headline names its quarter ("Second-Quarter 2023 Results"), so its year-to-date
+# fields are not read from the quarter's columns; "year to date (e.g. six months)" asks for the year to
+# date; the year to date of a fourth quarter is the year; span words over a pair of columns; in sentences, a
+# comparison's base, a label that modifies another noun, a bare year and a number that only follows its
+# label or is a share of the workforce are not the label's value (or held under the review floor);
+# 24: "(net) operating revenues" name the top line (text/statement_context._HARMLESS_BESIDE); 25: a share
+# basis in parentheses names its row ("Net earnings per share (Diluted)"); 26: the printed names of a
+# statement line that differ by more than a word ("Net cash from operations", "Additions to property and
+# equipment", "Capital spending", "Cost of products sold", "Dividends"; text/statement_context); a loss
+# line names its income line ("Loss from operations", "Net loss per share"); a positive figure on it is held;
+# a note titled after a statement is no statement; "2019 Quarters" heads quarters; a block of adjusted
+# (non-GAAP) figures does not rival the statement's row; a segment's measure is the segment's row under the
+# measure's heading, or the measure's row under the segment's (text/segments.py); in English prose only a
+# qualifier of the amount stands between a link ("was", ":") and its value; 27: a workforce count with
+# modifiers before its noun ("9,200 total full-time and part-time employees"), named before its count ("total
+# workforce was approximately 156,000"), the first of two periods' "respectively", and at 0.85 only where the
+# sentence says the company employs them before the count (not "help recruit 250,000 people"), never a
+# second count that breaks the first down or a bound ("fewer than 300 employees"); 28: in English prose a
+# 19xx/20xx number without a currency sign, scale word or separator is a year wherever it stands ("our 2019
+# Multi-Year Productivity Plan", "2022 restructuring charges"), never an amount or a count; 29: a sign note
+# inside a description's name ("Income (loss) before income taxes", "Net cash provided by (used in) …") and a
+# series opening it ("Selling, general and administrative …", "Property, plant and equipment, net") no longer
+# cut the name short ("Income", "Net cash provided by", "Selling", "Property" named other rows and sentences);
+# 30: a line named by both its signs, one in parentheses ("Income tax (expense)/benefit", "(Provision)
+# benefit for income taxes") is the debit side's line, and its value reads for the side the field asks
+# (the parenthesised side is printed negative: the provision's (31) is 31); for a field naming neither
+# side it is read at half confidence; 31: a description with a loss note inside its name ("Income (loss) before income
+# taxes") also names the loss side's line ("Loss before income taxes"), which is then no restricted component;
+# 32: a table that declares no scale takes the filing's standing one ("Unless otherwise noted, tabular dollars
+# are in millions", on that page or before it) at STANDING_SCALE, instead of units at UNDECLARED_SCALE;
+# 33: a row whose label names its period ("2022 restructuring charges", "Liability as of December 31, 2021")
+# is read by it (readers/table/columns.py), its total cell when its cells add up; a programme-to-date
+# ("Plan to Date", "Inception to date") column holds no one period's value; 34: another name in a
+# description's parentheses ("Income (earnings) before …") is part of the name; the glossary's names of
+# common US GAAP line items; a "net of accumulated …" clause and its amounts qualify a label; an expense
+# printed deducted ("Interest expense (160)") is the amount spent; a page number is no row's value; a
+# period over a pair of sub-columns ("Shares | Amount") does not say which cell is the field's; "two
+# years before" names the third year; a period the description rules out ("(not the prior fiscal year
+# end)") is not the one it asks; 35: a line reader's number has a period (readers/table/dated.py): a
+# line shaped like a table row is read in the asked period's column, an English sentence's number in the
+# period its clause names (none named: the report's own); a deferred-tax table's rows and a refused
+# block's rows are no line item's amount, read by any reader; 36: one quarter of an annual report's year
+# ("the fourth quarter") only from a column or a sentence naming it (quarterly-data notes: "4th 3rd 2nd
+# 1st" under a year spanning them, "Q1 … Q4 Total", quarter-end dates), an opening row ("… at beginning
+# of year") holds the year before its column's, a change row holds no balance, a "respectively" sentence
+# pairs its years and amounts, a rounded prose figure with no exact one beside it and an amount read as a
+# fraction of the field's unit are held for review, a field name's period suffix names no line item;
+# 37: a description's "one year earlier" / "year-ago" / "three years before" names a period back from the
+# report's, and "the end of the prior fiscal year" its closing balance (a 10-Q's year-end column, not
+# the year-ago quarter's end); a period title printed once, centred over a whole block of columns and
+# over one of its cells ("SECOND QUARTER" above "2023 | % | 2022 | % | change"), heads every column
+# 38: compact period codes ("1Q23", "1H23", "FY23"), a 10-Q's quarter number from its table's codes, a
+# column's length in months must be the field's, "the prior quarter" is not found;
+# 39: spans in weeks are fiscal quarters (16, 28, 40 weeks), a compound number word is read whole ("thirty-
+# six weeks" is not six), a year followed by a month or a year starts the next column's header; a field
+# asking a line item's percentage change reads the item's "% Change" column or its "X % change" row; a
+# change title over sub-columns naming no period heads them; "First-Quarter" is a quarter
+# 40: prose counts under their nouns ("101,778 shareholders of record", "7,429,763,722 shares of common stock
+# outstanding" for a "Number of …" field), a label in the plural ("Advertising expenses were …"), a part named
+# after "including" is its own; "Cash paid during the year for:" over "Interest"; the weighted-average share
+# count under its statement headings ("Average shares outstanding", "Shares used in per share calculation"),
+# also inside a per-share block; an English label with dashes or curly quotes is English; pre-tax income "from
+# continuing operations", "before income tax expense", "Loss before income tax"
+# 41: the cover's share count with the filer named as owner ("shares of the registrant's / PepsiCo, Inc. common
+# stock"), its participle before "of" ("shares outstanding of the Registrant's Common Stock") and "as of DATE"
+# before the verb; pre-tax income "before income taxes and equity in income of affiliates"; "Common stock cash
+# dividends paid"; "Interest expense, net of portion capitalized"; "Merchandise inventories"
+# 42: "Gross margin" in dollars is the gross profit; a firm's name in a role stops at the sentence before it
+# ("… Accounting Firm. KPMG LLP, an independent …" names KPMG LLP); "Dividends — common and preferred";
+# "Depreciation and amortization of property and intangibles"; a prose amount after ", including …,"; "Common
+# shares repurchased", "Share repurchases - common" (a stock class after a dash)
+# 43: the notes' opening caption ("Notes to the Consolidated Financial Statements … (Dollars in millions, except
+# per share data)") is a standing scale; a sentence's "$1,556" with no scale word takes the standing scale
+# ("Depreciation expense was $1,556, …"); "Sales to customers" is the revenue; for a description asking a total
+# ("Total revenue (net sales)") a row of a block closed by a "Total …" row that names the field is a part
+# 44: a roll-forward's balance rows dated without a year ("Unrecognized tax benefits – December 31", "…, end of
+# the period", "Ending …") name the line item; "… – January 1" (the day after the fiscal year's end) and
+# "Beginning …" are opening rows; a whole cell never takes a year of the sentence under it as a wrapped tail
+# 45: a deduction's sign from the statement's arithmetic: a provision, cost or expense printed in parentheses
+# on a statement that adds down the column (above + figure = below) is the amount spent; one the sums do not
+# settle is held (readers/table/arithmetic.py); a quarterly report's quarter is the latest numbered quarter of its
+# fiscal year in a trend table ("2Q22 1Q22 4Q21 3Q21 2Q21" is a second quarter's)
