@@ -11,7 +11,7 @@ import pytest
 
 from mdqa_kernel.readers import Status
 from mdqa_kernel.readers.confidence import CONFIDENT
-from mdqa_kernel.readers.table.arithmetic import asks_debit, names_credit, names_debit
+from mdqa_kernel.readers.semantics import asks_debit, names_credit, names_debit
 from tests.test_periods import draw, read, row, text, view
 
 TAX = "Income tax expense (provision for income taxes) for the fiscal year of the report, in USD millions"

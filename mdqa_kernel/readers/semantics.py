@@ -116,8 +116,16 @@ def is_amount(field: FieldLike) -> bool:
 
 # an expense or a cost named as such; the words that give an expense line a sign of its own ("(benefit)",
 # "other (income) expense", "net of interest income") or that the description states one with
+_CREDIT_WORDS = r"income|benefits?|gains?|credits?|recover(?:y|ies)"
 _EXPENSE = re.compile(r"\b(?:expenses?|costs?|charges?)\b", re.I)
-_OWN_SIGN = re.compile(r"\b(?:income|benefits?|gains?|credits?|recover(?:y|ies)|negative|net)\b|[()]", re.I)
+_OWN_SIGN = re.compile(rf"\b(?:{_CREDIT_WORDS}|negative|net)\b|[()]", re.I)
+# A deduction line (readers/table/arithmetic.py reads its sign from the statement's sums): an expense,
+# cost, provision or charge and no credit; "income taxes" and "taxes on income" name what is taxed, not a
+# side; a description that fixes its own sign convention is read as printed.
+_DEDUCTION = re.compile(r"\b(?:expenses?|costs?|provisions?|charges?)\b", re.I)
+_CREDIT = re.compile(rf"\b(?:{_CREDIT_WORDS})\b", re.I)
+_TAXED = re.compile(r"\bincome\s+tax(?:es)?\b|\btax(?:es)?\s+on\s+income\b", re.I)
+_STATED_SIGN = re.compile(r"\bnegative\b|\bin\s+parenthes[ie]s\b|\bsigned\b", re.I)
 
 
 def asks_expense(field: FieldLike) -> bool:
@@ -134,6 +142,29 @@ def deducted_expense(label: str) -> bool:
     an income statement prints such a line in parentheses because it is deducted ("Interest expense
     (160)"), so the amount spent is the figure without its sign."""
     return bool(_EXPENSE.search(label)) and not _OWN_SIGN.search(label)
+
+
+def names_credit(text: str) -> bool:
+    """True when a label names a credit ("benefit", "gain", "income"), not counting what is taxed."""
+    return _CREDIT.search(_TAXED.sub(" ", text)) is not None
+
+
+def names_debit(text: str) -> bool:
+    """True when a label or a description names a deduction (an expense, cost, provision or charge)
+    and no credit."""
+    return _DEDUCTION.search(_TAXED.sub(" ", text)) is not None and not names_credit(text)
+
+
+def asks_debit(description: str) -> bool:
+    """True when a field asks the amount of a deduction and leaves its sign to the statement."""
+    return names_debit(description) and _STATED_SIGN.search(description) is None
+
+
+def signed_by_sums(description: str, label: str) -> bool:
+    """True when the statement's sums give the sign of a row's figure for the field: the field asks a
+    deduction and the row names no credit and no pair of sides ("(expense)/benefit" has its sign from
+    `text.labels.sign_of_pair`)."""
+    return asks_debit(description) and not names_credit(label) and "(" not in label
 
 
 def change_before(text: str) -> str | None:

@@ -7,7 +7,8 @@ parentheses is therefore either an expense (the second style) or a benefit (the 
 loss-maker's "(743)" provision is a credit). The label cannot tell; the rows around it can: when the
 row above plus the printed figure is the row below, the statement adds, and the expense is the
 figure negated; when the row above minus the figure is the row below, the figure is the expense as
-printed. When neither (or both) holds, the sign stays unknown.
+printed. When neither (or both) holds, the sign stays unknown. Which rows this applies to is the field's
+and the label's words (`readers.semantics.signed_by_sums`).
 """
 
 from __future__ import annotations
@@ -24,30 +25,6 @@ class Use(Enum):
 
     ADDED = "added"  # above + figure = below: the figure carries its own sign
     SUBTRACTED = "subtracted"  # above − figure = below: the figure is the amount deducted
-
-
-_INCOME_TAX = re.compile(r"\bincome\s+tax(?:es)?\b|\btax(?:es)?\s+on\s+income\b", re.IGNORECASE)
-_DEBIT = re.compile(r"\b(?:expenses?|costs?|provisions?|charges?)\b", re.IGNORECASE)
-_CREDIT = re.compile(r"\b(?:benefits?|income|gains?|credits?|recover(?:y|ies))\b", re.IGNORECASE)
-# a description that fixes its own sign convention is read as printed
-_STATED_SIGN = re.compile(r"\bnegative\b|\bin\s+parenthes[ie]s\b|\bsigned\b", re.IGNORECASE)
-
-
-def names_credit(text: str) -> bool:
-    """True when a label names a credit ("benefit", "gain", "income"); "income taxes" and "taxes on
-    income" name what is taxed, not a side."""
-    return _CREDIT.search(_INCOME_TAX.sub(" ", text)) is not None
-
-
-def names_debit(text: str) -> bool:
-    """True when a label or a description names a deduction (an expense, cost, provision or charge)
-    and no credit."""
-    return _DEBIT.search(_INCOME_TAX.sub(" ", text)) is not None and not names_credit(text)
-
-
-def asks_debit(description: str) -> bool:
-    """True when a field asks the amount of a deduction and leaves its sign to the statement."""
-    return names_debit(description) and _STATED_SIGN.search(description) is None
 
 
 def use_in_column(rows: list[Row], row: Row, cell: Cell) -> Use | None:

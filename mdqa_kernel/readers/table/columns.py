@@ -14,7 +14,7 @@ from mdqa_kernel.text.label_periods import label_period, opening_row
 from mdqa_kernel.text.layout import Cell, Line
 from mdqa_kernel.text.period_fit import column_periods, fits, opening_of, quarter_of_table
 from mdqa_kernel.text.periods import Period, ReportPeriod, report_period
-from mdqa_kernel.text.rows import Row
+from mdqa_kernel.text.rows import Row, table_rows
 
 
 def value_columns(percent: bool, row: Row) -> list[Cell]:
@@ -121,6 +121,11 @@ def row_total(cells: list[Cell]) -> Cell | None:
         if nums[k] != 0 and abs(sum(rest) - nums[k]) <= slack + 1e-9:
             return cells[k]
     return None
+
+
+def page_rows(doc: DocumentView, page: int, lines: list[Line]) -> list[Row]:
+    """Every table row of a page, parsed once per document view (every field asks for them)."""
+    return doc.memo(f"rows:{page}", lambda: table_rows(lines))
 
 
 def row_periods(row: Row, headers: list[str], report: ReportPeriod) -> list[Period]:

@@ -13,7 +13,7 @@ from dataclasses import replace
 from mdqa_kernel.readers.base import DocumentView, FieldLike
 from mdqa_kernel.readers.semantics import asks_percent
 from mdqa_kernel.readers.table.candidates import Candidate
-from mdqa_kernel.readers.table.columns import cell_span, column_verdicts, row_fits, value_columns
+from mdqa_kernel.readers.table.columns import cell_span, column_verdicts, page_rows, row_fits, value_columns
 from mdqa_kernel.readers.table.naming import refused_row
 from mdqa_kernel.readers.table.prose import SENTENCE_END
 from mdqa_kernel.readers.table.scope import line_index
@@ -21,7 +21,7 @@ from mdqa_kernel.text.headers import column_headers
 from mdqa_kernel.text.layout import Cell, Line
 from mdqa_kernel.text.period_fit import asks_other_quarter, fits, target_offset
 from mdqa_kernel.text.periods import Period, ReportPeriod, parse_period
-from mdqa_kernel.text.rows import Row, table_rows
+from mdqa_kernel.text.rows import Row
 from mdqa_kernel.text.statement_context import is_english
 from mdqa_kernel.text.values import numbers_in, parse_number
 
@@ -68,7 +68,7 @@ def _number_row(
     doc: DocumentView, field: FieldLike, page_ls: list[Line], page: int, index: int
 ) -> tuple[Row, list[Cell]] | None:
     """The table row at a line and its two or more number cells; None for a line that is not one."""
-    rows = doc.memo(f"rows:{page}", lambda: table_rows(page_ls))
+    rows = page_rows(doc, page, page_ls)
     row = next((r for r in rows if r.line.index == index), None)
     if row is None:
         return None

@@ -59,8 +59,9 @@ from mdqa_kernel.readers.semantics import (
     field_scope,
     rebase,
     share_basis,
+    signed_by_sums,
 )
-from mdqa_kernel.readers.table.arithmetic import Use, asks_debit, names_credit, use_in_column
+from mdqa_kernel.readers.table.arithmetic import Use, use_in_column
 from mdqa_kernel.readers.table.auditor import asks_auditor, auditor_signature
 from mdqa_kernel.readers.table.candidates import (
     Candidate,
@@ -77,6 +78,7 @@ from mdqa_kernel.readers.table.columns import (
     change_cell,
     column_verdicts,
     document_period,
+    page_rows,
     period_cell,
     row_fits,
     under_note,
@@ -109,7 +111,7 @@ from mdqa_kernel.text.labels import (
 from mdqa_kernel.text.layout import Cell, Line, is_contents_page, lines_by_page
 from mdqa_kernel.text.period_fit import asks_sequential_quarter
 from mdqa_kernel.text.periods import Period, ReportPeriod, wanted_period
-from mdqa_kernel.text.rows import Row, table_rows
+from mdqa_kernel.text.rows import Row
 from mdqa_kernel.text.statement_context import (
     asked_statement,
     change_base,
@@ -362,7 +364,7 @@ class TableReader:
     ) -> Iterator[tuple[int, list[Line], Row, float]]:
         """(page, its lines, row, score) of every table row whose label names the field well enough."""
         for page, page_ls in lines.items():
-            rows = doc.memo(f"rows:{page}", lambda page_ls=page_ls: table_rows(page_ls))
+            rows = page_rows(doc, page, page_ls)
             for row in rows:
                 score = row_score(page_ls, row, labels, field)
                 if score >= self.min_label_score:
@@ -493,8 +495,8 @@ class TableReader:
         sign = sign_of_pair(label, field.description)
         if sign is None and cell.value:
             scale_conf *= LOSS_UNSIGNED  # "Income tax (expense)/benefit" for a field naming neither side
-        elif sign == 1 and cell.value:
-            use = self._deduction_use(doc, field, row, lines, cell, label)
+        elif sign == 1 and cell.value and signed_by_sums(field.description, label):
+            use = use_in_column(page_rows(doc, row.page, lines), row, cell)
             if use is Use.ADDED:
                 sign = -1  # "Provision for income taxes (117)" added down the column: an expense of 117
             elif use is None and cell.value < 0 and not (asks_expense(field) and deducted_expense(label)):
@@ -511,17 +513,6 @@ class TableReader:
             scale_word=scale_word,
             number=cell.value * (sign or 1),
         )
-
-    def _deduction_use(
-        self, doc: DocumentView, field: FieldLike, row: Row, lines: list[Line], cell: Cell, label: str
-    ) -> Use | bool | None:
-        """How the statement uses a deduction's figure (readers/table/arithmetic.py); False when the
-        field asks no deduction or the row is a credit line (an "(expense)/benefit" pair has its sign
-        from `sign_of_pair`)."""
-        if not asks_debit(field.description) or names_credit(label) or "(" in label:
-            return False
-        rows = doc.memo(f"rows:{row.page}", lambda: table_rows(lines))
-        return use_in_column(rows, row, cell)
 
     def _scale(
         self, doc: DocumentView, field: FieldLike, row: Row, lines: list[Line], cell: Cell
