@@ -943,3 +943,33 @@ def test_prose_workforce_counts(tmp_path, lines, count):
         doc, fld("employees", "Number of employees", type="integer", unit="persons"), ""
     )
     assert staff.value == count and staff.confidence >= 0.8, staff.message
+
+
+@pytest.mark.parametrize(
+    "lines, description, count",
+    [
+        (["The Company employs approximately 13,600 full-time and 30,000 part-time team members."],
+         "Number of employees", None),
+        (["The Company employs approximately 13,600 full-time and 30,000 part-time team members."],
+         "Number of full-time employees", None),
+        (["As of January 28, 2024, we employed approximately 44,000 associates, of whom approximately",
+          "10,000 were full-time."], "Number of full-time employees", None),
+        (["As of January 28, 2024, we employed approximately 44,000 associates, of whom approximately",
+          "10,000 were full-time."], "Number of employees", 44_000),
+        (["At December 31, 2024, we had approximately 9,200 total full-time and part-time employees."],
+         "Number of full-time employees", None),
+        (["As of June 30, 2024, we employed approximately 228,000 people on a full-time basis."],
+         "Number of full-time employees", 228_000),
+        (["We employ 5,000 full-time and 12,000 part-time employees."], "Number of part-time employees", 12_000),
+    ],
+)  # fmt: skip
+def test_a_count_of_one_kind_of_employment_is_not_another(tmp_path, lines, description, count):
+    """A part-time, seasonal or temporary count is not the workforce nor its full-time part; the whole
+    ("44,000 associates, of whom 10,000 were full-time", "9,200 total full-time and part-time") is not
+    the full-time count. Before, each of the None rows below gave a wrong count at 0.85."""
+    doc = _prose(tmp_path, "kinds", lines)
+    staff = TableReader().read(doc, fld("employees", description, type="integer", unit="persons"), "")
+    if count is None:
+        assert staff.status == Status.NOT_FOUND or staff.confidence < REVIEW_BELOW, staff
+    else:
+        assert staff.value == count and staff.confidence >= 0.8, staff

@@ -61,6 +61,25 @@ def column_headers(lines: list[Line], row_index: int, cells: list[Cell], max_lin
     return [_stacked(t) for t in texts]
 
 
+def basis_headers(lines: list[Line], row_index: int, cells: list[Cell], max_lines: int = 40) -> list[str]:
+    """The words over each cell on the header lines below a table's period header that name no period:
+    "As Previously Reported | Adjustment | As Restated" under "Year ended December 31, 2021", "GAAP |
+    Restructuring | Non-GAAP" under a year. `column_headers` leaves them out (they place no period); they
+    say which of one period's cells is the figure reported (`text.basis`). Rows of the table between them
+    and the row are skipped, and so is a line of one group (a section label)."""
+    texts: list[list[str]] = [[] for _ in cells]
+    for j in range(row_index - 1, max(row_index - max_lines, -1), -1):
+        groups = _column_groups(lines[j])
+        if _names_period(groups):
+            break
+        if _is_data_row(lines[j]) or len(groups) < 2:
+            continue
+        for k, cell in enumerate(cells):
+            if text := _group_over(cell, cells, groups):
+                texts[k].append(text)
+    return [" ".join(reversed(t)) for t in texts]
+
+
 def _regular_spans(groups: list[tuple[str, float, float]], cells: list[Cell]) -> list[str] | None:
     """ "2018" and "2017" each centred over four quarter columns ("4th 3rd 2nd 1st" below): k period
     headers over n = k·m cells, the i-th over the i-th run of m cells. None when the line is not that."""

@@ -163,6 +163,8 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # number word is read whole; column dates printed close together head their own columns; a line item's
 # percentage change from its "% Change" column or its "X % change" row; "% Change" over "Total | Operational"
 # heads them; "First-Quarter" is a quarter).
+# mdqa v75: table reader table-46 (a period printed on several bases reads its restated / as-reported /
+# GAAP cell; a part-time or seasonal count is not the workforce, a whole one not the full-time count).
 # mdqa v74: table reader table-45 (a deduction printed in parentheses on a statement that adds down the
 # column is the amount spent; one whose sign the sums do not settle is held; a quarterly report's quarter
 # is the latest numbered quarter of its fiscal year in a trend table).
@@ -190,7 +192,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 74,
+    "mdqa": 75,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

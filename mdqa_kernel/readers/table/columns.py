@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 
 from mdqa_kernel.readers.base import DocumentView
-from mdqa_kernel.text.headers import column_headers
+from mdqa_kernel.text.basis import Basis, column_basis
+from mdqa_kernel.text.headers import basis_headers, column_headers
 from mdqa_kernel.text.label_periods import label_period, opening_row
 from mdqa_kernel.text.layout import Cell, Line
 from mdqa_kernel.text.period_fit import column_periods, fits, opening_of, quarter_of_table
@@ -74,10 +75,11 @@ def period_cell(
     verdicts = column_verdicts(row, headers, want, report)
     chosen = [c for c, v in zip(cells, verdicts, strict=True) if v is True]
     if chosen:
-        values = {c.value for c in chosen}
         if paired_columns(headers):
             return chosen[0], PAIRED_COLUMNS  # which of the period's two cells is the field's is unknown
-        return chosen[0], 1.0 if len(values) == 1 else 0.6
+        if len({c.value for c in chosen}) == 1:
+            return chosen[0], 1.0
+        return by_basis(chosen, basis_headers(lines, row.line.index, chosen))
     if any(v is False for v in verdicts):
         return None
     if own:
@@ -89,6 +91,24 @@ def period_cell(
     return cells[0], 0.9 if len(cells) == 1 else 0.3
 
 
+def by_basis(chosen: list[Cell], headers: list[str]) -> tuple[Cell, float]:
+    """Of a period's cells that differ, the one its header names as the figure now reported ("As
+    Restated" beside "As Previously Reported | Adjustment"); else the first that is no superseded figure
+    nor an adjustment, not trusted: two columns of one period (the quarter and the year to date of a
+    field that names neither) are not told apart."""
+    bases = [column_basis(h) for h in headers]
+    kept = [c for c, b in zip(chosen, bases, strict=True) if b not in (Basis.SUPERSEDED, Basis.ADJUSTMENT)]
+    current = [c for c, b in zip(chosen, bases, strict=True) if b is Basis.CURRENT]
+    if len(current) == 1:
+        return current[0], BASIS_NAMED
+    return (kept or chosen)[0], PERIOD_CELLS_APART
+
+
+# The one current-basis cell of a period printed on several bases: its header says so, the sums are not
+# checked.
+BASIS_NAMED = 0.9
+# A period over cells that differ, none named as the figure reported.
+PERIOD_CELLS_APART = 0.6
 # Each period over two cells ("2022" over "Shares  Amount"): the period's cell is not told by the header.
 PAIRED_COLUMNS = 0.3
 

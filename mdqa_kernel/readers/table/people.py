@@ -70,6 +70,7 @@ def people_count(windows: list[ProseWindow], description: str) -> list[Candidate
     stems = {w[:5] for w in re.findall(r"[a-z]{4,}", core.lower()) if w not in _COUNT_STOP}
     workforce = bool(stems & _WORKFORCE_STEMS)
     stems -= _WORKFORCE_STEMS
+    asked = _asked_kind(core)
     if not stems and not workforce:
         return []
     out = []
@@ -95,6 +96,8 @@ def people_count(windows: list[ProseWindow], description: str) -> list[Candidate
             )
             if not stems <= said or (workforce and not employed) or is_year(w.text, number) or heading_year:
                 continue
+            if not _same_workforce(_kinds(m), asked, w.text[m.end() :]):
+                continue  # "30,000 part-time team members" is not the workforce, nor its full-time part
             scale = {"million": 1e6, "thousand": 1e3}.get((m["m"] or "").lower(), 1.0)
             head = SENTENCE_END.split(w.before + " " + w.text[: m.start("n")])[-1]
             # A workforce the company says it has ("we had approximately 221,000 employees", "we employ …",
@@ -157,6 +160,47 @@ def chinese_staff_count(windows: list[ProseWindow], description: str) -> list[Ca
                 lines_candidate("prose", w.page, m.group(0), used, score, number=float(f"{number:.12g}"))
             )
     return out
+
+
+_KIND = re.compile(r"\b(total|full[-\s]time|part[-\s]time|seasonal|temporary)\b", re.I)
+_PART_KINDS = frozenset({"part-time", "seasonal", "temporary"})
+# "44,000 associates, of whom approximately 10,000 were full-time": the count before is the whole workforce.
+_FULL_TIME_AFTER = re.compile(
+    r"^[^.;]{0,20}?\b(?:of\s+whom|of\s+which|including|among\s+them)\b[^.;]{0,40}?\d[^.;]{0,40}?\bfull[-\s]time\b",
+    re.I,
+)
+
+
+def _kinds(m: re.Match[str]) -> set[str]:
+    """The kinds of employment printed between a count and its noun ("13,600 full-time", "30,000
+    part-time team members", "9,200 total full-time and part-time employees"); none for a workforce
+    named before its count ("total workforce was 153,000")."""
+    if "noun" not in m.re.groupindex:
+        return set()
+    start = max(m.end(g) for g in ("n", "m", "n2") if m[g])
+    words = _KIND.findall(m.string[start : m.start("noun")])
+    return {re.sub(r"\s", "-", k.lower()) for k in words}
+
+
+def _asked_kind(core: str) -> str | None:
+    """ "full-time" or "part-time" when the field asks for that part of the workforce alone; None for
+    the whole (or for both named together)."""
+    kinds = {re.sub(r"\s", "-", k.lower()) for k in _KIND.findall(core)} & {"full-time", "part-time"}
+    return next(iter(kinds)) if len(kinds) == 1 else None
+
+
+def _same_workforce(kinds: set[str], asked: str | None, after: str) -> bool:
+    """Whether a count of the kinds printed with it is the workforce the field asks for: a part-time,
+    seasonal or temporary count alone is no whole workforce and no full-time count; a whole ("total
+    full-time and part-time") is neither part; and a count followed by "of whom … full-time" is the
+    whole, not the full-time part."""
+    whole = "total" in kinds or {"full-time", "part-time"} <= kinds
+    part_only = bool(kinds & _PART_KINDS) and "full-time" not in kinds and not whole
+    if asked is None:
+        return not part_only
+    if asked == "full-time":
+        return not (part_only or whole) and ("full-time" in kinds or not _FULL_TIME_AFTER.search(after))
+    return "part-time" in kinds and not whole
 
 
 def _current_first(sentence: str) -> bool:

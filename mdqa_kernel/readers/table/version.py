@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-45"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-46"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -133,3 +133,6 @@ TABLE_READER_VERSION = "table-45"  # 4: disclosure topics under their printed na
 # on a statement that adds down the column (above + figure = below) is the amount spent; one the sums do not
 # settle is held (readers/table/arithmetic.py); a quarterly report's quarter is the latest numbered quarter of its
 # fiscal year in a trend table ("2Q22 1Q22 4Q21 3Q21 2Q21" is a second quarter's)
+# 46: of one period's cells that differ, the one its sub-header names as the figure reported ("As
+# Restated", "As Reported", "GAAP"), never "As Previously Reported", an adjustment or "Non-GAAP"; a count
+# of part-time, seasonal or temporary staff is not the workforce, a whole one not its full-time part.
