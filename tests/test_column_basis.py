@@ -14,6 +14,7 @@ from tests.test_statement_labels import MILLIONS, read
 
 COVER = [text("Acme Inc. ANNUAL REPORT ON FORM 10-K"), text("For the fiscal year ended December 31, 2023")]
 THREE = (330.0, 420.0, 510.0)
+SALES = "Total revenue (net sales) for the fiscal year of the report, in USD millions"
 
 
 def test_header_words_name_a_basis() -> None:
@@ -68,10 +69,7 @@ def test_the_as_reported_column_beside_balances_without_adoption(tmp_path: Path)
         ("As Reported", "Adjustments", "Balances without Adoption of Topic 606"),
         [("Net sales", "5,000", "120", "5,120")],
     )
-    sales = read(
-        view(pdf, year=2023, doctype="10-K"),
-        "Total revenue (net sales) for the fiscal year of the report, in USD millions",
-    )
+    sales = read(view(pdf, year=2023, doctype="10-K"), SALES)
     assert sales.found and sales.value == 5000 and sales.confidence >= CONFIDENT, sales
 
 
@@ -84,9 +82,6 @@ def test_a_period_over_cells_no_header_tells_apart_is_not_trusted(tmp_path: Path
         ("Americas", "International", "Corporate"),
         [("Net sales", "3,000", "1,900", "100")],
     )
-    sales = read(
-        view(pdf, year=2023, doctype="10-K"),
-        "Total revenue (net sales) for the fiscal year of the report, in USD millions",
-    )
+    sales = read(view(pdf, year=2023, doctype="10-K"), SALES)
     assert sales.confidence < CONFIDENT, sales
     assert not (sales.found and sales.value == 3000 and sales.confidence >= REVIEW_BELOW * 2), sales

@@ -62,8 +62,9 @@ def period_cell(
     and none of them is the wanted one.
 
     Each cell's column header (stacked over the header lines) is parsed into a period and placed
-    against the report's: never by position. Two columns that fit with different values (the quarter
-    and the year to date of a field that names neither) are not told apart: low confidence. A row
+    against the report's: never by position. Two columns that fit with different values are told apart
+    only by a sub-header naming the figure reported ("As Restated" beside "As Previously Reported":
+    `by_basis`); else (the quarter and the year to date of a field that names neither) low confidence. A row
     whose label names another period ("2020 restructuring charges", "Balance at December 31, 2021")
     holds none of the wanted period's values, whatever its columns say. A row whose header names no
     period gives its only number or, when its label names the wanted period, the cell adding up the

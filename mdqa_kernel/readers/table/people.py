@@ -178,15 +178,19 @@ def _kinds(m: re.Match[str]) -> set[str]:
     if "noun" not in m.re.groupindex:
         return set()
     start = max(m.end(g) for g in ("n", "m", "n2") if m[g])
-    words = _KIND.findall(m.string[start : m.start("noun")])
-    return {re.sub(r"\s", "-", k.lower()) for k in words}
+    return _kind_words(m.string[start : m.start("noun")])
 
 
 def _asked_kind(core: str) -> str | None:
     """ "full-time" or "part-time" when the field asks for that part of the workforce alone; None for
     the whole (or for both named together)."""
-    kinds = {re.sub(r"\s", "-", k.lower()) for k in _KIND.findall(core)} & {"full-time", "part-time"}
+    kinds = _kind_words(core) & {"full-time", "part-time"}
     return next(iter(kinds)) if len(kinds) == 1 else None
+
+
+def _kind_words(text: str) -> set[str]:
+    """The kinds of employment a text names, spelled one way ("full time" is "full-time")."""
+    return {re.sub(r"\s", "-", k.lower()) for k in _KIND.findall(text)}
 
 
 def _same_workforce(kinds: set[str], asked: str | None, after: str) -> bool:
