@@ -19,9 +19,10 @@ from mdqa_kernel.parsing.pdf import parse_pdf
 from mdqa_kernel.readers import Status, view_from_parse
 from mdqa_kernel.readers.confidence import CONFIDENT, REVIEW_BELOW
 from mdqa_kernel.readers.table.reader import TableReader
+from mdqa_kernel.text.fiscal_names import NAMED_LOOSELY, YEAR_UNNAMED, fiscal_naming, named_report
 from mdqa_kernel.text.period_fit import column_periods, fits
 from mdqa_kernel.text.periods import ReportPeriod, parse_period, report_period, wanted_period
-from mdqa_kernel.text.values import declared_scale
+from mdqa_kernel.text.values import declared_scale, is_scale_caption
 
 # A drawn line: (x, text, how) with how "l" (x is the left edge), "r" (right edge) or "c" (centre).
 Item = tuple[float, str, str]
@@ -276,6 +277,98 @@ def test_columns_that_name_no_wanted_period(tmp_path):
     # the header names only other years: no table reading (a sentence-like reading of the row is left
     # for review), never a confident wrong year's number
     assert read(doc, "Operating income").confidence < CONFIDENT
+
+
+def test_a_scale_caption_heads_the_table_below_not_the_row_above(tmp_path):
+    """A statement in millions ends just above a note table captioned "(In thousands)": the statement's
+    last row is in millions (the caption is not a wrapped tail of its label), the note's rows in thousands."""
+    path = draw(
+        tmp_path / "two_tables.pdf",
+        [
+            [
+                text("CONSOLIDATED STATEMENTS OF INCOME"),
+                text("(In millions)"),
+                row("", "2023", "2022"),
+                row("Net sales", "5,000", "4,400"),
+                row("Net income", "460", "390"),
+                text("SEGMENT INFORMATION"),
+                text("(In thousands)"),
+                row("", "2023", "2022"),
+                row("International operating income", "190,000", "160,000"),
+            ]
+        ],
+    )
+    doc = view(path, year=2023, doctype="10-K")
+    income = read(doc, "Net income")
+    assert income.value == pytest.approx(460e6) and income.confidence >= CONFIDENT
+    assert read(doc, "International operating income").value == pytest.approx(190e6)
+    assert is_scale_caption("(In thousands, except per share data)") and is_scale_caption("单位：万元")
+    assert is_scale_caption("Amounts in millions") and not is_scale_caption("净利润（元）")
+    assert not is_scale_caption("Revenue (in millions)")
+
+
+def _retailer(path: Path, naming: str) -> Path:
+    """A retailer's 10-K for the year ended January 28, 2023 whose income statement heads its columns
+    "Fiscal 2022 | Fiscal 2021" only: which of them is the report's year only its text can say."""
+    cols = (400.0, 480.0)
+    return draw(
+        path,
+        [
+            [text("FORM 10-K For the fiscal year ended January 28, 2023"), text(naming)],
+            [
+                text("CONSOLIDATED STATEMENTS OF OPERATIONS"),
+                text("(In millions)"),
+                [(x, y, "r") for x, y in zip(cols, ("Fiscal 2022", "Fiscal 2021"), strict=True)],
+                row("Net sales", "5,000", "4,400", cols=cols),
+            ],
+        ],
+    )
+
+
+def test_a_year_ending_in_january_is_read_by_the_name_the_filing_gives_it(tmp_path):
+    """Metadata naming the year by the calendar year it ends in (2023) and a filing calling it "Fiscal
+    2022": the filing's own sentence decides which column is the report's year. Without one, a column
+    headed only by a year is not trusted either way."""
+    named = view(
+        _retailer(tmp_path / "named.pdf", "Fiscal 2022 ended January 28, 2023 and had 52 weeks."),
+        year=2023,
+        doctype="10-K",
+    )
+    current, prior = read(named, "Net sales"), read(named, "Net sales for the prior fiscal year")
+    assert current.value == pytest.approx(5_000e6) and current.confidence >= CONFIDENT
+    assert prior.value == pytest.approx(4_400e6) and prior.confidence >= CONFIDENT
+    silent = view(_retailer(tmp_path / "silent.pdf", "We operate 2,700 stores."), year=2023, doctype="10-K")
+    assert read(silent, "Net sales").confidence < REVIEW_BELOW
+    assert read(silent, "Net sales for the prior fiscal year").confidence < REVIEW_BELOW
+
+
+def test_fiscal_naming_pairs_a_fiscal_year_with_its_january_end():
+    assert fiscal_naming("Fiscal 2022 ended January 28, 2023.") == (-1, 1.0)
+    assert fiscal_naming("the fiscal year ended January 28, 2023 (“fiscal 2023”)") == (0, 1.0)
+    assert fiscal_naming("fiscal year 2023, which ended on February 3, 2024, had 53 weeks") == (-1, 1.0)
+    # a list pairs by position ("respectively"); a year ending in the first days of January is no retailer's
+    assert (
+        fiscal_naming("Fiscal 2022 and 2021 ended January 28, 2023 and January 29, 2022, respectively")
+        is None
+    )
+    assert fiscal_naming("Fiscal 2022 ended January 1, 2023.") is None
+    assert fiscal_naming("Fiscal 2022 ended January 28, 2023. Fiscal 2023 ended February 3, 2024.") == (
+        -1,
+        1.0,
+    )
+    assert fiscal_naming("Fiscal 2022 ended January 28, 2023; fiscal 2023 ended January 28, 2023") is None
+    # one fiscal year and one January date in a sentence: a likely name, not a stated one; a year two
+    # apart from the date is another year spoken of
+    loose = (
+        "A 10% change as of January 28, 2023, would have affected net earnings by $45 million in fiscal 2023."
+    )
+    assert fiscal_naming(loose) == (0, NAMED_LOOSELY)
+    assert fiscal_naming("Leases as of January 28, 2023 are due in fiscal 2025.") is None
+    ambiguous = ReportPeriod(year=2023, end=dt.date(2023, 1, 28))
+    assert named_report(ambiguous, (-1, 1.0)).year == 2022
+    assert named_report(ambiguous, None) == ReportPeriod(2023, dt.date(2023, 1, 28), year_named=YEAR_UNNAMED)
+    december = ReportPeriod(year=2022, end=dt.date(2023, 1, 1))
+    assert named_report(december, None) == december
 
 
 def test_period_parsing_and_matching():

@@ -973,3 +973,21 @@ def test_a_count_of_one_kind_of_employment_is_not_another(tmp_path, lines, descr
         assert staff.status == Status.NOT_FOUND or staff.confidence < REVIEW_BELOW, staff
     else:
         assert staff.value == count and staff.confidence >= 0.8, staff
+
+
+def test_a_non_cash_amount_is_not_the_line_item(tmp_path):
+    """ "exclude non-cash capital expenditures of $48 million, $92 million and $14 million … respectively":
+    none of them is the year's capital expenditures; a field asking the non-cash amount reads its own."""
+    doc = _prose(
+        tmp_path,
+        "noncash",
+        [
+            "Total capital expenditures exclude non-cash capital expenditures of $48 million, $92 million",
+            "and $14 million for fiscal 2024, fiscal 2023 and 2022, respectively.",
+        ],
+    )
+    for when in ("the prior fiscal year", "the fiscal year of the report"):
+        capex = TableReader().read(doc, fld("capex", f"Capital expenditures for {when}, in USD millions"), "")
+        assert capex.status == Status.NOT_FOUND, capex
+    asked = fld("noncash", "Non-cash capital expenditures for the fiscal year of the report, in USD millions")
+    assert TableReader().read(doc, asked, "").value == pytest.approx(48e6)

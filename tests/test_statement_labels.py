@@ -260,3 +260,30 @@ def test_a_sentence_under_a_table_is_no_wrapped_tail_of_its_last_row(tmp_path: P
     rows = {r.label: [c.text for c in r.cells] for r in table_rows(lines_by_page(doc.words)[2])}
     assert rows["Balance at end of period"] == ["374", "469", "410"], rows
     assert rows["Gross increases"] == ["2,352,826", "11", "30"], rows
+
+
+def test_an_unsigned_figure_elsewhere_is_not_the_statements_signed_one(tmp_path: Path) -> None:
+    """A field asking capital expenditures "as printed in the cash flow statement" with outflows negative,
+    in a filing whose statement row the reader does not name: the discussion's unsigned "$ 649" may be
+    printed "(649)" in the statement, so it is held for review; a figure printed with its sign is not."""
+    cash_flows = [
+        text("CONSOLIDATED STATEMENTS OF CASH FLOWS"),
+        MILLIONS,
+        YEARS,
+        row("Net cash provided by operating activities", "3,200", "3,000"),
+        row("Net cash used in investing activities", "(700)", "(650)"),
+    ]
+    asked = (
+        "Capital expenditures for the fiscal year of the report as printed in the cash flow statement, in USD "
+        "millions (an outflow in parentheses is negative)"
+    )
+    for printed, trusted in (("$ 649", False), ("$ (649)", True)):
+        discussion = [
+            text("LIQUIDITY AND CAPITAL RESOURCES"),
+            MILLIONS,
+            YEARS,
+            row("Capital expenditures", printed, "$ 600"),
+        ]
+        doc = view(draw(tmp_path / f"capex_{trusted}.pdf", [COVER, cash_flows, discussion]), year=2023)
+        capex = read(doc, asked)
+        assert abs(capex.value) == 649 and (capex.confidence >= REVIEW_BELOW) is trusted, capex

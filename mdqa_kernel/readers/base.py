@@ -31,6 +31,7 @@ from mdqa_kernel.errors import MdqaError, UnknownNameError
 from mdqa_kernel.parsing.pdf import CHUNKS_SCHEMA
 from mdqa_kernel.readers.confidence import REVIEW_BELOW
 from mdqa_kernel.registry import Registry
+from mdqa_kernel.text.fiscal_names import fiscal_naming
 from mdqa_kernel.text.language import CJK_RE
 from mdqa_kernel.text.values import standing_scale, to_json_value
 
@@ -240,6 +241,15 @@ class DocumentView:
         """The filing-wide scale in force on `page`: the last declaration on it or before it."""
         before = [(f, w) for p, f, w in self.standing_scales() if p <= page]
         return before[-1] if before else None
+
+    def fiscal_naming(self) -> tuple[int, float] | None:
+        """What the filing calls a fiscal year that ends in January, relative to the calendar year it
+        ends in, and how sure (`text.fiscal_names.fiscal_naming`); a restricted view keeps its document's."""
+
+        def build() -> tuple[int, float] | None:
+            return fiscal_naming("\n".join(t or "" for t in self.pages["text"].to_list()))
+
+        return self.memo("fiscal_naming", build)
 
     def memo(self, key: str, build: Callable[[], Any]) -> Any:
         """Per-document cache for derived structures (line index, BM25 index) shared by all fields."""

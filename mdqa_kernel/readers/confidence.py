@@ -88,6 +88,9 @@ OCR_DOUBTFUL = 0.5
 # A field that names its statement ("… as printed in the cash flow statement"): a reading from another page
 # (a note, the management discussion) keeps this share of its score, so the statement's row wins.
 NAMED_STATEMENT_ELSEWHERE = 0.9
+# ... and one printed without a sign for a field that asks the statement's sign ("an outflow in parentheses
+# is negative"): the statement may print it in parentheses, so its sign is not known.
+UNSIGNED_ELSEWHERE = 0.5
 
 # A figure from a parent-company-only statement or a segment note for a field about the consolidated group
 # (readers/semantics.py), when no consolidated reading exists: it may be the figure asked for, or not.

@@ -155,6 +155,11 @@ def names_debit(text: str) -> bool:
     return _DEDUCTION.search(_TAXED.sub(" ", text)) is not None and not names_credit(text)
 
 
+def asks_printed_sign(description: str) -> bool:
+    """True when a field fixes its sign convention ("… (an outflow in parentheses is negative)")."""
+    return _STATED_SIGN.search(description) is not None
+
+
 def asks_debit(description: str) -> bool:
     """True when a field asks the amount of a deduction and leaves its sign to the statement."""
     return names_debit(description) and _STATED_SIGN.search(description) is None

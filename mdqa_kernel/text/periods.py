@@ -208,6 +208,10 @@ class ReportPeriod:
     end: dt.date | None = None
     quarterly: bool = False
     quarter: int | None = None  # 1..4 of a quarterly report, when known
+    # How sure the year's number is as the filing's own tables print it: below 1 when the year ends in
+    # January and the filing says only loosely, or not at all, what it calls that year (a bare "2022"
+    # over a column may be the report's year or the one before: `text.fiscal_names`).
+    year_named: float = 1.0
 
 
 def period_text(text: str) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from mdqa_kernel.text.language import has_cjk
 from mdqa_kernel.text.layout import Cell, Line, Word, is_year_word
-from mdqa_kernel.text.values import is_valid_grouping
+from mdqa_kernel.text.values import is_scale_caption, is_valid_grouping
 
 
 @dataclass
@@ -228,7 +228,8 @@ def _satellite_host(
 
 
 def _assign_label_fragments(entries: list[_Entry], lines: list[Line], gap_limit: float) -> None:
-    """Give each label-only line to the nearest row band (within two line gaps)."""
+    """Give each label-only line to the nearest row band (within two line gaps); a scale caption only to
+    a row below it."""
     taken = {e.index for e in entries} | {j for e in entries for j in e.members}
     geometry = [(e, e.first_x, *e.band(lines)) for e in entries]
     for j, line in enumerate(lines):
@@ -237,9 +238,11 @@ def _assign_label_fragments(entries: list[_Entry], lines: list[Line], gap_limit:
         label_words, cells, _units = line.split()
         if cells or not label_words:
             continue
+        # A scale caption heads the table below it; it is never the tail of the row above's label.
+        caption = is_scale_caption(line.text)
         best: tuple[float, _Entry] | None = None
         for e, first_x, top, bottom in geometry:
-            if not any(w.x1 <= first_x + 1 for w in label_words):
+            if not any(w.x1 <= first_x + 1 for w in label_words) or (caption and j > e.index):
                 continue
             dist = max(top - line.bottom, line.top - bottom, 0.0)
             if dist <= 2 * gap_limit and (best is None or dist < best[0]):

@@ -112,6 +112,17 @@ def declared_scale(text: str) -> tuple[float, str] | None:
     return None
 
 
+def is_scale_caption(text: str) -> bool:
+    """A line that is only a table's scale caption ("(In thousands)", "Amounts in millions", "单位：万元"):
+    nothing but brackets or a currency sign before the declaration. "净利润（元）" is a label with its unit."""
+    flat = unicodedata.normalize("NFKC", text).strip()
+    for pattern in (_UNIT_DECL_ZH, _UNIT_SUFFIX_ZH, _UNIT_DECL_EN, _UNIT_PAREN_EN):
+        m = pattern.search(flat)
+        if m and not flat[: m.start()].strip(" ($₹（[-—:："):
+            return True
+    return False
+
+
 # A filing-wide declaration, in force for every table that declares no scale of its own: "Unless otherwise
 # noted, tabular dollars are presented in millions", "All amounts are in ₹ crore unless otherwise stated",
 # "(Dollars in millions, unless otherwise indicated)". "Unless otherwise …" is what makes it standing: a

@@ -163,6 +163,9 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # number word is read whole; column dates printed close together head their own columns; a line item's
 # percentage change from its "% Change" column or its "X % change" row; "% Change" over "Total | Operational"
 # heads them; "First-Quarter" is a quarter).
+# mdqa v76: table reader table-47 (a scale caption heads the table below it; a year ending in January
+# is read by the name the filing gives it, a bare-year column held for review when it gives none;
+# "non-cash capex" is not capex; an unsigned figure outside the statement a signed field names is held).
 # mdqa v75: table reader table-46 (a period printed on several bases reads its restated / as-reported /
 # GAAP cell; a part-time or seasonal count is not the workforce, a whole one not the full-time count).
 # mdqa v74: table reader table-45 (a deduction printed in parentheses on a statement that adds down the
@@ -192,7 +195,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 75,
+    "mdqa": 76,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

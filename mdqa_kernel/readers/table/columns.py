@@ -10,6 +10,7 @@ import re
 
 from mdqa_kernel.readers.base import DocumentView
 from mdqa_kernel.text.basis import Basis, column_basis
+from mdqa_kernel.text.fiscal_names import named_report
 from mdqa_kernel.text.headers import basis_headers, column_headers
 from mdqa_kernel.text.label_periods import label_period, opening_row
 from mdqa_kernel.text.layout import Cell, Line
@@ -50,9 +51,13 @@ def under_note(cell: Cell, notes: list[tuple[float, float]]) -> bool:
 
 def document_period(doc: DocumentView) -> ReportPeriod:
     """The period the document reports (its metadata's fiscal year; the end date its cover states:
-    "For the fiscal year ended June 30, 2023"), computed once per document."""
+    "For the fiscal year ended June 30, 2023"; a year ending in January named as the filing names it,
+    `text.fiscal_names`), computed once per document."""
 
-    return doc.memo("report_period", lambda: report_period(doc.metadata, doc.cover_text()))
+    return doc.memo(
+        "report_period",
+        lambda: named_report(report_period(doc.metadata, doc.cover_text()), doc.fiscal_naming()),
+    )
 
 
 def period_cell(
@@ -78,9 +83,12 @@ def period_cell(
     if chosen:
         if paired_columns(headers):
             return chosen[0], PAIRED_COLUMNS  # which of the period's two cells is the field's is unknown
+        # a column headed by a bare year ("2022") is only as sure as the filing's name for its year
+        unnamed = report.year_named if bare_years(row, cells, headers, report, chosen) else 1.0
         if len({c.value for c in chosen}) == 1:
-            return chosen[0], 1.0
-        return by_basis(chosen, basis_headers(lines, row.line.index, chosen))
+            return chosen[0], unnamed
+        cell, conf = by_basis(chosen, basis_headers(lines, row.line.index, chosen))
+        return cell, conf * unnamed
     if any(v is False for v in verdicts):
         return None
     if own:
@@ -90,6 +98,16 @@ def period_cell(
         if total is not None:
             return total, 1.0
     return cells[0], 0.9 if len(cells) == 1 else 0.3
+
+
+def bare_years(
+    row: Row, cells: list[Cell], headers: list[str], report: ReportPeriod, chosen: list[Cell]
+) -> bool:
+    """Whether the chosen cells' columns are placed by a bare year only ("2022", "Fiscal 2022"): no end
+    date, no word ("Current Year") saying which year it is."""
+    ids = {id(c) for c in chosen}
+    periods = [p for c, p in zip(cells, row_periods(row, headers, report), strict=True) if id(c) in ids]
+    return bool(periods) and all(p.end is None and p.offset is None for p in periods)
 
 
 def by_basis(chosen: list[Cell], headers: list[str]) -> tuple[Cell, float]:

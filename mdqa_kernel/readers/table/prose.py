@@ -252,6 +252,8 @@ def label_then_value(
         best: dict[int, Candidate] = {}
         for label in prose_labels:
             for start, end in occurrences(w, label.norm):
+                if _other_measure(w.text[max(0, start - 24) : start], label.norm):
+                    continue  # "non-cash capital expenditures of $92 million" are not capital expenditures
                 found = [_value_after(w.text, start, end, label, want)]
                 if want != "date":
                     found.append(_count_before(w.text, start, label))
@@ -322,6 +324,16 @@ def _past_as_of(text: str, end: int) -> int:
         if dates and dates[0][1] == 0:
             end = len(text) - len(text[dated.end() + dates[0][2] :].lstrip(" ,"))  # past ", " after the date
     return end
+
+
+# "non-cash", "noncash", "non-GAAP", "non-current" before a label make another measure of it.
+_OTHER_MEASURE = re.compile(r"\bnon-?(?!e\b)[a-z]+\s+$", re.I)
+_OTHER_MEASURE_LABEL = re.compile(r"\bnon-?[a-z]", re.I)
+
+
+def _other_measure(before: str, label: str) -> bool:
+    """Whether the words just before a label's occurrence make it another measure than the label's."""
+    return bool(_OTHER_MEASURE.search(before)) and not _OTHER_MEASURE_LABEL.search(label)
 
 
 # A clause set off by commas that says what the amount includes: the amount is still the label's whole

@@ -49,11 +49,13 @@ from mdqa_kernel.readers.confidence import (
     ROUNDED_ONLY,
     STANDING_SCALE,
     UNDECLARED_SCALE,
+    UNSIGNED_ELSEWHERE,
 )
 from mdqa_kernel.readers.plausibility import asks_scaled_unit, checked, field_kind, reading_implausibility
 from mdqa_kernel.readers.semantics import (
     asks_expense,
     asks_percent,
+    asks_printed_sign,
     deducted_expense,
     field_basis,
     field_scope,
@@ -562,9 +564,13 @@ class TableReader:
         asked = asked_statement(field.description) if statements else None
         if asked is not None:
             # "… as printed in the cash flow statement": the same label elsewhere is another table's
+            signed = asks_printed_sign(field.description)
             for t in typed:
                 if statements.get(t.cand.page) != asked:
                     t.score = round(t.score * NAMED_STATEMENT_ELSEWHERE, 4)
+                    if signed and not _SIGNED.search(t.cand.raw):
+                        # "Total capital expenditures $649" in the discussion, "(649)" in the statement
+                        t.score = round(t.score * UNSIGNED_ELSEWHERE, 4)
         # A plausible reading goes before any implausible one, whatever their scores: a headcount read
         # from a row about shares must not win over the one read from the sentence about employees. At
         # equal scores a primary statement's row goes first: that is where its line items are defined.
@@ -727,6 +733,9 @@ def _ocr_confidence(doc: DocumentView, cand: Candidate) -> float | None:
             return None
     low = on_page["conf"].min()
     return float(low) if isinstance(low, int | float) else 0.0
+
+
+_SIGNED = re.compile(r"[(\-−–]")  # a figure printed with its sign: "(649)", "-649"
 
 
 def _lines_by_page(doc: DocumentView) -> dict[int, list[Line]]:

@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-46"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-47"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -136,3 +136,8 @@ TABLE_READER_VERSION = "table-46"  # 4: disclosure topics under their printed na
 # 46: of one period's cells that differ, the one its sub-header names as the figure reported ("As
 # Restated", "As Reported", "GAAP"), never "As Previously Reported", an adjustment or "Non-GAAP"; a count
 # of part-time, seasonal or temporary staff is not the workforce, a whole one not its full-time part.
+# 47: a scale caption ("(In thousands)") heads the table below it, never the tail of the label of the row
+# above; a year ending in January is read by the name the filing gives it ("Fiscal 2022 ended January 28,
+# 2023"), and a column headed by a bare year is held for review when the filing never says; "non-cash" before
+# a label in a sentence names another measure; a figure printed without a sign outside the statement a field
+# names, for a field asking that statement's sign, is held for review.

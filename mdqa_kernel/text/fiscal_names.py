@@ -1,0 +1,105 @@
+"""What a filer calls a fiscal year that ends in January.
+
+One retailer's "fiscal 2022" ends January 28, 2023; another's "fiscal 2023" does. A table headed by bare
+years ("Fiscal 2022 | Fiscal 2021") is placed against the report only once the filing's own text says
+which name its year carries: metadata naming the year by the calendar year it ends in is a guess there.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import replace
+
+from mdqa_kernel.text.periods import ReportPeriod, dates_in
+
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?"
+_MONTH_DATE = rf"{_MONTH}\s+\d{{1,2}},?\s+(?:19|20)\d\d"
+_NO_YEAR = r"(?:(?!(?:19|20)\d\d)[^.;()]){0,40}?"
+# "Fiscal 2022 ended January 28, 2023", "fiscal year 2022, which ended on January 28, 2023"; and "the 52
+# weeks ended January 28, 2023 (“fiscal 2022”)". A list ("… ended January 28, 2023 and January 29,
+# 2022, respectively") pairs its years and dates by position, which is not read.
+_FISCAL_ENDED = re.compile(
+    rf"\bfiscal\s+(?:year\s+)?(?P<y>(?:19|20)\d\d)\b{_NO_YEAR}\b(?:ended|ending|ends|will\s+end)\s+(?:on\s+)?"
+    rf"(?P<d>{_MONTH_DATE})(?!\s*(?:,|and|&)\s*(?:and\s+)?{_MONTH}\s+\d)",
+    re.I,
+)
+_DATE_CALLED = re.compile(
+    rf"(?<!and\s)(?P<d>{_MONTH_DATE})\s*[(,]\s*[\"“”'‘’]?\s*(?:our\s+|the\s+)?fiscal\s+(?:year\s+)?"
+    r"(?P<y>(?:19|20)\d\d)\b",
+    re.I,
+)
+_FISCAL_YEAR = re.compile(r"\bfiscal\s+(?:year\s+)?((?:19|20)\d\d)\b", re.I)
+_SENTENCE_END = re.compile(r"(?<=[a-z)])\.\s+(?=[A-Z])")
+_LOOSE_SENTENCE_CHARS = 400
+
+# A name read from a sentence that speaks of one fiscal year and one January date without saying the
+# one ended on the other ("as of January 28, 2023, … net earnings in fiscal 2023"): likely, not stated.
+NAMED_LOOSELY = 0.85
+# A column placed by a bare year when the filing never says what it calls its year.
+YEAR_UNNAMED = 0.45
+
+
+def naming_varies(end: dt.date) -> bool:
+    """Whether filers name a year ending on `end` differently. A year ending in the first days of January
+    (the 52/53-week year closest to December 31: "fiscal 2022" ended January 1, 2023) is named for the
+    year before; one ending later in January or in early February is named either way."""
+    return (end.month == 1 and end.day > 7) or (end.month == 2 and end.day <= 7)
+
+
+def fiscal_naming(text: str) -> tuple[int, float] | None:
+    """(offset, sureness): the filer's name for a year ending in January, relative to the calendar year
+    it ends in ("Fiscal 2022 ended January 28, 2023" → -1; "fiscal 2023 ended January 28, 2023" → 0).
+    Sure when a sentence says a fiscal year ended on such a date; `NAMED_LOOSELY` when sentences only
+    speak of one fiscal year and one such date together; None when nothing pairs them or they disagree."""
+    flat = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text))
+    stated = _agreed(_stated_offsets(flat))
+    if stated is not None:
+        return stated, 1.0
+    loose = _agreed(_loose_offsets(flat))
+    return (loose, NAMED_LOOSELY) if loose is not None else None
+
+
+def _stated_offsets(flat: str) -> list[int]:
+    out = []
+    for pattern in (_FISCAL_ENDED, _DATE_CALLED):
+        for m in pattern.finditer(flat):
+            dates = dates_in(m.group("d"))
+            if dates and naming_varies(dates[0]):
+                out.append(int(m.group("y")) - dates[0].year)
+    return out
+
+
+def _loose_offsets(flat: str) -> list[int]:
+    """Offsets from short sentences naming exactly one fiscal year and one January date; years two or
+    more apart from the date are other years spoken of (a lease due in fiscal 2025), not names."""
+    out = []
+    for sentence in _SENTENCE_END.split(flat):
+        if len(sentence) > _LOOSE_SENTENCE_CHARS:
+            continue  # a table run together with its caption, not a sentence
+        years = set(_FISCAL_YEAR.findall(sentence))
+        dates = {d for d in dates_in(sentence) if naming_varies(d)}
+        if len(years) == 1 and len(dates) == 1:
+            offset = int(years.pop()) - dates.pop().year
+            if offset in (-1, 0):
+                out.append(offset)
+    return out
+
+
+def _agreed(offsets: list[int]) -> int | None:
+    counts = Counter(o for o in offsets if o in (-1, 0))
+    return next(iter(counts)) if len(counts) == 1 else None
+
+
+def named_report(report: ReportPeriod, naming: tuple[int, float] | None) -> ReportPeriod:
+    """The report's period with its year as the filing names it: a year ending in January takes the
+    filing's own name ("fiscal 2022" for the year ended January 28, 2023), whatever the metadata says,
+    and how sure that name is; with no name found, the metadata's year at `YEAR_UNNAMED`."""
+    if report.quarterly or report.end is None or not naming_varies(report.end):
+        return report
+    if naming is None:
+        return replace(report, year_named=YEAR_UNNAMED)
+    offset, sureness = naming
+    return replace(report, year=report.end.year + offset, year_named=sureness)
