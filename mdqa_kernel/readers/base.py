@@ -31,8 +31,9 @@ from mdqa_kernel.errors import MdqaError, UnknownNameError
 from mdqa_kernel.parsing.pdf import CHUNKS_SCHEMA
 from mdqa_kernel.readers.confidence import REVIEW_BELOW
 from mdqa_kernel.registry import Registry
-from mdqa_kernel.text.fiscal_names import fiscal_naming
+from mdqa_kernel.text.fiscal_names import fiscal_naming, needs_name
 from mdqa_kernel.text.language import CJK_RE
+from mdqa_kernel.text.periods import report_period
 from mdqa_kernel.text.values import standing_scale, to_json_value
 
 
@@ -244,9 +245,12 @@ class DocumentView:
 
     def fiscal_naming(self) -> tuple[int, float] | None:
         """What the filing calls a fiscal year that ends in January, relative to the calendar year it
-        ends in, and how sure (`text.fiscal_names.fiscal_naming`); a restricted view keeps its document's."""
+        ends in, and how sure (`text.fiscal_names.fiscal_naming`); None without reading the pages when the
+        cover's period is not such a year. A restricted view keeps its document's."""
 
         def build() -> tuple[int, float] | None:
+            if not needs_name(report_period(self.metadata, self.cover_text())):
+                return None
             return fiscal_naming("\n".join(t or "" for t in self.pages["text"].to_list()))
 
         return self.memo("fiscal_naming", build)

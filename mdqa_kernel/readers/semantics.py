@@ -162,7 +162,7 @@ def asks_printed_sign(description: str) -> bool:
 
 def asks_debit(description: str) -> bool:
     """True when a field asks the amount of a deduction and leaves its sign to the statement."""
-    return names_debit(description) and _STATED_SIGN.search(description) is None
+    return names_debit(description) and not asks_printed_sign(description)
 
 
 def signed_by_sums(description: str, label: str) -> bool:

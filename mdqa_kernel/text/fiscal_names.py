@@ -13,9 +13,9 @@ import unicodedata
 from collections import Counter
 from dataclasses import replace
 
-from mdqa_kernel.text.periods import ReportPeriod, dates_in
+from mdqa_kernel.text.periods import MONTH_WORDS, ReportPeriod, dates_in
 
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?"
+_MONTH = rf"(?:{MONTH_WORDS})\.?"
 _MONTH_DATE = rf"{_MONTH}\s+\d{{1,2}},?\s+(?:19|20)\d\d"
 _NO_YEAR = r"(?:(?!(?:19|20)\d\d)[^.;()]){0,40}?"
 # "Fiscal 2022 ended January 28, 2023", "fiscal year 2022, which ended on January 28, 2023"; and "the 52
@@ -47,6 +47,11 @@ def naming_varies(end: dt.date) -> bool:
     (the 52/53-week year closest to December 31: "fiscal 2022" ended January 1, 2023) is named for the
     year before; one ending later in January or in early February is named either way."""
     return (end.month == 1 and end.day > 7) or (end.month == 2 and end.day <= 7)
+
+
+def needs_name(report: ReportPeriod) -> bool:
+    """Whether the report's year is one filers name either way (an annual report ending in January)."""
+    return not report.quarterly and report.end is not None and naming_varies(report.end)
 
 
 def fiscal_naming(text: str) -> tuple[int, float] | None:
@@ -97,7 +102,7 @@ def named_report(report: ReportPeriod, naming: tuple[int, float] | None) -> Repo
     """The report's period with its year as the filing names it: a year ending in January takes the
     filing's own name ("fiscal 2022" for the year ended January 28, 2023), whatever the metadata says,
     and how sure that name is; with no name found, the metadata's year at `YEAR_UNNAMED`."""
-    if report.quarterly or report.end is None or not naming_varies(report.end):
+    if not needs_name(report) or report.end is None:
         return report
     if naming is None:
         return replace(report, year_named=YEAR_UNNAMED)

@@ -12,6 +12,7 @@ import datetime as dt
 import functools
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,24 +104,25 @@ def _word_factor(word: str) -> float:
     return _SCALE_BY_WORD.get(w, 1.0 if "dollar" in w else _SCALE_BY_WORD.get(w.rstrip("s"), 1.0))
 
 
+def _declarations(flat: str) -> Iterator[re.Match[str]]:
+    """The first scale declaration of each kind in an NFKC text, in the order they are trusted."""
+    for pattern in (_UNIT_DECL_ZH, _UNIT_SUFFIX_ZH, _UNIT_DECL_EN, _UNIT_PAREN_EN):
+        m = pattern.search(flat)
+        if m:
+            yield m
+
+
 def declared_scale(text: str) -> tuple[float, str] | None:
     """The scale a text declares ("单位：万元" → (1e4, "万元")), or None when it declares none."""
-    for pattern in (_UNIT_DECL_ZH, _UNIT_SUFFIX_ZH, _UNIT_DECL_EN, _UNIT_PAREN_EN):
-        m = pattern.search(unicodedata.normalize("NFKC", text))
-        if m:
-            return _word_factor(m.group(1)), m.group(1)
-    return None
+    m = next(_declarations(unicodedata.normalize("NFKC", text)), None)
+    return (_word_factor(m.group(1)), m.group(1)) if m else None
 
 
 def is_scale_caption(text: str) -> bool:
     """A line that is only a table's scale caption ("(In thousands)", "Amounts in millions", "单位：万元"):
     nothing but brackets or a currency sign before the declaration. "净利润（元）" is a label with its unit."""
     flat = unicodedata.normalize("NFKC", text).strip()
-    for pattern in (_UNIT_DECL_ZH, _UNIT_SUFFIX_ZH, _UNIT_DECL_EN, _UNIT_PAREN_EN):
-        m = pattern.search(flat)
-        if m and not flat[: m.start()].strip(" ($₹（[-—:："):
-            return True
-    return False
+    return any(not flat[: m.start()].strip(" ($₹（[-—:：") for m in _declarations(flat))
 
 
 # A filing-wide declaration, in force for every table that declares no scale of its own: "Unless otherwise

@@ -84,7 +84,9 @@ def period_cell(
         if paired_columns(headers):
             return chosen[0], PAIRED_COLUMNS  # which of the period's two cells is the field's is unknown
         # a column headed by a bare year ("2022") is only as sure as the filing's name for its year
-        unnamed = report.year_named if bare_years(row, cells, headers, report, chosen) else 1.0
+        unnamed = 1.0
+        if report.year_named < 1.0 and bare_years(row, cells, headers, report, chosen):
+            unnamed = report.year_named
         if len({c.value for c in chosen}) == 1:
             return chosen[0], unnamed
         cell, conf = by_basis(chosen, basis_headers(lines, row.line.index, chosen))

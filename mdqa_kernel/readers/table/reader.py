@@ -568,7 +568,7 @@ class TableReader:
             for t in typed:
                 if statements.get(t.cand.page) != asked:
                     t.score = round(t.score * NAMED_STATEMENT_ELSEWHERE, 4)
-                    if signed and not _SIGNED.search(t.cand.raw):
+                    if signed and (parse_number(t.cand.raw) or 0.0) >= 0:
                         # "Total capital expenditures $649" in the discussion, "(649)" in the statement
                         t.score = round(t.score * UNSIGNED_ELSEWHERE, 4)
         # A plausible reading goes before any implausible one, whatever their scores: a headcount read
@@ -733,9 +733,6 @@ def _ocr_confidence(doc: DocumentView, cand: Candidate) -> float | None:
             return None
     low = on_page["conf"].min()
     return float(low) if isinstance(low, int | float) else 0.0
-
-
-_SIGNED = re.compile(r"[(\-−–]")  # a figure printed with its sign: "(649)", "-649"
 
 
 def _lines_by_page(doc: DocumentView) -> dict[int, list[Line]]:
