@@ -337,6 +337,10 @@ def test_a_year_ending_in_january_is_read_by_the_name_the_filing_gives_it(tmp_pa
     current, prior = read(named, "Net sales"), read(named, "Net sales for the prior fiscal year")
     assert current.value == pytest.approx(5_000e6) and current.confidence >= CONFIDENT
     assert prior.value == pytest.approx(4_400e6) and prior.confidence >= CONFIDENT
+    listed = "Fiscal 2022 and 2021 ended January 28, 2023 and January 29, 2022, respectively."
+    listed_view = view(_retailer(tmp_path / "listed.pdf", listed), year=2023, doctype="10-K")
+    assert read(listed_view, "Net sales").value == pytest.approx(5_000e6)
+    assert read(listed_view, "Net sales").confidence >= CONFIDENT
     silent = view(_retailer(tmp_path / "silent.pdf", "We operate 2,700 stores."), year=2023, doctype="10-K")
     assert read(silent, "Net sales").confidence < REVIEW_BELOW
     assert read(silent, "Net sales for the prior fiscal year").confidence < REVIEW_BELOW
@@ -346,11 +350,36 @@ def test_fiscal_naming_pairs_a_fiscal_year_with_its_january_end():
     assert fiscal_naming("Fiscal 2022 ended January 28, 2023.") == (-1, 1.0)
     assert fiscal_naming("the fiscal year ended January 28, 2023 (“fiscal 2023”)") == (0, 1.0)
     assert fiscal_naming("fiscal year 2023, which ended on February 3, 2024, had 53 weeks") == (-1, 1.0)
-    # a list pairs by position ("respectively"); a year ending in the first days of January is no retailer's
+    # a list pairs by position ("respectively"), names after the dates or before them; a list whose
+    # counts or offsets do not agree names nothing
+    assert fiscal_naming(
+        "Fiscal 2022 and 2021 ended January 28, 2023 and January 29, 2022, respectively"
+    ) == (
+        -1,
+        1.0,
+    )
+    dates_first = (
+        "Our fiscal years ended February 3, 2024, January 28, 2023 and January 29, 2022 (“fiscal 2023,” "
+        "“fiscal 2022” and “fiscal 2021,” respectively) had 53, 52 and 52 weeks."
+    )
+    assert fiscal_naming(dates_first) == (-1, 1.0)
+    assert fiscal_naming(
+        "Fiscal years 2023 and 2022 ended January 28, 2023 and January 29, 2022, respectively"
+    ) == (
+        0,
+        1.0,
+    )
     assert (
-        fiscal_naming("Fiscal 2022 and 2021 ended January 28, 2023 and January 29, 2022, respectively")
+        fiscal_naming("Fiscal 2022, 2021 and 2020 ended January 28, 2023 and January 29, 2022, respectively")
         is None
     )
+    assert (
+        fiscal_naming("Fiscal 2022 and 2020 ended January 28, 2023 and January 29, 2022, respectively")
+        is None
+    )
+    sales = "Net sales were $5.0 billion and $4.4 billion in fiscal 2022 and 2021, respectively."
+    assert fiscal_naming(sales) is None
+    # a year ending in the first days of January is no retailer's
     assert fiscal_naming("Fiscal 2022 ended January 1, 2023.") is None
     assert fiscal_naming("Fiscal 2022 ended January 28, 2023. Fiscal 2023 ended February 3, 2024.") == (
         -1,
@@ -809,6 +838,30 @@ def test_a_table_without_a_caption_takes_the_filings_standing_scale(tmp_path: Pa
                   year=2023, doctype="10-K")  # fmt: skip
     unscaled = TableReader().read(before, field, "")
     assert unscaled.value == 0.000411 and unscaled.confidence < REVIEW_BELOW, unscaled  # held for review
+
+
+def test_a_table_without_a_caption_in_a_filing_that_captions_its_tables(tmp_path: Path) -> None:
+    """A note's table prints no scale and no standing declaration covers it. In a filing whose statements
+    are headed "(In millions)" its caption was probably lost: which scale it is in is unknown, so the
+    value is held for review. In a filing that captions no table at all it is read in units."""
+    cover = [
+        text("Acme Inc. ANNUAL REPORT ON FORM 10-K"),
+        text("For the fiscal year ended December 31, 2023"),
+    ]
+    statement = [text("CONSOLIDATED STATEMENTS OF OPERATIONS"), text("(In millions)"),
+                 row("", "2023", "2022", "2021"), row("Net sales", "9,120", "8,870", "8,400")]  # fmt: skip
+    note = [text("Note 3 - Restructuring"), row("", "2023", "2022", "2021"),
+            row("Total restructuring charges", "411", "247", "289")]  # fmt: skip
+    field = SimpleNamespace(name="f", type="number", description="Total restructuring charges for the year",
+                            question="", unit=None, scale=1.0)  # fmt: skip
+    captioned = view(draw(tmp_path / "captioned.pdf", [cover, statement, note]), year=2023, doctype="10-K")
+    held = TableReader().read(captioned, field, "")
+    assert held.value == 411.0 and held.confidence < REVIEW_BELOW, held
+    assert TableReader().read(captioned, fld("Net sales"), "").confidence >= CONFIDENT
+    uncaptioned = [statement[0], *statement[2:]]
+    plain = view(draw(tmp_path / "plain.pdf", [cover, uncaptioned, note]), year=2023, doctype="10-K")
+    read_plain = TableReader().read(plain, field, "")
+    assert read_plain.value == 411.0 and read_plain.confidence >= REVIEW_BELOW, read_plain
 
 
 def test_a_sentence_amount_under_the_notes_caption_is_in_its_scale(tmp_path: Path) -> None:

@@ -34,7 +34,7 @@ from mdqa_kernel.registry import Registry
 from mdqa_kernel.text.fiscal_names import fiscal_naming, needs_name
 from mdqa_kernel.text.language import CJK_RE
 from mdqa_kernel.text.periods import report_period
-from mdqa_kernel.text.values import standing_scale, to_json_value
+from mdqa_kernel.text.values import caption_scales, standing_scale, to_json_value
 
 
 class ReaderError(MdqaError):
@@ -242,6 +242,13 @@ class DocumentView:
         """The filing-wide scale in force on `page`: the last declaration on it or before it."""
         before = [(f, w) for p, f, w in self.standing_scales() if p <= page]
         return before[-1] if before else None
+
+    def captions_scaled(self) -> bool:
+        """Whether the filing heads its tables with a scale other than units ("(In millions)", "单位：万元")
+        anywhere; a restricted view keeps its document's."""
+        return bool(
+            self.memo("captions_scaled", lambda: bool(caption_scales(self.pages["text"].to_list()) - {1.0}))
+        )
 
     def fiscal_naming(self) -> tuple[int, float] | None:
         """What the filing calls a fiscal year that ends in January, relative to the calendar year it

@@ -24,6 +24,9 @@ KNOWN_SCALE = 1.0  # declared by the row or a line above ("in millions", "单位
 COUNT_SCALE = 0.95  # a count under no declaration: counts are printed as they are
 STANDING_SCALE = 0.95  # the filing's own "unless otherwise noted, tabular dollars are in millions"
 UNDECLARED_SCALE = 0.8  # nothing declared: probably units; at CONFIDENT only on a perfect label and column
+# Nothing declared for a table of a filing that heads its other tables "(In millions)" or "单位：万元": its
+# caption was probably lost to the text layer (an image, a running header), and which scale it was is unknown.
+UNDECLARED_AMONG_SCALED = 0.45
 
 # "No" because something was not found (readers/table/reader.py).
 ABSENT_PHRASE = 0.5  # a statement phrase found nowhere in a readable document: wording varies

@@ -13,14 +13,14 @@ import unicodedata
 from collections import Counter
 from dataclasses import replace
 
-from mdqa_kernel.text.periods import MONTH_WORDS, ReportPeriod, dates_in
+from mdqa_kernel.text.periods import MONTH_WORDS, RESPECTIVELY, ReportPeriod, dates_in
 
 _MONTH = rf"(?:{MONTH_WORDS})\.?"
 _MONTH_DATE = rf"{_MONTH}\s+\d{{1,2}},?\s+(?:19|20)\d\d"
 _NO_YEAR = r"(?:(?!(?:19|20)\d\d)[^.;()]){0,40}?"
 # "Fiscal 2022 ended January 28, 2023", "fiscal year 2022, which ended on January 28, 2023"; and "the 52
 # weeks ended January 28, 2023 (“fiscal 2022”)". A list ("… ended January 28, 2023 and January 29,
-# 2022, respectively") pairs its years and dates by position, which is not read.
+# 2022, respectively") is read by `_respective_offsets`, which pairs its years and dates by position.
 _FISCAL_ENDED = re.compile(
     rf"\bfiscal\s+(?:year\s+)?(?P<y>(?:19|20)\d\d)\b{_NO_YEAR}\b(?:ended|ending|ends|will\s+end)\s+(?:on\s+)?"
     rf"(?P<d>{_MONTH_DATE})(?!\s*(?:,|and|&)\s*(?:and\s+)?{_MONTH}\s+\d)",
@@ -31,6 +31,13 @@ _DATE_CALLED = re.compile(
     r"(?P<y>(?:19|20)\d\d)\b",
     re.I,
 )
+_YEAR = r"(?:19|20)\d\d"
+# "fiscal 2022, 2021 and 2020", "fiscal years 2022 and 2021", "“fiscal 2022” and “fiscal 2021”"
+_Q = r"[\"'“”‘’]?"
+_LIST_SEP = rf"{_Q}\s*(?:,|and|&)\s*{_Q}\s*(?:and\s+)?{_Q}\s*(?:fiscal\s+(?:years?\s+)?)?"
+_FISCAL_LIST = re.compile(rf"\bfiscal\s+(?:years?\s+)?{_YEAR}\b(?:{_LIST_SEP}{_YEAR}\b)+", re.I)
+_MONTH_DATES = re.compile(_MONTH_DATE, re.I)
+_DATE_LIST = re.compile(rf"{_MONTH_DATE}(?:\s*(?:,|and|&)\s*(?:and\s+)?{_MONTH_DATE})+", re.I)
 _FISCAL_YEAR = re.compile(r"\bfiscal\s+(?:year\s+)?((?:19|20)\d\d)\b", re.I)
 _SENTENCE_END = re.compile(r"(?<=[a-z)])\.\s+(?=[A-Z])")
 _LOOSE_SENTENCE_CHARS = 400
@@ -74,6 +81,29 @@ def _stated_offsets(flat: str) -> list[int]:
             dates = dates_in(m.group("d"))
             if dates and naming_varies(dates[0]):
                 out.append(int(m.group("y")) - dates[0].year)
+    return out + _respective_offsets(flat)
+
+
+def _respective_offsets(flat: str) -> list[int]:
+    """Offsets from lists paired by position: "Fiscal 2022 and 2021 ended January 28, 2023 and January 29,
+    2022, respectively", or the dates first and the names after them. A clause counts only when it holds
+    one list of fiscal years and one list of as many dates, and every pair gives the same offset."""
+    out = []
+    start = 0
+    for end in RESPECTIVELY.finditer(flat):
+        clause = flat[max(start, end.start() - _LOOSE_SENTENCE_CHARS) : end.start()]
+        start = end.end()
+        clause = _SENTENCE_END.split(clause)[-1]
+        names, date_lists = _FISCAL_LIST.findall(clause), _DATE_LIST.findall(clause)
+        if len(names) != 1 or len(date_lists) != 1:
+            continue
+        years = [int(y) for y in re.findall(_YEAR, names[0])]
+        dates = [d for m in _MONTH_DATES.finditer(date_lists[0]) for d in dates_in(m.group())[:1]]
+        if len(years) != len(dates) or not all(naming_varies(d) for d in dates):
+            continue
+        offsets = {y - d.year for y, d in zip(years, dates, strict=True)}
+        if len(offsets) == 1:
+            out.append(offsets.pop())
     return out
 
 

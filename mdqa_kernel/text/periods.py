@@ -70,6 +70,8 @@ _QUARTER_WORDS = re.compile(
     r"\bquarters?\s+ended\b|\b(?:first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+(?:quarter|qtr)\b|\bquarters\b",
     re.I,
 )
+# A list paired by position with another ("fiscal 2022 and 2021 … $5.0 and $4.4 billion, respectively").
+RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
 # A month and day with no year ("Dec. 26", "March 31,"): a column's end date whose year is printed on
 # another header line ("2015" spanning the four quarters below it).
 # English month names, whole or abbreviated, as one alternation (no group)

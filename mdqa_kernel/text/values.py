@@ -125,6 +125,24 @@ def is_scale_caption(text: str) -> bool:
     return any(not flat[: m.start()].strip(" ($₹（[-—:：") for m in _declarations(flat))
 
 
+_SCALE_HINT = re.compile(r"thousand|million|billion|crore|lakh|[千万亿]", re.I)
+
+
+def caption_scales(texts: list[str | None]) -> set[float]:
+    """The factors of the scale captions ("(In millions)", "单位：万元") printed on lines of their own in
+    page texts."""
+    found = set()
+    for text in texts:
+        if not text or not _SCALE_HINT.search(text):
+            continue
+        for line in text.splitlines():
+            if len(line) < 80 and _SCALE_HINT.search(line) and is_scale_caption(line):
+                declared = declared_scale(line)
+                if declared is not None:
+                    found.add(declared[0])
+    return found
+
+
 # A filing-wide declaration, in force for every table that declares no scale of its own: "Unless otherwise
 # noted, tabular dollars are presented in millions", "All amounts are in ₹ crore unless otherwise stated",
 # "(Dollars in millions, unless otherwise indicated)". "Unless otherwise …" is what makes it standing: a

@@ -20,7 +20,7 @@ from mdqa_kernel.readers.table.scope import line_index
 from mdqa_kernel.text.headers import column_headers
 from mdqa_kernel.text.layout import Cell, Line
 from mdqa_kernel.text.period_fit import asks_other_quarter, fits, target_offset
-from mdqa_kernel.text.periods import Period, ReportPeriod, parse_period
+from mdqa_kernel.text.periods import RESPECTIVELY, Period, ReportPeriod, parse_period
 from mdqa_kernel.text.rows import Row
 from mdqa_kernel.text.statement_context import is_english
 from mdqa_kernel.text.values import numbers_in, parse_number
@@ -28,8 +28,6 @@ from mdqa_kernel.text.values import numbers_in, parse_number
 # A sentence's number belongs to the clause around it: another figure, a comparison or a new clause
 # starts another period ("$5.1 billion as of January 28, 2023, compared with $5.9 billion as of …").
 _CLAUSE_BREAK = re.compile(r"[;$]|\b(?:compared|versus|vs\.?|from|while|whereas|but)\b", re.IGNORECASE)
-# "As of December 31, 2017 and 2016, … 61,800 and 100,300 employees, respectively": paired by order
-_RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
 _YEAR_PRINT = re.compile(r"(?:19|20)\d\d")
 _CLAUSE_REACH = 60  # characters after the number searched for its period
 # A sentence with no period of its own speaks of the report's: a prior period's figure must say so.
@@ -90,7 +88,7 @@ def _sentence_period(cand: Candidate, period: tuple[Period, ReportPeriod]) -> Ca
     """A sentence's number in the period its clause names: None for another period's; for a field
     asking another period than the report's, a clause that names none scores lower."""
     want, report = period
-    if _RESPECTIVELY.search(cand.snippet):
+    if RESPECTIVELY.search(cand.snippet):
         return _respective(cand, period)
     at = cand.snippet.find(cand.raw.strip()) if cand.raw.strip() else -1
     if at < 0:

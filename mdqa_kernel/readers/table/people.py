@@ -18,6 +18,7 @@ from mdqa_kernel.readers.table.prose import (
     ProseWindow,
     lines_candidate,
 )
+from mdqa_kernel.text.periods import RESPECTIVELY
 
 _COUNT = r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?"
 # "221,000 people", "2.3 million employees", "9,200 total full-time and part-time employees", "61,800 and
@@ -39,7 +40,6 @@ _WORKFORCE_WAS = re.compile(
 )
 # A bound, not a count: "employ fewer than 300 employees" (a loan's condition), "more than 10,000 employees".
 _BOUND = re.compile(r"\b(?:fewer|less|more|greater)\s+than\s*$|\b(?:at\s+least|up\s+to|over)\s*$", re.I)
-_RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
 _COUNT_STOP = frozenset({"number", "total", "count", "the", "and", "with", "from", "that", "this", "were"})
 # Words that say the people are a company's workforce (by their first five letters), and the nouns that
 # say it by themselves: "approximately 221,000 employees", "2.1 million associates".
@@ -115,7 +115,7 @@ def people_count(windows: list[ProseWindow], description: str) -> list[Candidate
                 _PART_WORDS.search(head)
                 or SUB_ITEM.search(head)
                 or SHARE_OF_WHOLE.search(sentence)
-                or (_PEOPLE.search(head) and not _RESPECTIVELY.search(sentence))
+                or (_PEOPLE.search(head) and not RESPECTIVELY.search(sentence))
             ):
                 score = PROSE_PART
             raw = m["n"] + (f" {m['m']}" if m["m"] else "")

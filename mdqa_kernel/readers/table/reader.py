@@ -48,6 +48,7 @@ from mdqa_kernel.readers.confidence import (
     RIVALS_FACTOR,
     ROUNDED_ONLY,
     STANDING_SCALE,
+    UNDECLARED_AMONG_SCALED,
     UNDECLARED_SCALE,
     UNSIGNED_ELSEWHERE,
 )
@@ -539,6 +540,8 @@ class TableReader:
         standing = doc.standing_scale(row.page)
         if standing is not None:
             return standing[0], standing[1], STANDING_SCALE
+        if doc.captions_scaled():
+            return 1.0, None, UNDECLARED_AMONG_SCALED
         return 1.0, None, UNDECLARED_SCALE  # nothing declared: probably units, but say so
 
     # -- choosing ---------------------------------------------------------------------------------
