@@ -8,6 +8,8 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import pytest
+
 from mdqa_kernel.readers.confidence import CONFIDENT, REVIEW_BELOW
 from mdqa_kernel.readers.semantics import asks_expense, deducted_expense
 from mdqa_kernel.readers.table.columns import paired_columns
@@ -16,6 +18,7 @@ from mdqa_kernel.text.labels import _description_core, normalize_label, without_
 from mdqa_kernel.text.layout import lines_by_page
 from mdqa_kernel.text.periods import ReportPeriod, wanted_period
 from mdqa_kernel.text.rows import table_rows
+from mdqa_kernel.text.statement_context import asks_net
 from tests.test_periods import draw, row, text, view
 from tests.test_semantics import fld as semantics_field
 
@@ -287,3 +290,74 @@ def test_an_unsigned_figure_elsewhere_is_not_the_statements_signed_one(tmp_path:
         doc = view(draw(tmp_path / f"capex_{trusted}.pdf", [COVER, cash_flows, discussion]), year=2023)
         capex = read(doc, asked)
         assert abs(capex.value) == 649 and (capex.confidence >= REVIEW_BELOW) is trusted, capex
+
+
+def _eps_blocks(path: Path, indent: float) -> Path:
+    """An income statement whose per-share data come in a basic and a diluted block printing the same
+    labels, each under its heading ("Earnings per common share—basic"), the rows indented by `indent`."""
+
+    def eps(label: str, *values: str) -> list:
+        return [(72 + indent, label, "l"), *((x, v, "r") for x, v in zip(WIDE, values, strict=True))]
+
+    holders = "Net income attributable to Acme Inc. common shareholders"
+    continuing = "Income from continuing operations attributable to Acme Inc. common shareholders"
+    statement = [
+        text("CONSOLIDATED STATEMENTS OF INCOME"),
+        MILLIONS,
+        row("", "2023", "2022", cols=WIDE),
+        row("Revenues", "58,496", "81,288", cols=WIDE),
+        row(holders, "2,119", "3,137", cols=WIDE),
+        text("Earnings per common share—basic"),
+        eps(continuing, "0.38", "0.56"),
+        eps("Discontinued operations—net of tax", "(0.01)", "(0.01)"),
+        eps(holders, "0.37", "0.55"),
+        text("Earnings per common share—diluted"),
+        eps(continuing, "0.37", "0.55"),
+        eps("Discontinued operations—net of tax", "(0.01)", "(0.01)"),
+        eps(holders, "0.36", "0.54"),
+    ]
+    return draw(path, [COVER, statement])
+
+
+@pytest.mark.parametrize("indent", [12.0, 0.0])
+def test_the_diluted_block_of_per_share_data_is_not_the_basic_one(tmp_path: Path, indent: float) -> None:
+    """Under "Earnings per common share—basic" and "—diluted" the same three labels repeat; the diluted
+    EPS is the diluted block's row. The basic block's 0.37 was returned for diluted EPS at 0.90 when the
+    headings stand flush with the rows; it is never returned now, whether the headings are outdented or not."""
+    doc = view(_eps_blocks(tmp_path / "eps.pdf", indent), year=2023, doctype="10-K")
+    diluted = TableReader().read(
+        doc, fld("Diluted earnings per share attributable to the company", unit=None, scale=1.0), ""
+    )
+    basic = TableReader().read(
+        doc, fld("Basic earnings per share attributable to the company", unit=None, scale=1.0), ""
+    )
+    if indent:
+        assert diluted.value == 0.36 and diluted.confidence >= CONFIDENT, diluted
+        assert basic.value == 0.37 and basic.confidence >= CONFIDENT, basic
+    assert diluted.value != 0.37 or diluted.confidence < REVIEW_BELOW, diluted
+    assert basic.value != 0.36 or basic.confidence < REVIEW_BELOW, basic
+
+
+def test_the_net_figure_is_the_row_that_says_net(tmp_path: Path) -> None:
+    """A balance sheet prints "Property, plant and equipment" (gross), "Accumulated depreciation" and
+    "Property, plant and equipment, net": for a field asking the net figure the two named rows were equal
+    rivals, and the gross 29,736 came back at 0.5. The row that says net is read; a filing printing only
+    the name without "net" is still read."""
+    balance = [
+        text("CONSOLIDATED BALANCE SHEETS"),
+        MILLIONS,
+        YEARS,
+        row("Property, plant and equipment", "29,736", "27,413"),
+        row("Accumulated depreciation", "(6,699)", "(6,329)"),
+        row("Property, plant and equipment, net", "23,037", "21,084"),
+        row("Total assets", "27,075", "25,275"),
+    ]
+    doc = view(draw(tmp_path / "bs.pdf", [COVER, balance]), year=2023, doctype="10-K")
+    asked = "Property, plant and equipment, net at the end of the fiscal year of the report, in USD millions"
+    net = read(doc, asked)
+    assert net.value == 23_037 and net.confidence >= CONFIDENT, net
+    only_name = [balance[0], balance[1], balance[2], balance[3], balance[6]]
+    plain = view(draw(tmp_path / "plain.pdf", [COVER, only_name]), year=2023, doctype="10-K")
+    assert read(plain, asked).value == 29_736 and read(plain, asked).confidence >= CONFIDENT
+    assert asks_net(asked) and asks_net("Accounts receivable, net at the end of the year")
+    assert not asks_net("Net income, net of tax, for the year") and not asks_net("Total revenue (net sales)")

@@ -43,6 +43,10 @@ ADJUSTED_BLOCK = 0.5
 # A row of a block whose closing "Total …" row is the asked total ("Net sales" above "Total revenues" for
 # "Total revenue (net sales)"): a part, ranked below the total row, so the two no longer stand as rivals.
 PART_OF_ASKED_TOTAL = 0.55
+# A label without "net" for a field asking the net figure ("Property, plant and equipment, net"): the gross
+# row above "Accumulated depreciation" prints the same name; ranked below a row that says net, so the two are
+# no rivals, and still read where the filing prints no other.
+NET_UNSAID = 0.9
 
 # Disagreement: two equally good readings of one cell that differ are scaled down below CONFIDENT.
 RIVALS_FACTOR = 0.5

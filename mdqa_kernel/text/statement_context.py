@@ -431,6 +431,38 @@ def _wrapped_heading(lines: list[Line], j: int, text: str) -> str:
 _SHARE_COUNT_HEADING = re.compile(r"^\W*(?:weighted[\s-]+)?(?:average\s+)?(?:common\s+)?shares\b", re.I)
 
 
+# The share basis a heading or a description names: "Earnings per common share—diluted", "Basic:"
+_SHARE_BASIS = re.compile(r"\b(basic|dilut(?:ed|ion|ive))\b", re.I)
+
+
+# "Property, plant and equipment, net at the end of …", "Accounts receivable, net": the line item asks
+# its net figure (not "net of tax", a basis)
+_ASKS_NET = re.compile(r"^[^.;]{0,80}?,\s*net\b(?!\s+of\b)", re.I)
+
+
+def asks_net(description: str) -> bool:
+    """The description names its line item's net figure by a trailing ", net"."""
+    return bool(_ASKS_NET.match(description))
+
+
+def says_net(label: str) -> bool:
+    """The label prints "net" ("Property and equipment, net", "Net property, plant and equipment")."""
+    return "net" in words(label)
+
+
+def share_bases(text: str) -> set[str]:
+    """{"basic"}, {"diluted"}, both or neither: the share bases a text names."""
+    return {"basic" if w.lower() == "basic" else "diluted" for w in _SHARE_BASIS.findall(text)}
+
+
+def other_share_basis(heading: str, description: str, label: str) -> bool:
+    """The row (its own `label` naming no basis) sits under a heading of one share basis and the
+    description asks the other: "Net income attributable to …" under "Earnings per common share—basic"
+    is not the diluted EPS, though the two blocks print the same labels."""
+    held, asked = share_bases(heading), share_bases(description)
+    return len(held) == 1 and bool(asked) and not held & asked and not share_bases(label)
+
+
 def section_refuses(section: str, description: str, per_share_field: bool, label: str = "") -> str | None:
     """Why a row (its own `label`) in this section cannot hold the field, or None: an amount field is not
     read from a per-share block, a balance or flow field not from a block of changes (working-capital

@@ -5,7 +5,7 @@ covered, how specific the label is for the description)."""
 from __future__ import annotations
 
 from mdqa_kernel.readers.base import FieldLike
-from mdqa_kernel.readers.confidence import ADJUSTED_BLOCK, PART_OF_ASKED_TOTAL
+from mdqa_kernel.readers.confidence import ADJUSTED_BLOCK, NET_UNSAID, PART_OF_ASKED_TOTAL
 from mdqa_kernel.readers.semantics import field_basis
 from mdqa_kernel.readers.table.candidates import Candidate, label_before
 from mdqa_kernel.text.label_periods import balance_name
@@ -16,6 +16,7 @@ from mdqa_kernel.text.segments import segment_ask, segment_fit
 from mdqa_kernel.text.statement_context import (
     TOTAL_LABEL,
     adjusted_block,
+    asks_net,
     block_heading,
     change_row,
     class_first,
@@ -24,6 +25,8 @@ from mdqa_kernel.text.statement_context import (
     description_heads,
     head_cover,
     is_english,
+    other_share_basis,
+    says_net,
     section_heading,
     section_refuses,
     specificity,
@@ -82,10 +85,13 @@ def _part_of_asked_total(
 
 def refused_row(page_ls: list[Line], row: Row, field: FieldLike) -> bool:
     """The row cannot hold the field, whatever else its label says: an amount in a per-share block, a
-    balance in a block of changes or on a row naming a change, a deferred-tax table's "Inventory (37)
-    (24)" (a tax amount)."""
+    balance in a block of changes or on a row naming a change, a row of the other share basis's block
+    (outdented heading or not), a deferred-tax table's "Inventory (37) (24)" (a tax amount)."""
     section = section_heading(page_ls, row.line.index)
     if section_refuses(section, field.description, field_basis(field) is not None, row.label):
+        return True
+    heading = section or block_heading(page_ls, row.line.index)
+    if heading and other_share_basis(heading, field.description, row.label):
         return True
     if not is_english(field.description):
         return False
@@ -109,6 +115,8 @@ def _english_fit(text: str, labels: LabelSet, description: str, own_label: str) 
     )
     if base == 0.0:
         return 0.0  # no name of the field: how specific the label is does not matter
+    if asks_net(description) and not says_net(text):
+        base *= NET_UNSAID
     return round(base * specificity(text, description, own_label), 4)
 
 

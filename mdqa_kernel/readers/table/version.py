@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-48"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-49"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -144,3 +144,5 @@ TABLE_READER_VERSION = "table-48"  # 4: disclosure topics under their printed na
 # 48: a year ending in January is also named by a list paired "respectively" ("Fiscal 2022 and 2021 ended
 # January 28, 2023 and January 29, 2022, respectively"); a table that declares no scale, in a filing that
 # heads its other tables with one ("(In millions)"), is held for review instead of read in units.
+# 49: a row under a heading of one share basis ("Earnings per common share—basic"), outdented or not, is not
+# the other basis's figure; a label without "net" ranks below one with it for a field asking ", net".
