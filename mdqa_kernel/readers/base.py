@@ -34,7 +34,7 @@ from mdqa_kernel.registry import Registry
 from mdqa_kernel.text.fiscal_names import fiscal_naming, needs_name
 from mdqa_kernel.text.language import CJK_RE
 from mdqa_kernel.text.periods import report_period
-from mdqa_kernel.text.values import caption_scales, standing_scale, to_json_value
+from mdqa_kernel.text.values import has_scaled_caption, standing_scale, to_json_value
 
 
 class ReaderError(MdqaError):
@@ -193,6 +193,7 @@ class DocumentView:
     status: str = "ok"
     message: str = ""
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
+    _whole: DocumentView | None = field(default=None, repr=False)  # the document a restricted view reads
 
     @property
     def language(self) -> str:
@@ -218,25 +219,25 @@ class DocumentView:
         the fiscal year ended January 28, 2023"). A view restricted to other pages keeps its document's
         (`readers.pages.restrict`): the period is the filing's, whichever pages are read."""
 
-        def build() -> str:
-            first = sorted(self.pages["page"].to_list())[:2] if self.pages.height else []
-            return "\n".join(self.page_text(p) for p in first)
+        def build(whole: DocumentView) -> str:
+            first = sorted(whole.pages["page"].to_list())[:2] if whole.pages.height else []
+            return "\n".join(whole.page_text(p) for p in first)
 
-        return str(self.memo("cover_text", build))
+        return str(self._document_wide("cover_text", build))
 
     def standing_scales(self) -> list[tuple[int, float, str]]:
         """(page, factor, word) of each filing-wide scale declaration ("Unless otherwise noted, tabular
         dollars are in millions"), in page order; a restricted view keeps its document's."""
 
-        def build() -> list[tuple[int, float, str]]:
+        def build(whole: DocumentView) -> list[tuple[int, float, str]]:
             out = []
-            for page, text in self.pages.select("page", "text").iter_rows():
+            for page, text in whole.pages.select("page", "text").iter_rows():
                 found = standing_scale(text or "")
                 if found is not None:
                     out.append((int(page), found[0], found[1]))
             return sorted(out)
 
-        return list(self.memo("standing_scales", build))
+        return list(self._document_wide("standing_scales", build))
 
     def standing_scale(self, page: int) -> tuple[float, str] | None:
         """The filing-wide scale in force on `page`: the last declaration on it or before it."""
@@ -244,10 +245,10 @@ class DocumentView:
         return before[-1] if before else None
 
     def captions_scaled(self) -> bool:
-        """Whether the filing heads its tables with a scale other than units ("(In millions)", "单位：万元")
-        anywhere; a restricted view keeps its document's."""
+        """Whether the filing heads any table with a scale other than units ("(In millions)", "单位：万元");
+        a restricted view keeps its document's."""
         return bool(
-            self.memo("captions_scaled", lambda: bool(caption_scales(self.pages["text"].to_list()) - {1.0}))
+            self._document_wide("captions_scaled", lambda whole: has_scaled_caption(whole.pages["text"]))
         )
 
     def fiscal_naming(self) -> tuple[int, float] | None:
@@ -255,12 +256,18 @@ class DocumentView:
         ends in, and how sure (`text.fiscal_names.fiscal_naming`); None without reading the pages when the
         cover's period is not such a year. A restricted view keeps its document's."""
 
-        def build() -> tuple[int, float] | None:
-            if not needs_name(report_period(self.metadata, self.cover_text())):
+        def build(whole: DocumentView) -> tuple[int, float] | None:
+            if not needs_name(report_period(whole.metadata, whole.cover_text())):
                 return None
-            return fiscal_naming("\n".join(t or "" for t in self.pages["text"].to_list()))
+            return fiscal_naming("\n".join(t or "" for t in whole.pages["text"].to_list()))
 
-        return self.memo("fiscal_naming", build)
+        return self._document_wide("fiscal_naming", build)
+
+    def _document_wide(self, key: str, build: Callable[[DocumentView], Any]) -> Any:
+        """A fact of the whole filing (its cover, its scale declarations, its year's name): a view restricted
+        to some pages asks its document, which computes it once, when a reader first needs it."""
+        whole = self._whole or self
+        return whole.memo(key, lambda: build(whole))
 
     def memo(self, key: str, build: Callable[[], Any]) -> Any:
         """Per-document cache for derived structures (line index, BM25 index) shared by all fields."""

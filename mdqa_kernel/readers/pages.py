@@ -61,12 +61,7 @@ def restrict(doc: DocumentView, pages: Sequence[int] | None) -> DocumentView:
     keep = pl.col("page").is_in(list(pages))
     words = doc.words.filter(keep) if doc.words is not None and "page" in doc.words.columns else doc.words
     chunks = doc.chunks.filter(keep) if "page" in doc.chunks.columns else doc.chunks
-    # the cover, the filing-wide scales and the name of its fiscal year stay the document's: they do not
-    # change with the pages read
-    cache = {
-        "cover_text": doc.cover_text(),
-        "standing_scales": doc.standing_scales(),
-        "fiscal_naming": doc.fiscal_naming(),
-        "captions_scaled": doc.captions_scaled(),
-    }
-    return replace(doc, pages=doc.pages.filter(keep), words=words, chunks=chunks, _cache=cache)
+    # the cover, the filing-wide scales and the name of its fiscal year stay the document's (`_whole`): they
+    # do not change with the pages read
+    whole = doc._whole or doc
+    return replace(doc, pages=doc.pages.filter(keep), words=words, chunks=chunks, _cache={}, _whole=whole)

@@ -15,30 +15,31 @@ from dataclasses import replace
 
 from mdqa_kernel.text.periods import MONTH_WORDS, RESPECTIVELY, ReportPeriod, dates_in
 
+_YEAR = r"(?:19|20)\d\d"
 _MONTH = rf"(?:{MONTH_WORDS})\.?"
-_MONTH_DATE = rf"{_MONTH}\s+\d{{1,2}},?\s+(?:19|20)\d\d"
-_NO_YEAR = r"(?:(?!(?:19|20)\d\d)[^.;()]){0,40}?"
+_MONTH_DATE = rf"{_MONTH}\s+\d{{1,2}},?\s+{_YEAR}"
+_NO_YEAR = rf"(?:(?!{_YEAR})[^.;()]){{0,40}}?"
+_AND = r"\s*(?:,|and|&)\s*(?:and\s+)?"  # a list's separator: ", ", " and ", ", and "
+_Q = r"[\"'“”‘’]?"  # an optional quotation mark: (“fiscal 2022”)
 # "Fiscal 2022 ended January 28, 2023", "fiscal year 2022, which ended on January 28, 2023"; and "the 52
 # weeks ended January 28, 2023 (“fiscal 2022”)". A list ("… ended January 28, 2023 and January 29,
 # 2022, respectively") is read by `_respective_offsets`, which pairs its years and dates by position.
 _FISCAL_ENDED = re.compile(
-    rf"\bfiscal\s+(?:year\s+)?(?P<y>(?:19|20)\d\d)\b{_NO_YEAR}\b(?:ended|ending|ends|will\s+end)\s+(?:on\s+)?"
-    rf"(?P<d>{_MONTH_DATE})(?!\s*(?:,|and|&)\s*(?:and\s+)?{_MONTH}\s+\d)",
+    rf"\bfiscal\s+(?:year\s+)?(?P<y>{_YEAR})\b{_NO_YEAR}\b(?:ended|ending|ends|will\s+end)\s+(?:on\s+)?"
+    rf"(?P<d>{_MONTH_DATE})(?!{_AND}{_MONTH}\s+\d)",
     re.I,
 )
 _DATE_CALLED = re.compile(
-    rf"(?<!and\s)(?P<d>{_MONTH_DATE})\s*[(,]\s*[\"“”'‘’]?\s*(?:our\s+|the\s+)?fiscal\s+(?:year\s+)?"
-    r"(?P<y>(?:19|20)\d\d)\b",
+    rf"(?<!and\s)(?P<d>{_MONTH_DATE})\s*[(,]\s*{_Q}\s*(?:our\s+|the\s+)?fiscal\s+(?:year\s+)?"
+    rf"(?P<y>{_YEAR})\b",
     re.I,
 )
-_YEAR = r"(?:19|20)\d\d"
 # "fiscal 2022, 2021 and 2020", "fiscal years 2022 and 2021", "“fiscal 2022” and “fiscal 2021”"
-_Q = r"[\"'“”‘’]?"
 _LIST_SEP = rf"{_Q}\s*(?:,|and|&)\s*{_Q}\s*(?:and\s+)?{_Q}\s*(?:fiscal\s+(?:years?\s+)?)?"
 _FISCAL_LIST = re.compile(rf"\bfiscal\s+(?:years?\s+)?{_YEAR}\b(?:{_LIST_SEP}{_YEAR}\b)+", re.I)
 _MONTH_DATES = re.compile(_MONTH_DATE, re.I)
-_DATE_LIST = re.compile(rf"{_MONTH_DATE}(?:\s*(?:,|and|&)\s*(?:and\s+)?{_MONTH_DATE})+", re.I)
-_FISCAL_YEAR = re.compile(r"\bfiscal\s+(?:year\s+)?((?:19|20)\d\d)\b", re.I)
+_DATE_LIST = re.compile(rf"{_MONTH_DATE}(?:{_AND}{_MONTH_DATE})+", re.I)
+_FISCAL_YEAR = re.compile(rf"\bfiscal\s+(?:year\s+)?({_YEAR})\b", re.I)
 _SENTENCE_END = re.compile(r"(?<=[a-z)])\.\s+(?=[A-Z])")
 _LOOSE_SENTENCE_CHARS = 400
 

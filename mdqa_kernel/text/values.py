@@ -12,7 +12,7 @@ import datetime as dt
 import functools
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -121,26 +121,29 @@ def declared_scale(text: str) -> tuple[float, str] | None:
 def is_scale_caption(text: str) -> bool:
     """A line that is only a table's scale caption ("(In thousands)", "Amounts in millions", "单位：万元"):
     nothing but brackets or a currency sign before the declaration. "净利润（元）" is a label with its unit."""
-    flat = unicodedata.normalize("NFKC", text).strip()
-    return any(not flat[: m.start()].strip(" ($₹（[-—:：") for m in _declarations(flat))
+    return _caption_declaration(unicodedata.normalize("NFKC", text).strip()) is not None
+
+
+def _caption_declaration(flat: str) -> re.Match[str] | None:
+    """The declaration that makes a stripped NFKC line a scale caption, or None."""
+    return next((m for m in _declarations(flat) if not flat[: m.start()].strip(" ($₹（[-—:：")), None)
 
 
 _SCALE_HINT = re.compile(r"thousand|million|billion|crore|lakh|[千万亿]", re.I)
 
 
-def caption_scales(texts: list[str | None]) -> set[float]:
-    """The factors of the scale captions ("(In millions)", "单位：万元") printed on lines of their own in
-    page texts."""
-    found = set()
+def has_scaled_caption(texts: Iterable[str | None]) -> bool:
+    """Whether page texts print a scale caption other than units ("(In millions)", "单位：万元") on a line
+    of its own."""
     for text in texts:
         if not text or not _SCALE_HINT.search(text):
             continue
         for line in text.splitlines():
             if len(line) < 80 and _SCALE_HINT.search(line) and is_scale_caption(line):
                 declared = declared_scale(line)
-                if declared is not None:
-                    found.add(declared[0])
-    return found
+                if declared is not None and declared[0] != 1.0:
+                    return True
+    return False
 
 
 # A filing-wide declaration, in force for every table that declares no scale of its own: "Unless otherwise

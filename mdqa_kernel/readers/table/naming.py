@@ -29,6 +29,7 @@ from mdqa_kernel.text.statement_context import (
     says_net,
     section_heading,
     section_refuses,
+    share_bases,
     specificity,
     with_section,
     without_attributable,
@@ -90,8 +91,10 @@ def refused_row(page_ls: list[Line], row: Row, field: FieldLike) -> bool:
     section = section_heading(page_ls, row.line.index)
     if section_refuses(section, field.description, field_basis(field) is not None, row.label):
         return True
-    heading = section or block_heading(page_ls, row.line.index)
-    if heading and other_share_basis(heading, field.description, row.label):
+    # only a field naming its share basis looks further up for the heading of the row's block
+    if share_bases(field.description) and other_share_basis(
+        section or block_heading(page_ls, row.line.index), field.description, row.label
+    ):
         return True
     if not is_english(field.description):
         return False
