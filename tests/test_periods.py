@@ -21,7 +21,13 @@ from mdqa_kernel.readers.confidence import CONFIDENT, REVIEW_BELOW
 from mdqa_kernel.readers.table.reader import TableReader
 from mdqa_kernel.text.fiscal_names import NAMED_LOOSELY, YEAR_UNNAMED, fiscal_naming, named_report
 from mdqa_kernel.text.period_fit import column_periods, fits
-from mdqa_kernel.text.periods import ReportPeriod, parse_period, report_period, wanted_period
+from mdqa_kernel.text.periods import (
+    ReportPeriod,
+    counted_quarter,
+    parse_period,
+    report_period,
+    wanted_period,
+)
 from mdqa_kernel.text.values import declared_scale, is_scale_caption
 
 # A drawn line: (x, text, how) with how "l" (x is the left edge), "r" (right edge) or "c" (centre).
@@ -199,6 +205,30 @@ def test_quarter_and_year_to_date_columns_of_a_10q(tmp_path):
     assets = read(doc, "Total assets")
     assert assets.value == pytest.approx(5_400e6) and assets.confidence >= CONFIDENT
     assert read(doc, "Total assets at the beginning of the year").value == pytest.approx(5_100e6)
+
+
+@pytest.mark.parametrize("year", ["2023", "2023Q2"])
+def test_a_10q_holds_no_other_quarter_of_its_year(tmp_path, year):
+    # its metadata may name only the year: the six months ended on its end date make it a second quarter
+    doc = view(quarterly(tmp_path / "q.pdf"), year=year, doctype="10-Q")
+    assert read(doc, "Revenue for the quarter").value == pytest.approx(100.5e6)
+    for asked in ("Revenue of the fiscal fourth quarter only", "Net income of the first quarter"):
+        assert read(doc, asked).status == Status.NOT_FOUND, asked
+
+
+@pytest.mark.parametrize(
+    ("text", "end", "quarter"),
+    [
+        ("Three Months Ended Six Months Ended\nJune 30, June 30,", dt.date(2023, 6, 30), 2),
+        ("Twenty-Six Weeks Ended\nJuly 29, 2023", dt.date(2023, 7, 29), 2),
+        ("For the nine months ended Sept. 30, 2022 and 2021", dt.date(2022, 9, 30), 3),
+        ("Three Months Ended June 30, 2023", dt.date(2023, 6, 30), None),  # a first quarter's, or not said
+        ("Six months ended December 31, 2022", dt.date(2023, 6, 30), None),  # another date's span
+        ("Six Months Ended June 30 … Nine Months Ended June 30", dt.date(2023, 6, 30), None),  # both
+    ],
+)
+def test_the_quarter_a_year_to_date_counts(text, end, quarter):
+    assert counted_quarter(text, end) == quarter
 
 
 @pytest.mark.parametrize("current_left", [True, False])

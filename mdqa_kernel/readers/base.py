@@ -33,7 +33,7 @@ from mdqa_kernel.readers.confidence import REVIEW_BELOW
 from mdqa_kernel.registry import Registry
 from mdqa_kernel.text.fiscal_names import fiscal_naming, needs_name
 from mdqa_kernel.text.language import CJK_RE
-from mdqa_kernel.text.periods import report_period
+from mdqa_kernel.text.periods import counted_quarter, report_period
 from mdqa_kernel.text.values import has_scaled_caption, standing_scale, to_json_value
 
 
@@ -262,6 +262,19 @@ class DocumentView:
             return fiscal_naming("\n".join(t or "" for t in whole.pages["text"].to_list()))
 
         return self._document_wide("fiscal_naming", build)
+
+    def counted_quarter(self) -> int | None:
+        """Which quarter of its fiscal year a quarterly report is, counted from the year to date it prints
+        (`text.periods.counted_quarter`), when neither its metadata nor its cover says; None otherwise. A
+        restricted view keeps its document's."""
+
+        def build(whole: DocumentView) -> int | None:
+            report = report_period(whole.metadata, whole.cover_text())
+            if not report.quarterly or report.quarter is not None or report.end is None:
+                return None
+            return counted_quarter("\n".join(t or "" for t in whole.pages["text"].to_list()), report.end)
+
+        return self._document_wide("counted_quarter", build)
 
     def _document_wide(self, key: str, build: Callable[[DocumentView], Any]) -> Any:
         """A fact of the whole filing (its cover, its scale declarations, its year's name): a view restricted

@@ -291,18 +291,20 @@ def _quarter_fits(col: Period, want: Period, report: ReportPeriod) -> bool | Non
         return None if offset is None or target is None else offset == target
     if not kinds:
         return False if not report.quarterly and not col.point else None
-    if col.end is None or report.end is None or target is None:
+    if want.quarter is None or col.end is None or report.end is None or target is None:
         return None  # a quarter ending "June 30" with no year, or a report with no known end
-    expected = _quarter_end(report.end, target, want.quarter)
+    if report.quarterly and report.quarter is None:
+        return None  # the report's end is some quarter's: which one is not known
+    expected = _quarter_end(report.end, target, want.quarter - (report.quarter or 4))
     return abs((col.end - expected).days) <= 7
 
 
-def _quarter_end(fiscal_end: dt.date, years: int, quarter: int) -> dt.date:
-    """The end of quarter 1..4 of the fiscal year `years` from the one ending on `fiscal_end`."""
-    k = fiscal_end.year * 12 + fiscal_end.month - 1 + 12 * years - 3 * (4 - quarter)
+def _quarter_end(end: dt.date, years: int, quarters: int) -> dt.date:
+    """The end of the quarter `quarters` from the one ending on `end`, in the fiscal year `years` on."""
+    k = end.year * 12 + end.month - 1 + 12 * years + 3 * quarters
     year, month = divmod(k, 12)
     last = calendar.monthrange(year, month + 1)[1]
-    return dt.date(year, month + 1, min(fiscal_end.day, last))
+    return dt.date(year, month + 1, min(end.day, last))
 
 
 def _years_between(day: dt.date, end: dt.date) -> int | None:

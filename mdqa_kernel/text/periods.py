@@ -484,6 +484,41 @@ def report_period(metadata: dict[str, Any], cover: str) -> ReportPeriod:
     return ReportPeriod(year, end, quarterly, quarter)
 
 
+# "Six Months Ended June 30", "Twenty-Six Weeks Ended\nJuly 29," (a header stacked over its columns)
+_SPAN_ENDED = re.compile(
+    _SPAN_EN.pattern
+    + r"\s+ended\s+(?P<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*(?P<day>\d{1,2})\b",
+    re.I,
+)
+
+
+def counted_quarter(text: str, end: dt.date) -> int | None:
+    """The quarter a quarterly report's year to date counts: a six months' span ending on the report's
+    end date is a second quarter's, nine months a third's. A quarterly report whose metadata and cover
+    say only its end date ("For the quarterly period ended July 29, 2023") learns so which quarter of its
+    fiscal year it is; None when no such span is printed, or spans of both lengths are."""
+    found: set[int] = set()
+    for m in _SPAN_ENDED.finditer(text):
+        months = _span_months(_count(m.group(1)), m.group(2))
+        if months not in (6, 9) or not _same_day_of_year(
+            _MONTH_NAMES.index(m.group("mon").lower()) + 1, int(m.group("day")), end
+        ):
+            continue
+        found.add(months // 3)
+    return found.pop() if len(found) == 1 else None
+
+
+def _same_day_of_year(month: int, day: int, end: dt.date) -> bool:
+    """A month and day within a week of a date's, in any year (52/53-week years end a few days apart)."""
+    for year in (end.year - 1, end.year, end.year + 1):
+        try:
+            if abs((dt.date(year, month, day) - end).days) <= 7:
+                return True
+        except ValueError:
+            continue
+    return False
+
+
 # -- matching ----------------------------------------------------------------------------------------
 
 

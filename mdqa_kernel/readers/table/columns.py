@@ -7,6 +7,7 @@ that period, and its components-and-total row gives the total (`row_total`)."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from mdqa_kernel.readers.base import DocumentView
 from mdqa_kernel.text.basis import Basis, column_basis
@@ -54,10 +55,13 @@ def document_period(doc: DocumentView) -> ReportPeriod:
     "For the fiscal year ended June 30, 2023"; a year ending in January named as the filing names it,
     `text.fiscal_names`), computed once per document."""
 
-    return doc.memo(
-        "report_period",
-        lambda: named_report(report_period(doc.metadata, doc.cover_text()), doc.fiscal_naming()),
-    )
+    def build() -> ReportPeriod:
+        report = report_period(doc.metadata, doc.cover_text())
+        if report.quarter is None:
+            report = replace(report, quarter=doc.counted_quarter())
+        return named_report(report, doc.fiscal_naming())
+
+    return doc.memo("report_period", build)
 
 
 def period_cell(
