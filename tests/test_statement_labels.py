@@ -18,7 +18,7 @@ from mdqa_kernel.text.labels import _description_core, normalize_label, without_
 from mdqa_kernel.text.layout import lines_by_page
 from mdqa_kernel.text.periods import ReportPeriod, wanted_period
 from mdqa_kernel.text.rows import table_rows
-from mdqa_kernel.text.statement_context import asks_net
+from mdqa_kernel.text.statement_context import asks_net, names_noncontrolling_income
 from tests.test_periods import draw, row, text, view
 from tests.test_semantics import fld as semantics_field
 
@@ -361,3 +361,59 @@ def test_the_net_figure_is_the_row_that_says_net(tmp_path: Path) -> None:
     assert read(plain, asked).value == 29_736 and read(plain, asked).confidence >= CONFIDENT
     assert asks_net(asked) and asks_net("Accounts receivable, net at the end of the year")
     assert not asks_net("Net income, net of tax, for the year") and not asks_net("Total revenue (net sales)")
+
+
+def _card_statement(noncontrolling: bool) -> list:
+    """A card issuer's income statement: the per-share rows named only "Basic" and "Diluted", flush with
+    the line opening their block, and the common shareholders' net income below the plain net income."""
+    minority = (
+        [row("Less: Net income attributable to noncontrolling interests", "75", "82")]
+        if noncontrolling
+        else []
+    )
+    return [
+        text("CONSOLIDATED STATEMENTS OF INCOME"),
+        MILLIONS,
+        row("", "2023", "2022", cols=WIDE),
+        row("Total revenues net of interest expense", "57,472", "51,862", cols=WIDE),
+        row("Net income", "8,374", "7,514", cols=WIDE),
+        *[[*r[:1], *((x, v, "r") for x, (_, v, _h) in zip(WIDE, r[1:], strict=True))] for r in minority],
+        row("Net income attributable to common shareholders", "8,299", "7,432", cols=WIDE),
+        text("Earnings Per Common Share"),
+        row("Basic", "11.22", "9.86", cols=WIDE),
+        row("Diluted", "11.21", "9.85", cols=WIDE),
+        text("Average common shares outstanding for earnings per common share:"),
+        row("Basic", "740", "754", cols=WIDE),
+        row("Diluted", "741", "755", cols=WIDE),
+    ]
+
+
+def test_a_bare_basis_row_flush_with_its_heading(tmp_path: Path) -> None:
+    """ "Diluted" flush with "Earnings Per Common Share" above it is the diluted EPS (it was not found: the
+    heading was read only when outdented); the share-count block's "Diluted 741" below is not."""
+    doc = view(draw(tmp_path / "eps.pdf", [COVER, _card_statement(False)]), year=2023, doctype="10-K")
+    per_share = {"unit": None, "scale": 1.0}
+    diluted = read(doc, "Diluted earnings per share attributable to the company", **per_share)
+    assert diluted.value == 11.21 and diluted.confidence >= CONFIDENT, diluted
+    basic = read(doc, "Basic earnings per share for the fiscal year of the report", **per_share)
+    assert basic.value == 11.22 and basic.confidence >= CONFIDENT, basic
+    prior = read(doc, "Diluted earnings per share for the prior fiscal year", **per_share)
+    assert prior.value == 9.85, prior
+
+
+@pytest.mark.parametrize("noncontrolling", [False, True])
+def test_the_common_shareholders_net_income_is_the_company_s_only_after_minority(
+    tmp_path: Path, noncontrolling: bool
+) -> None:
+    """Net income attributable to common shareholders is what is left after preferred dividends: with no
+    noncontrolling interest deducted above it, the company's net income is the plain "Net income" row
+    (8,299 was returned at 1.0). Below a noncontrolling interest's deduction it is the company's share."""
+    doc = view(draw(tmp_path / "ni.pdf", [COVER, _card_statement(noncontrolling)]), year=2023, doctype="10-K")
+    got = read(
+        doc, "Net income attributable to the company for the fiscal year of the report, in USD millions"
+    )
+    assert got.value == (8_299 if noncontrolling else 8_374) and got.confidence >= CONFIDENT, got
+    common = read(doc, "Net income attributable to common shareholders for the fiscal year of the report")
+    assert common.value == 8_299 and common.confidence >= CONFIDENT, common
+    assert names_noncontrolling_income("Minority interest in net\nearnings of subsidiaries")
+    assert not names_noncontrolling_income("Noncontrolling interests 1,024 998")  # an equity balance

@@ -34,6 +34,7 @@ from mdqa_kernel.registry import Registry
 from mdqa_kernel.text.fiscal_names import fiscal_naming, needs_name
 from mdqa_kernel.text.language import CJK_RE
 from mdqa_kernel.text.periods import counted_quarter, report_period
+from mdqa_kernel.text.statement_context import names_noncontrolling_income
 from mdqa_kernel.text.values import has_scaled_caption, standing_scale, to_json_value
 
 
@@ -275,6 +276,18 @@ class DocumentView:
             return counted_quarter("\n".join(t or "" for t in whole.pages["text"].to_list()), report.end)
 
         return self._document_wide("counted_quarter", build)
+
+    def noncontrolling_income(self) -> bool:
+        """Whether the filing names income attributable to a noncontrolling interest anywhere
+        (`text.statement_context.names_noncontrolling_income`); a restricted view keeps its document's."""
+        return bool(
+            self._document_wide(
+                "noncontrolling_income",
+                lambda whole: any(
+                    names_noncontrolling_income(t or "") for t in whole.pages["text"].to_list()
+                ),
+            )
+        )
 
     def _document_wide(self, key: str, build: Callable[[DocumentView], Any]) -> Any:
         """A fact of the whole filing (its cover, its scale declarations, its year's name): a view restricted

@@ -385,6 +385,38 @@ def specificity(label: str, description: str, own_label: str = "") -> float:
     return factor
 
 
+_COMMON_HOLDERS = re.compile(r"\b(?:common|ordinary)\s+(?:stock|share)?(?:holders?|shares?|stock)\b", re.I)
+
+
+def common_holders_share(label: str, description: str) -> bool:
+    """The label is the part of net income left to common shareholders ("Net income attributable to
+    common shareholders": after preferred dividends and participating awards) and the description asks
+    for the company's own amount, naming neither common shares nor a per-share figure."""
+    _head, who = _split_attributable(label)
+    return (
+        who is not None
+        and bool(_COMMON_HOLDERS.search(who))
+        and wants_attributable(description)
+        and not _COMMON_HOLDERS.search(description)
+        and not _PER_SHARE.search(description)
+    )
+
+
+# "Less: Net income attributable to noncontrolling interests", "Minority interest in net earnings"
+_NONCONTROLLING_INCOME = re.compile(
+    r"\b(?:income|earnings|loss)\W+(?:\w+\W+){0,3}?(?:attributable|allocated|applicable)\s+to\s+(?:the\s+)?"
+    r"(?:non-?\s?controlling|minority)"
+    r"|\b(?:non-?\s?controlling|minority)\s+interests?\s+in\s+(?:the\s+)?(?:net\s+)?(?:income|earnings|loss)",
+    re.I,
+)
+
+
+def names_noncontrolling_income(text: str) -> bool:
+    """The text names income shared with a noncontrolling (minority) interest: where a filing does, the
+    rows left to its common shareholders are its own share of net income."""
+    return bool(_NONCONTROLLING_INCOME.search(re.sub(r"\s+", " ", text)))
+
+
 def _describes_noncontrolling_share(description: str) -> bool:
     head = re.split(r"[(]", description, maxsplit=1)[0]
     return bool(_NONCONTROLLING.search(head)) and not re.search(r"\bincluding\b", head, re.IGNORECASE)
@@ -567,6 +599,20 @@ def page_statement(lines: list[Line]) -> str | None:
 # for taxes and net earnings", "Non-GAAP measures"): its rows repeat the statement's labels with other values.
 _ADJUSTED = re.compile(r"\badjusted\b|\bnon-?\s?gaap\b|\bexcluding\s+special\s+items\b", re.IGNORECASE)
 _BLOCK_LOOKUP = 12  # lines above a row searched for the label-only line that opens its block
+
+
+# A row whose label is only its share basis ("Diluted", "Basic and diluted:"): the line opening its block
+# names the figure, outdented or flush with it
+_BARE_BASIS = re.compile(r"^\W*(?:basic|diluted)(?:\s*(?:and|&)\s*(?:basic|diluted))?\W*$", re.I)
+
+
+def row_heading(lines: list[Line], row_index: int, label: str) -> str:
+    """The heading a row is read under: its outdented section's; for a row naming only its share basis
+    ("Diluted" flush with "Earnings per common share" above it), the line that opens its block."""
+    section = section_heading(lines, row_index)
+    if section or not _BARE_BASIS.match(label):
+        return section
+    return block_heading(lines, row_index)
 
 
 def block_heading(lines: list[Line], row_index: int) -> str:

@@ -163,6 +163,8 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # number word is read whole; column dates printed close together head their own columns; a line item's
 # percentage change from its "% Change" column or its "X % change" row; "% Change" over "Total | Operational"
 # heads them; "First-Quarter" is a quarter).
+# mdqa v80: table reader table-51 (a flush "Diluted" row read under its block's heading; the common
+# shareholders' net income is not the company's where no noncontrolling interest is deducted).
 # mdqa v79: table reader table-50 (a 10-Q's quarter counted from its year to date; its current quarter is
 # not "the fourth quarter" or "the first quarter" asked of another quarter).
 # mdqa v78: table reader table-49 (the basic block's per-share row is not diluted EPS; "PP&E, net" is
@@ -201,7 +203,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 79,
+    "mdqa": 80,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

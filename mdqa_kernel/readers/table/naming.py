@@ -5,7 +5,11 @@ covered, how specific the label is for the description)."""
 from __future__ import annotations
 
 from mdqa_kernel.readers.base import FieldLike
-from mdqa_kernel.readers.confidence import ADJUSTED_BLOCK, NET_UNSAID, PART_OF_ASKED_TOTAL
+from mdqa_kernel.readers.confidence import (
+    ADJUSTED_BLOCK,
+    NET_UNSAID,
+    PART_OF_ASKED_TOTAL,
+)
 from mdqa_kernel.readers.semantics import field_basis
 from mdqa_kernel.readers.table.candidates import Candidate, label_before
 from mdqa_kernel.text.label_periods import balance_name
@@ -26,8 +30,8 @@ from mdqa_kernel.text.statement_context import (
     head_cover,
     is_english,
     other_share_basis,
+    row_heading,
     says_net,
-    section_heading,
     section_refuses,
     share_bases,
     specificity,
@@ -60,7 +64,7 @@ def row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike)
         return segment_fit(row.label, block_heading(page_ls, row.line.index), ask)
     if refused_row(page_ls, row, field):
         return 0.0
-    section = section_heading(page_ls, row.line.index)
+    section = row_heading(page_ls, row.line.index, row.label)
     if section:
         texts.append(with_section(section, row.label))
     fit = max(_english_fit(v, labels, field.description, row.label) for v in texts)
@@ -88,7 +92,7 @@ def refused_row(page_ls: list[Line], row: Row, field: FieldLike) -> bool:
     """The row cannot hold the field, whatever else its label says: an amount in a per-share block, a
     balance in a block of changes or on a row naming a change, a row of the other share basis's block
     (outdented heading or not), a deferred-tax table's "Inventory (37) (24)" (a tax amount)."""
-    section = section_heading(page_ls, row.line.index)
+    section = row_heading(page_ls, row.line.index, row.label)
     if section_refuses(section, field.description, field_basis(field) is not None, row.label):
         return True
     # only a field naming its share basis looks further up for the heading of the row's block

@@ -38,6 +38,7 @@ from mdqa_kernel.readers.confidence import (
     ABSENT_PHRASE,
     ABSENT_TOPIC,
     ABSENT_UNREADABLE,
+    COMMON_NOT_COMPANY,
     CONFIDENT,
     COUNT_SCALE,
     KNOWN_SCALE,
@@ -118,6 +119,7 @@ from mdqa_kernel.text.rows import Row
 from mdqa_kernel.text.statement_context import (
     asked_statement,
     change_base,
+    common_holders_share,
     names_loss,
     page_statement,
     section_heading,
@@ -370,6 +372,14 @@ class TableReader:
             rows = page_rows(doc, page, page_ls)
             for row in rows:
                 score = row_score(page_ls, row, labels, field)
+                if (
+                    score
+                    and common_holders_share(row.label, field.description)
+                    and not doc.noncontrolling_income()
+                ):
+                    score = round(
+                        score * COMMON_NOT_COMPANY, 4
+                    )  # after preferred dividends, not the company's
                 if score >= self.min_label_score:
                     yield page, page_ls, row, score
 
