@@ -120,6 +120,31 @@ def test_us_year_row_under_a_spanning_header(tmp_path, years):
     assert read(doc, "Net income for the year ended December 31, 2022").value == pytest.approx(72_738e6)
 
 
+@pytest.mark.parametrize("spanned", [True, False])
+def test_an_annual_report_s_year_columns_hold_no_quarter(tmp_path, spanned):
+    """A field asking the quarter's three months, run over a 10-K: its columns are years, printed bare
+    ("2023" under the statement's title) or under "Year Ended December 31,". The year's figure was returned
+    as the quarter's (0.9) when the columns named no span."""
+    if spanned:
+        path = income_statement(tmp_path / "is.pdf", ("2023", "2022", "2021"))
+    else:
+        statement = [
+            text("CONSOLIDATED STATEMENTS OF OPERATIONS"),
+            text("(In millions)"),
+            row("", "2023", "2022", "2021"),
+            row("Total revenue", "211,915", "198,270", "168,088"),
+            row("Net income", "72,361", "72,738", "61,271"),
+        ]
+        path = draw(tmp_path / "bare.pdf", [[text("ANNUAL REPORT")], statement])
+    doc = view(path, year=2023, doctype="10-K")
+    assert read(doc, "Net income for the fiscal year of the report").value == pytest.approx(72_361e6)
+    for asked in (
+        "Net income for the fiscal quarter of the report (three months only)",
+        "Total revenue for the same fiscal quarter one year earlier (the year-ago quarter, three months only)",
+    ):
+        assert read(doc, asked).status == Status.NOT_FOUND, asked
+
+
 def test_reporting_period_from_the_cover_page(tmp_path):
     """No year in the metadata: the cover's "For the fiscal year ended" names the period."""
     path = income_statement(

@@ -332,8 +332,11 @@ def _spans_agree(col: Period, want: Period, report: ReportPeriod) -> bool:
     have, asked = _span_kinds(col, report), _span_kinds(want, report)
     if not have:
         # A balance at a date answers any span; a flow column that names no span ("本期发生额" of a
-        # quarterly report) is not known to be the quarter or the year to date the field asks for.
-        return col.point or not (report.quarterly and asked) or report.quarter == 1
+        # quarterly report) is not known to be the quarter or the year to date the field asks for. In an
+        # annual report it is the year ("2023" under the statement's title): never a quarter's figure.
+        if not report.quarterly:
+            return col.point or not asked or bool(asked & {"year", "ytd"})
+        return col.point or not asked or report.quarter == 1
     if asked:
         return bool(have & asked)
     # The field says nothing of a span: in an annual report that is the year; in a quarterly report

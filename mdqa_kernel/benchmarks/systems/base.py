@@ -163,6 +163,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # number word is read whole; column dates printed close together head their own columns; a line item's
 # percentage change from its "% Change" column or its "X % change" row; "% Change" over "Total | Operational"
 # heads them; "First-Quarter" is a quarter).
+# mdqa v81: table reader table-52 (an annual report's bare year columns hold no quarter's figure).
 # mdqa v80: table reader table-51 (a flush "Diluted" row read under its block's heading; the common
 # shareholders' net income is not the company's where no noncontrolling interest is deducted).
 # mdqa v79: table reader table-50 (a 10-Q's quarter counted from its year to date; its current quarter is
@@ -203,7 +204,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 80,
+    "mdqa": 81,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-51"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-52"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -152,3 +152,5 @@ TABLE_READER_VERSION = "table-51"  # 4: disclosure topics under their printed na
 # 51: a row naming only its share basis ("Diluted") flush with the line opening its block ("Earnings Per
 # Common Share") is read under that line; "Net income attributable to common shareholders" ranks below
 # the plain "Net income" for the company's net income where the statement deducts no noncontrolling interest.
+# 52: a flow column naming no span in an annual report ("2023" under the statement's title) is the year: it
+# holds no figure for a field asking the quarter's three months.
