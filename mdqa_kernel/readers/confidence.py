@@ -48,9 +48,9 @@ PART_OF_ASKED_TOTAL = 0.55
 # no rivals, and still read where the filing prints no other.
 NET_UNSAID = 0.9
 
-# "Net income attributable to common shareholders" where the statement deducts no noncontrolling interest:
-# the figure after preferred dividends, not the company's net income; ranked below the plain "Net income"
-# row, and still read where the statement prints no other.
+# "Net income attributable to common shareholders" in a filing that names no income of a noncontrolling
+# interest: the figure after preferred dividends, not the company's net income; ranked below the plain "Net
+# income" row, and still read where the filing prints no other.
 COMMON_NOT_COMPANY = 0.8
 
 # Disagreement: two equally good readings of one cell that differ are scaled down below CONFIDENT.

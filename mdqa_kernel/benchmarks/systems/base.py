@@ -165,7 +165,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # heads them; "First-Quarter" is a quarter).
 # mdqa v81: table reader table-52 (an annual report's bare year columns hold no quarter's figure).
 # mdqa v80: table reader table-51 (a flush "Diluted" row read under its block's heading; the common
-# shareholders' net income is not the company's where no noncontrolling interest is deducted).
+# shareholders' net income is not the company's where no noncontrolling interest's income is named).
 # mdqa v79: table reader table-50 (a 10-Q's quarter counted from its year to date; its current quarter is
 # not "the fourth quarter" or "the first quarter" asked of another quarter).
 # mdqa v78: table reader table-49 (the basic block's per-share row is not diluted EPS; "PP&E, net" is

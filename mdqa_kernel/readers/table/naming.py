@@ -5,11 +5,7 @@ covered, how specific the label is for the description)."""
 from __future__ import annotations
 
 from mdqa_kernel.readers.base import FieldLike
-from mdqa_kernel.readers.confidence import (
-    ADJUSTED_BLOCK,
-    NET_UNSAID,
-    PART_OF_ASKED_TOTAL,
-)
+from mdqa_kernel.readers.confidence import ADJUSTED_BLOCK, NET_UNSAID, PART_OF_ASKED_TOTAL
 from mdqa_kernel.readers.semantics import field_basis
 from mdqa_kernel.readers.table.candidates import Candidate, label_before
 from mdqa_kernel.text.label_periods import balance_name

@@ -372,14 +372,13 @@ class TableReader:
             rows = page_rows(doc, page, page_ls)
             for row in rows:
                 score = row_score(page_ls, row, labels, field)
+                # the common shareholders' net income is after preferred dividends: not the company's
                 if (
                     score
                     and common_holders_share(row.label, field.description)
                     and not doc.noncontrolling_income()
                 ):
-                    score = round(
-                        score * COMMON_NOT_COMPANY, 4
-                    )  # after preferred dividends, not the company's
+                    score = round(score * COMMON_NOT_COMPANY, 4)
                 if score >= self.min_label_score:
                     yield page, page_ls, row, score
 

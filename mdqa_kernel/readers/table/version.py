@@ -151,6 +151,6 @@ TABLE_READER_VERSION = "table-52"  # 4: disclosure topics under their printed na
 # quarter" of a second quarter's 10-Q) is then found only in a column ending on that quarter's end.
 # 51: a row naming only its share basis ("Diluted") flush with the line opening its block ("Earnings Per
 # Common Share") is read under that line; "Net income attributable to common shareholders" ranks below
-# the plain "Net income" for the company's net income where the statement deducts no noncontrolling interest.
+# the plain "Net income" for the company's net income in a filing naming no noncontrolling interest's income.
 # 52: a flow column naming no span in an annual report ("2023" under the statement's title) is the year: it
 # holds no figure for a field asking the quarter's three months.
