@@ -367,7 +367,7 @@ def _card_statement(noncontrolling: bool) -> list:
     """A card issuer's income statement: the per-share rows named only "Basic" and "Diluted", flush with
     the line opening their block, and the common shareholders' net income below the plain net income."""
     minority = (
-        [row("Less: Net income attributable to noncontrolling interests", "75", "82")]
+        [row("Less: Net income attributable to noncontrolling interests", "75", "82", cols=WIDE)]
         if noncontrolling
         else []
     )
@@ -377,7 +377,7 @@ def _card_statement(noncontrolling: bool) -> list:
         row("", "2023", "2022", cols=WIDE),
         row("Total revenues net of interest expense", "57,472", "51,862", cols=WIDE),
         row("Net income", "8,374", "7,514", cols=WIDE),
-        *[[*r[:1], *((x, v, "r") for x, (_, v, _h) in zip(WIDE, r[1:], strict=True))] for r in minority],
+        *minority,
         row("Net income attributable to common shareholders", "8,299", "7,432", cols=WIDE),
         text("Earnings Per Common Share"),
         row("Basic", "11.22", "9.86", cols=WIDE),

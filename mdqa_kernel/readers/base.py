@@ -33,7 +33,7 @@ from mdqa_kernel.readers.confidence import REVIEW_BELOW
 from mdqa_kernel.registry import Registry
 from mdqa_kernel.text.fiscal_names import fiscal_naming, needs_name
 from mdqa_kernel.text.language import CJK_RE
-from mdqa_kernel.text.periods import counted_quarter, report_period
+from mdqa_kernel.text.periods import ReportPeriod, counted_quarter, report_period
 from mdqa_kernel.text.statement_context import names_noncontrolling_income
 from mdqa_kernel.text.values import has_scaled_caption, standing_scale, to_json_value
 
@@ -252,15 +252,20 @@ class DocumentView:
             self._document_wide("captions_scaled", lambda whole: has_scaled_caption(whole.pages["text"]))
         )
 
+    def cover_period(self) -> ReportPeriod:
+        """The period the metadata and the cover state (`text.periods.report_period`), before anything read
+        from the pages; a restricted view keeps its document's."""
+        return self._document_wide(
+            "cover_period", lambda whole: report_period(whole.metadata, whole.cover_text())
+        )
+
     def fiscal_naming(self) -> tuple[int, float] | None:
         """What the filing calls a fiscal year that ends in January, relative to the calendar year it
         ends in, and how sure (`text.fiscal_names.fiscal_naming`); None without reading the pages when the
         cover's period is not such a year. A restricted view keeps its document's."""
 
         def build(whole: DocumentView) -> tuple[int, float] | None:
-            if not needs_name(report_period(whole.metadata, whole.cover_text())):
-                return None
-            return fiscal_naming("\n".join(t or "" for t in whole.pages["text"].to_list()))
+            return fiscal_naming(whole._full_text()) if needs_name(whole.cover_period()) else None
 
         return self._document_wide("fiscal_naming", build)
 
@@ -270,10 +275,10 @@ class DocumentView:
         restricted view keeps its document's."""
 
         def build(whole: DocumentView) -> int | None:
-            report = report_period(whole.metadata, whole.cover_text())
+            report = whole.cover_period()
             if not report.quarterly or report.quarter is not None or report.end is None:
                 return None
-            return counted_quarter("\n".join(t or "" for t in whole.pages["text"].to_list()), report.end)
+            return counted_quarter(whole._full_text(), report.end)
 
         return self._document_wide("counted_quarter", build)
 
@@ -282,10 +287,15 @@ class DocumentView:
         (`text.statement_context.names_noncontrolling_income`); a restricted view keeps its document's."""
         return bool(
             self._document_wide(
-                "noncontrolling_income",
-                lambda whole: any(
-                    names_noncontrolling_income(t or "") for t in whole.pages["text"].to_list()
-                ),
+                "noncontrolling_income", lambda whole: names_noncontrolling_income(whole._full_text())
+            )
+        )
+
+    def _full_text(self) -> str:
+        """The whole filing's text, pages joined, for the document-wide facts above: joined once."""
+        return str(
+            self._document_wide(
+                "full_text", lambda whole: "\n".join(t or "" for t in whole.pages["text"].to_list())
             )
         )
 

@@ -388,18 +388,21 @@ def specificity(label: str, description: str, own_label: str = "") -> float:
 _COMMON_HOLDERS = re.compile(r"\b(?:common|ordinary)\s+(?:stock|share)?(?:holders?|shares?|stock)\b", re.I)
 
 
-def common_holders_share(label: str, description: str) -> bool:
-    """The label is the part of net income left to common shareholders ("Net income attributable to
-    common shareholders": after preferred dividends and participating awards) and the description asks
-    for the company's own amount, naming neither common shares nor a per-share figure."""
-    _head, who = _split_attributable(label)
+def asks_company_amount(description: str) -> bool:
+    """The description asks for the company's own amount ("Net income attributable to the company"),
+    naming neither common shares nor a per-share figure."""
     return (
-        who is not None
-        and bool(_COMMON_HOLDERS.search(who))
-        and wants_attributable(description)
+        wants_attributable(description)
         and not _COMMON_HOLDERS.search(description)
         and not _PER_SHARE.search(description)
     )
+
+
+def names_common_holders(label: str) -> bool:
+    """The label is the part of net income left to common shareholders ("Net income attributable to
+    common shareholders": after preferred dividends and participating awards)."""
+    _head, who = _split_attributable(label)
+    return who is not None and bool(_COMMON_HOLDERS.search(who))
 
 
 # "Less: Net income attributable to noncontrolling interests", "Minority interest in net earnings"

@@ -16,7 +16,7 @@ from mdqa_kernel.text.headers import basis_headers, column_headers
 from mdqa_kernel.text.label_periods import label_period, opening_row
 from mdqa_kernel.text.layout import Cell, Line
 from mdqa_kernel.text.period_fit import column_periods, fits, opening_of, quarter_of_table
-from mdqa_kernel.text.periods import Period, ReportPeriod, report_period
+from mdqa_kernel.text.periods import Period, ReportPeriod
 from mdqa_kernel.text.rows import Row, table_rows
 
 
@@ -56,7 +56,7 @@ def document_period(doc: DocumentView) -> ReportPeriod:
     `text.fiscal_names`), computed once per document."""
 
     def build() -> ReportPeriod:
-        report = report_period(doc.metadata, doc.cover_text())
+        report = doc.cover_period()
         if report.quarter is None:
             report = replace(report, quarter=doc.counted_quarter())
         return named_report(report, doc.fiscal_naming())

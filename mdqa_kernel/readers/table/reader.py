@@ -118,8 +118,9 @@ from mdqa_kernel.text.periods import Period, ReportPeriod, wanted_period
 from mdqa_kernel.text.rows import Row
 from mdqa_kernel.text.statement_context import (
     asked_statement,
+    asks_company_amount,
     change_base,
-    common_holders_share,
+    names_common_holders,
     names_loss,
     page_statement,
     section_heading,
@@ -368,6 +369,7 @@ class TableReader:
         self, doc: DocumentView, field: FieldLike, labels: LabelSet, lines: dict[int, list[Line]]
     ) -> Iterator[tuple[int, list[Line], Row, float]]:
         """(page, its lines, row, score) of every table row whose label names the field well enough."""
+        company_amount = asks_company_amount(field.description)
         for page, page_ls in lines.items():
             rows = page_rows(doc, page, page_ls)
             for row in rows:
@@ -375,7 +377,8 @@ class TableReader:
                 # the common shareholders' net income is after preferred dividends: not the company's
                 if (
                     score
-                    and common_holders_share(row.label, field.description)
+                    and company_amount
+                    and names_common_holders(row.label)
                     and not doc.noncontrolling_income()
                 ):
                     score = round(score * COMMON_NOT_COMPANY, 4)
