@@ -15,13 +15,8 @@ from mdqa_kernel.parsing.pdf import parse_pdf
 from mdqa_kernel.readers import view_from_parse
 from mdqa_kernel.readers.confidence import CONFIDENT, REVIEW_BELOW
 from mdqa_kernel.readers.table.reader import TableReader, _lines_by_page
-from mdqa_kernel.text.statement_context import (
-    asked_statement,
-    description_heads,
-    page_statement,
-    specificity,
-    statement_title,
-)
+from mdqa_kernel.text.statement_context import description_heads, specificity
+from mdqa_kernel.text.statement_titles import asked_statement, page_statement, statement_title
 from tests.test_periods import draw, row, text, view  # drawn statements with free layouts
 
 # (indent in points, label, current-year value, prior-year value); a row without values is a heading

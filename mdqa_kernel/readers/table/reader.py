@@ -117,15 +117,14 @@ from mdqa_kernel.text.period_fit import asks_sequential_quarter
 from mdqa_kernel.text.periods import Period, ReportPeriod, wanted_period
 from mdqa_kernel.text.rows import Row
 from mdqa_kernel.text.statement_context import (
-    asked_statement,
     asks_company_amount,
     change_base,
     names_common_holders,
     names_loss,
-    page_statement,
     section_heading,
     with_section,
 )
+from mdqa_kernel.text.statement_titles import asked_statement, page_statement
 from mdqa_kernel.text.values import (
     declared_scale,
     find_numbers,

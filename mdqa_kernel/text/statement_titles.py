@@ -1,0 +1,84 @@
+"""The primary statements: which one a page prints (its title near the top) and which one a field's
+description names. A page headed by a primary statement's title is where its line items are defined: a
+reading there outranks the same label in a note, a five-year summary or the management discussion. The
+kinds: "income", "balance", "cash_flow" (English, Indian and Chinese titles)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from mdqa_kernel.text.layout import Line
+
+_STATEMENT_TITLES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "cash_flow",
+        re.compile(
+            r"statements?\s+of\s+(?:consolidated\s+)?cash\s+flows?|cash\s+flows?\s+statements?"
+            r"|现金流量表",
+            re.I,
+        ),
+    ),
+    (
+        "balance",
+        re.compile(
+            r"balance\s+sheets?|statements?\s+of\s+(?:consolidated\s+)?financial\s+(?:position"
+            r"|condition)|资产负债表",
+            re.I,
+        ),
+    ),
+    (
+        "income",
+        re.compile(
+            r"statements?\s+of\s+(?:consolidated\s+)?(?:operations|income|earnings|comprehensive"
+            r"\s+(?:income|loss)|profit\s+(?:and|&)\s+loss)|income\s+statements?|利润表",
+            re.I,
+        ),
+    ),
+)
+# Words of a line that mentions a statement without being its title ("Notes to Consolidated Financial
+# Statements", "see the Consolidated Statements of Cash Flows", "Index to …").
+_NOT_A_TITLE = re.compile(
+    r"^\s*(?:notes?\s+to|see\b|index\b|refer)|\b(?:included|presented|reflected)\b", re.I
+)
+_TITLE_LINES = 12  # lines from a page's top searched for its title
+_NOTE_HEADING = re.compile(r"^\s*note\s+\d+\b", re.IGNORECASE)
+
+
+def statement_title(line: str) -> str | None:
+    """The primary statement a title line names ("Consolidated Statements of Cash Flows" → "cash_flow"),
+    None for a line that is no such title (a sentence, a row of figures, a note's reference)."""
+    text = unicodedata.normalize("NFKC", line).strip()
+    if not text or len(text) > 90 or len(re.findall(r"\d+", text)) > 2 or _NOT_A_TITLE.search(text):
+        return None
+    kinds = [kind for kind, pattern in _STATEMENT_TITLES if pattern.search(text)]
+    return kinds[0] if len(kinds) == 1 else None
+
+
+def page_statement(lines: list[Line]) -> str | None:
+    """The primary statement a page prints: the one title near its top; None for no title or several
+    (an index of the financial statements), or a title under a note's heading ("Note 23. Other Financial
+    Data" above "Consolidated Statements of Income Information": a note about the statement)."""
+    top = lines[:_TITLE_LINES]
+    kinds = {statement_title(line.text) for line in top} - {None}
+    if len(kinds) != 1:
+        return None
+    kind = kinds.pop()
+    first = next(i for i, line in enumerate(top) if statement_title(line.text) == kind)
+    return None if any(_NOTE_HEADING.match(line.text) for line in top[:first]) else kind
+
+
+_ASKED_STATEMENT: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("cash_flow", re.compile(r"cash\s+flows?\s+statement|statement\s+of\s+cash\s+flows?|现金流量表", re.I)),
+    ("balance", re.compile(r"balance\s+sheet|statement\s+of\s+financial\s+position|资产负债表", re.I)),
+    (
+        "income",
+        re.compile(r"income\s+statement|statement\s+of\s+(?:operations|income|earnings)|利润表", re.I),
+    ),
+)
+
+
+def asked_statement(description: str) -> str | None:
+    """The primary statement a field's description names ("… as printed in the cash flow statement")."""
+    kinds = [kind for kind, pattern in _ASKED_STATEMENT if pattern.search(description)]
+    return kinds[0] if len(kinds) == 1 else None
