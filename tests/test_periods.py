@@ -591,6 +591,47 @@ def test_quarterly_data_under_split_headers_is_not_the_year(tmp_path: Path) -> N
     assert lone.status != Status.FOUND or lone.confidence < CONFIDENT
 
 
+def _quarters_by_year_block(stacked: bool, headed: bool) -> list:
+    """A 10-K's quarterly data: one header of quarters that name no year ("First" over "Quarter", or
+    "First Quarter" on one line), each year a block of rows under its own "2023" / "2022" heading."""
+    cols = (290.0, 365.0, 440.0, 515.0)
+    ordinals = ("First", "Second", "Third", "Fourth")
+    header = (
+        [row("", *ordinals, cols=cols), row("", *(["Quarter"] * 4), cols=cols)]
+        if stacked
+        else [row("", *(f"{o} Quarter" for o in ordinals), cols=cols)]
+    )
+    blocks = []
+    for year, sales in (
+        ("2023", ("5,100", "5,200", "5,300", "6,400")),
+        ("2022", ("4,100", "4,200", "4,300", "5,400")),
+    ):
+        blocks += ([text(year)] if headed else []) + [row("Net sales", *sales, cols=cols)]
+    return [text("Quarterly Financial Data (Unaudited)"), text("(In millions)"), *header, *blocks]
+
+
+@pytest.mark.parametrize("stacked", [True, False])
+def test_quarters_under_a_year_heading(tmp_path: Path, stacked: bool) -> None:
+    """Quarter columns naming no year ("First" over "Quarter") take the year heading their block of rows:
+    the fourth quarter of 2023 is 6,400, of the block headed "2023" (it was not found: "Quarter" under
+    "First" was dropped from the header, and a quarter of no year fits no period). Without the headings
+    which year each block is stays unknown: nothing is read."""
+    cover = [text("ANNUAL REPORT ON FORM 10-K  For the fiscal year ended December 31, 2023")]
+    ask = "Total revenue (net sales) of the fiscal fourth quarter only (quarterly financial data, unaudited)"
+    headed = view(
+        draw(tmp_path / "h.pdf", [cover, _quarters_by_year_block(stacked, True)]), year=2023, doctype="10-K"
+    )
+    got = read(headed, ask)
+    assert got.value == pytest.approx(6_400e6) and got.confidence >= CONFIDENT, got
+    first = read(headed, "Total revenue (net sales) of the fiscal first quarter of the prior fiscal year")
+    assert first.value == pytest.approx(4_100e6), first
+    bare = view(
+        draw(tmp_path / "b.pdf", [cover, _quarters_by_year_block(stacked, False)]), year=2023, doctype="10-K"
+    )
+    unheaded = read(bare, ask)
+    assert unheaded.status != Status.FOUND or unheaded.confidence < REVIEW_BELOW, unheaded
+
+
 def test_total_column_beside_quarters_and_a_sentence_above_the_table(tmp_path: Path) -> None:
     """ "Q1" printed on the caption's line, "Total" beside Q2-Q4: the annual field takes the total. A
     sentence above a table that names a date is not the header of its first column."""

@@ -401,6 +401,20 @@ def test_a_bare_basis_row_flush_with_its_heading(tmp_path: Path) -> None:
     assert prior.value == 9.85, prior
 
 
+def test_a_share_count_heading_naming_what_the_count_is_for(tmp_path: Path) -> None:
+    """ "Average common shares outstanding for earnings per common share:" heads the share counts: its
+    "Diluted 741" is the diluted weighted-average share count (it was not found: "for earnings per common
+    share" read as words restricting the count)."""
+    doc = view(draw(tmp_path / "shares.pdf", [COVER, _card_statement(False)]), year=2023, doctype="10-K")
+    shares = {"unit": "shares", "scale": 1e6}
+    got = read(doc, "Weighted-average number of diluted shares outstanding for the fiscal year", **shares)
+    assert got.value == 741 and got.confidence >= CONFIDENT, got
+    prior = read(
+        doc, "Weighted-average number of basic shares outstanding for the prior fiscal year", **shares
+    )
+    assert prior.value == 754, prior
+
+
 @pytest.mark.parametrize("noncontrolling", [False, True])
 def test_the_common_shareholders_net_income_is_the_company_s_only_after_minority(
     tmp_path: Path, noncontrolling: bool
@@ -417,3 +431,72 @@ def test_the_common_shareholders_net_income_is_the_company_s_only_after_minority
     assert common.value == 8_299 and common.confidence >= CONFIDENT, common
     assert names_noncontrolling_income("Minority interest in net\nearnings of subsidiaries")
     assert not names_noncontrolling_income("Noncontrolling interests 1,024 998")  # an equity balance
+
+
+def _utility_statements() -> list:
+    """A water utility's statements: per-share blocks headed "Basic earnings per share:" over a row that
+    repeats the net income's label; a balance sheet closing on "Total capitalization and liabilities"."""
+    return [
+        [
+            text("CONSOLIDATED STATEMENTS OF OPERATIONS"),
+            MILLIONS,
+            row("", "2023", "2022", cols=WIDE),
+            row("Operating revenues", "4,234", "3,792", cols=WIDE),
+            row("Net income attributable to common shareholders", "944", "820", cols=WIDE),
+            text("Basic earnings per share:"),
+            row("  Net income attributable to common shareholders", "4.90", "4.51", cols=WIDE),
+            text("Diluted earnings per share:"),
+            row("  Net income attributable to common shareholders", "4.89", "4.50", cols=WIDE),
+        ],
+        [
+            text("CONSOLIDATED BALANCE SHEETS"),
+            MILLIONS,
+            row("", "December 31, 2023", "December 31, 2022", cols=WIDE),
+            row("Receivables, net", "392", "334", cols=WIDE),
+            row("Total assets", "30,298", "28,142", cols=WIDE),
+            row("Total capitalization and liabilities", "30,298", "28,142", cols=WIDE),
+        ],
+    ]
+
+
+def test_a_heading_ending_in_a_colon_opens_the_rows_below_it(tmp_path: Path) -> None:
+    """ "Basic earnings per share:" under the net income's row heads the per-share row below it; it was
+    read as the tail of the row above, whose 944 was returned for the basic EPS. A utility's "Total
+    capitalization and liabilities" is its total liabilities and equity; "Receivables, net" its accounts
+    receivable."""
+    doc = view(draw(tmp_path / "utility.pdf", [COVER, *_utility_statements()]), year=2023, doctype="10-K")
+    per_share = {"unit": None, "scale": 1.0}
+    basic = read(doc, "Basic earnings per share attributable to the company for the fiscal year", **per_share)
+    assert basic.value == 4.90 and basic.confidence >= CONFIDENT, basic
+    diluted = read(
+        doc, "Diluted earnings per share attributable to the company for the fiscal year", **per_share
+    )
+    assert diluted.value == 4.89 and diluted.confidence >= CONFIDENT, diluted
+    total = read(
+        doc, "Total liabilities and shareholders' equity at the end of the fiscal year of the report"
+    )
+    assert total.value == 30_298 and total.confidence >= CONFIDENT, total
+    receivable = read(doc, "Accounts receivable, net at the end of the fiscal year of the report")
+    assert receivable.value == 392 and receivable.confidence >= CONFIDENT, receivable
+
+
+@pytest.mark.parametrize("net_row", [True, False])
+def test_a_gross_amount_above_its_deduction_is_not_the_net(tmp_path: Path, net_row: bool) -> None:
+    """ "Total property, plant and equipment" above "Less: accumulated depreciation" is the gross cost: the
+    net field reads the net row below, and nothing where the filing prints none (1,500 was returned at
+    0.81 for the net)."""
+    lines = [
+        text("CONSOLIDATED BALANCE SHEETS"),
+        MILLIONS,
+        row("", "December 31, 2023", "December 31, 2022", cols=WIDE),
+        row("Total property, plant and equipment", "1,500", "1,400", cols=WIDE),
+        row("Less: accumulated depreciation", "(600)", "(550)", cols=WIDE),
+        *([row("Property, plant and equipment, net", "900", "850", cols=WIDE)] if net_row else []),
+        row("Total assets", "5,000", "4,800", cols=WIDE),
+    ]
+    doc = view(draw(tmp_path / "ppe.pdf", [COVER, lines]), year=2023, doctype="10-K")
+    got = read(doc, "Property, plant and equipment, net at the end of the fiscal year of the report")
+    if net_row:
+        assert got.value == 900 and got.confidence >= CONFIDENT, got
+    else:
+        assert got.value is None or got.confidence < REVIEW_BELOW, got

@@ -42,14 +42,21 @@ def column_headers(lines: list[Line], row_index: int, cells: list[Cell], max_lin
         return (g[2] >= left and g[1] <= right) or abs((g[1] + g[2]) / 2 - first.xc) <= reach
 
     block: list[list[tuple[str, float, float]]] = []
+    tails: list[list[tuple[str, float, float]]] = []  # "Quarter" under "First": lines ending a header
     for j in range(row_index - 1, max(row_index - max_lines, -1), -1):
         groups = [g for g in _column_groups(lines[j]) if inside(g)]
         if block and (len(block) >= 6 or (not _names_period(groups) and _is_data_row(lines[j]))):
             break
         if not block and not _names_period(groups):
-            continue  # a row of the same table, or a line of its own
+            if groups and all(_HEADER_TAIL.match(g[0]) for g in groups):
+                tails.append(groups)
+            elif groups or _is_data_row(lines[j]):
+                tails = []  # a row of the same table, or a line of its own
+            continue
         if len(lines[j].text) > 120 or _SENTENCE.match(lines[j].text.strip()) or _headline(lines[j].text):
             break  # prose above the table
+        if not block:
+            block.extend(tails)
         block.append(groups)
     texts: list[list[str]] = [[] for _ in cells]
     for groups in block:  # nearest line first
@@ -59,6 +66,40 @@ def column_headers(lines: list[Line], row_index: int, cells: list[Cell], max_lin
             if text:
                 texts[k].append(text)
     return [_stacked(t) for t in texts]
+
+
+# The last line of a header stacked over two ("First" / "Quarter", "Three" / "Months Ended"): it names no
+# period by itself, so the lines above it are the header's start
+_HEADER_TAIL = re.compile(r"^\W*(?:quarters?|qtrs?\.?|months|weeks)(?:\s+end(?:ed|ing))?\W*$", re.I)
+# A fiscal year's name alone ("Fiscal 2023", "2023", "Fiscal Year 2023:"), heading a table's quarters
+_YEAR_HEADING = re.compile(r"^\W*(?:fiscal\s+(?:year\s+)?|fy\s*)?((?:19|20)\d\d)\s*:?$", re.I)
+_YEAR_LOOKUP = 30  # lines above a row searched for the year heading its block of quarters
+
+
+def with_year_heading(headers: list[str], lines: list[Line], row_index: int, cells: list[Cell]) -> list[str]:
+    """Quarter headers that name no year ("First Quarter … Fourth Quarter") under a year's heading
+    ("Fiscal 2023" left of the header, or heading the table's block of rows): that year's quarters. Each
+    year of a quarterly-data table is often a block of its own below one header; without its heading the
+    quarters' year is unknown and they are read for no period."""
+    periods = [parse_period(h) for h in headers]
+    bare = [p.quarter is not None and p.year is None and p.end is None for p in periods]
+    if not any(bare):
+        return headers
+    year = _year_heading(lines, row_index, min((c.x0 for c in cells), default=0.0))
+    if not year:
+        return headers
+    return [f"Fiscal {year} {h}" if b else h for h, b in zip(headers, bare, strict=True)]
+
+
+def _year_heading(lines: list[Line], row_index: int, left: float) -> str:
+    """The nearest year named alone left of a row's cells on the lines above it, up to its header line."""
+    for j in range(row_index - 1, max(row_index - _YEAR_LOOKUP, -1), -1):
+        groups = _column_groups(lines[j])
+        if groups and groups[0][2] < left - 6 and (m := _YEAR_HEADING.match(groups[0][0])):
+            return m.group(1)
+        if _names_period([g for g in groups if g[1] >= left - 6]):
+            return ""  # the header line, with no year left of it
+    return ""
 
 
 def basis_headers(lines: list[Line], row_index: int, cells: list[Cell], max_lines: int = 40) -> list[str]:

@@ -77,6 +77,7 @@ def _join_wraps(
 
 
 _CONTINUATION = re.compile(r"^[,.]\d")
+_HEADING_LINE = re.compile(r"^\s*[A-Z][^:]*:\s*$")
 
 
 def _starts_continuation(line: Line, cell: Cell) -> bool:
@@ -103,7 +104,11 @@ def table_rows(lines: list[Line]) -> list[Row]:
         parts = e.parts()
         own = _join_label(e.label_words)
         snippet = " ".join(lines[j].text for j in sorted({e.index, *e.members}))
-        rows.append(Row(line.page, line, own, "".join(parts), e.cells, snippet, _variants(parts)))
+        # a capitalised line ending in a colon below the row ("Basic earnings per share:") heads the rows
+        # below it: never the row's own name
+        headings = {t for _, t in e.below if own and _HEADING_LINE.match(t)}
+        variants = [v for v in _variants(parts) if v not in headings]
+        rows.append(Row(line.page, line, own, "".join(parts), e.cells, snippet, variants))
     return rows
 
 

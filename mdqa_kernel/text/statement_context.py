@@ -112,6 +112,15 @@ _SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "weighted average shares outstanding",
     ),
+    # "Average common shares outstanding for earnings per common share:", "… in computing basic and diluted
+    # net income per share": the purpose of the count, not a restriction of it
+    (
+        re.compile(
+            r"\b(shares\s+outstanding)\s*,?\s+(?:used\s+)?(?:for|in)\s+(?:(?:comput|calculat|determin)\w*\s+)?"
+            r"(?:[a-z()]+\s+){0,4}?per[\s-]+(?:common\s+)?share\b:?"
+        ),
+        r"\1",
+    ),
     (re.compile(r"\bweighted[\s-]+average\s+number\s+of\b"), "weighted average"),
     (re.compile(r"(?<!weighted )(?<!weighted-)\baverage\s+(?=(?:common\s+)?shares\b)"), "weighted average "),
     (re.compile(r"\bshares\s+of\s+common\s+stock\b"), "shares"),
@@ -591,6 +600,29 @@ def closing_total(lines: list[Line], row_index: int) -> str:
         if TOTAL_LABEL.match(text) and is_english(text):
             return text
     return ""
+
+
+# The deduction that turns a gross amount into its net one: "Less: accumulated depreciation", "Allowance
+# for doubtful accounts"
+_DEDUCTION = re.compile(
+    r"\baccumulated\s+(?:depreciation|amortization)|\ballowances?\s+for\s+(?:doubtful|credit|uncollectible)",
+    re.I,
+)
+
+
+def gross_before_deduction(lines: list[Line], row_index: int, description: str) -> bool:
+    """The description asks a net amount ("Property, plant and equipment, net") and the next row deducts
+    accumulated depreciation or an allowance from this one: this row is the gross amount, whatever its
+    label ("Total property, plant and equipment" above "Less: accumulated depreciation")."""
+    if not asks_net(description):
+        return False
+    for j in range(row_index + 1, min(row_index + 3, len(lines))):
+        label, cells, _units = lines[j].split()
+        if _DEDUCTION.search(" ".join(w.text for w in label)):
+            return True
+        if cells:
+            return False
+    return False
 
 
 def deferred_tax_block(lines: list[Line], row_index: int, description: str) -> bool:

@@ -163,6 +163,9 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # number word is read whole; column dates printed close together head their own columns; a line item's
 # percentage change from its "% Change" column or its "X % change" row; "% Change" over "Total | Operational"
 # heads them; "First-Quarter" is a quarter).
+# mdqa v82: table reader table-53 (quarters under a year heading; a stacked "First" / "Quarter" header; a
+# share-count heading naming its purpose; a colon heading below a row is not its name; a gross amount above
+# its accumulated depreciation is not the net; "Receivables, net", "Total capitalization and liabilities").
 # mdqa v81: table reader table-52 (an annual report's bare year columns hold no quarter's figure).
 # mdqa v80: table reader table-51 (a flush "Diluted" row read under its block's heading; the common
 # shareholders' net income is not the company's where no noncontrolling interest's income is named).
@@ -204,7 +207,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 81,
+    "mdqa": 82,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

@@ -12,7 +12,7 @@ from dataclasses import replace
 from mdqa_kernel.readers.base import DocumentView
 from mdqa_kernel.text.basis import Basis, column_basis
 from mdqa_kernel.text.fiscal_names import named_report
-from mdqa_kernel.text.headers import basis_headers, column_headers
+from mdqa_kernel.text.headers import basis_headers, column_headers, with_year_heading
 from mdqa_kernel.text.label_periods import label_period, opening_row
 from mdqa_kernel.text.layout import Cell, Line
 from mdqa_kernel.text.period_fit import column_periods, fits, opening_of, quarter_of_table
@@ -81,7 +81,7 @@ def period_cell(
     own = row_fits(row, want, report)
     if own is False:
         return None
-    headers = column_headers(lines, row.line.index, cells)
+    headers = with_year_heading(column_headers(lines, row.line.index, cells), lines, row.line.index, cells)
     verdicts = column_verdicts(row, headers, want, report)
     chosen = [c for c, v in zip(cells, verdicts, strict=True) if v is True]
     if chosen:

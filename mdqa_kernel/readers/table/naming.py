@@ -23,6 +23,7 @@ from mdqa_kernel.text.statement_context import (
     closing_total,
     deferred_tax_block,
     description_heads,
+    gross_before_deduction,
     head_cover,
     is_english,
     other_share_basis,
@@ -98,8 +99,10 @@ def refused_row(page_ls: list[Line], row: Row, field: FieldLike) -> bool:
         return True
     if not is_english(field.description):
         return False
-    return change_row(row.label, field.description) or deferred_tax_block(
-        page_ls, row.line.index, field.description
+    return (
+        change_row(row.label, field.description)
+        or deferred_tax_block(page_ls, row.line.index, field.description)
+        or gross_before_deduction(page_ls, row.line.index, field.description)
     )
 
 

@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-52"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-53"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -154,3 +154,10 @@ TABLE_READER_VERSION = "table-52"  # 4: disclosure topics under their printed na
 # the plain "Net income" for the company's net income in a filing naming no noncontrolling interest's income.
 # 52: a flow column naming no span in an annual report ("2023" under the statement's title) is the year: it
 # holds no figure for a field asking the quarter's three months.
+# 53: a quarterly-data header stacked over two lines ("First" over "Quarter") keeps its last line; quarter
+# columns naming no year take the year heading their block of rows ("Fiscal 2023"); a share-count heading
+# naming what the count is for ("Average common shares outstanding for earnings per common share:") names
+# the count; "Receivables, net" is the accounts receivable, "Total capitalization and liabilities" the total
+# liabilities and equity; a capitalised line ending in a colon below a row ("Basic earnings per share:") is
+# never that row's own name; a row above "Less: accumulated depreciation" (or an allowance) is the gross
+# amount, never a field asking the net one.
