@@ -92,10 +92,12 @@ def with_year_heading(headers: list[str], lines: list[Line], row_index: int, cel
 
 
 def _year_heading(lines: list[Line], row_index: int, left: float) -> str:
-    """The nearest year named alone left of a row's cells on the lines above it, up to its header line."""
+    """The nearest year named alone left of a row's cells on a line above it without numbers (a row
+    labelled "Fiscal 2023" names its own period, not the block's), up to the table's header line."""
     for j in range(row_index - 1, max(row_index - _YEAR_LOOKUP, -1), -1):
         groups = _column_groups(lines[j])
-        if groups and groups[0][2] < left - 6 and (m := _YEAR_HEADING.match(groups[0][0])):
+        heading = not _is_data_row(lines[j])
+        if heading and groups and groups[0][2] < left - 6 and (m := _YEAR_HEADING.match(groups[0][0])):
             return m.group(1)
         if _names_period([g for g in groups if g[1] >= left - 6]):
             return ""  # the header line, with no year left of it

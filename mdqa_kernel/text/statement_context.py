@@ -613,8 +613,10 @@ _DEDUCTION = re.compile(
 def gross_before_deduction(lines: list[Line], row_index: int, description: str) -> bool:
     """The description asks a net amount ("Property, plant and equipment, net") and the next row deducts
     accumulated depreciation or an allowance from this one: this row is the gross amount, whatever its
-    label ("Total property, plant and equipment" above "Less: accumulated depreciation")."""
-    if not asks_net(description):
+    label ("Total property, plant and equipment" above "Less: accumulated depreciation"). A row printing
+    "net" itself is the net amount."""
+    own, _cells, _units = lines[row_index].split()
+    if not asks_net(description) or says_net(" ".join(w.text for w in own)):
         return False
     for j in range(row_index + 1, min(row_index + 3, len(lines))):
         label, cells, _units = lines[j].split()
