@@ -9,7 +9,7 @@ from pathlib import Path
 from mdqa_kernel.readers.confidence import CONFIDENT
 from mdqa_kernel.readers.table.reader import TableReader
 from mdqa_kernel.text.layout import lines_by_page
-from mdqa_kernel.text.statement_context import closing_total, deferred_tax_block
+from mdqa_kernel.text.row_context import closing_total, deferred_tax_block
 from tests.test_periods import draw, row, text, view
 from tests.test_statement_labels import COVER, fld
 

@@ -1,8 +1,9 @@
-"""Statement context for English table rows: the section a row sits in, and how specific its label is.
+"""Statement context for English table rows: what a row's section heading allows, and how specific its
+label is.
 
 A row of a financial statement is read under its section heading — the outdented label-only line
 above it ("Changes in operating assets and liabilities:", "Per Share Data", "Earnings per common
-share:"). The section decides what the row can be: an inventory row under "Changes in …" is a change,
+share:"; found by `text/row_context`). The section decides what the row can be: an inventory row under "Changes in …" is a change,
 not a balance; "Net earnings 3.81" under "Per Share Data" is per share, not an amount; "Diluted"
 under "Earnings per common share:" is the diluted EPS.
 
@@ -23,7 +24,6 @@ from functools import lru_cache
 
 from mdqa_kernel.text.label_periods import balance_name
 from mdqa_kernel.text.labels import SIGN_WORDS, without_net_of
-from mdqa_kernel.text.layout import Line
 
 # Words that add nothing to a line item's identity ("Total net revenue" is total revenue).
 _HARMLESS = frozenset({"total", "net", "consolidated", "common", "company", "amount", "reported"})
@@ -160,7 +160,6 @@ _PER_SHARE = re.compile(r"per\s+(?:common\s+)?share|/\s*share|\beps\b", re.IGNOR
 # "(In millions, except per share data)": a title's scale note, not a per-share block
 _EXCEPT_PER_SHARE = re.compile(r"except\s+(?:for\s+)?per[\s-]+share\s+\w+", re.IGNORECASE)
 _CHANGES = re.compile(r"\bchanges?\s+in\b|\bincrease\b|\bdecrease\b", re.IGNORECASE)
-_SECTION_LOOKUP = 40  # lines above a row searched for its heading
 
 
 # Typesetting a PDF of English text keeps: dashes, curly quotes, bullets, a no-break space
@@ -434,42 +433,6 @@ def _describes_noncontrolling_share(description: str) -> bool:
     return bool(_NONCONTROLLING.search(head)) and not re.search(r"\bincluding\b", head, re.IGNORECASE)
 
 
-def section_heading(lines: list[Line], row_index: int) -> str:
-    """The heading of the block a row sits in: the nearest label-only English line above it that is
-    outdented from the row's label; '' when an outdented data row comes first (another block)."""
-    row = lines[row_index]
-    x0 = row.words[0].x0
-    for j in range(row_index - 1, max(row_index - _SECTION_LOOKUP, -1), -1):
-        line = lines[j]
-        if line.words[0].x0 >= x0 - 2:
-            continue
-        _label, cells, _units = line.split()
-        text = line.text.strip()
-        if cells or not is_english(text) or len(text.split()) > 12:
-            return ""
-        return _wrapped_heading(lines, j, text)
-    return ""
-
-
-def _wrapped_heading(lines: list[Line], j: int, text: str) -> str:
-    """A heading wrapped over lines ("Weighted-average shares used to compute Adjusted Net" / "Income
-    (Loss) Per Share:"): label-only lines just above at the same indent belong to it."""
-    x0 = lines[j].words[0].x0
-    for k in range(j - 1, max(j - 3, -1), -1):
-        above = lines[k]
-        _label, cells, _units = above.split()
-        line_text = above.text.strip()
-        if (
-            cells
-            or abs(above.words[0].x0 - x0) > 2
-            or line_text.endswith((":", "."))
-            or not is_english(line_text)
-        ):
-            break
-        text = f"{line_text} {text}"
-    return text
-
-
 # "Shares used in per share calculation", "Weighted-average shares used to compute net loss per share …":
 # a block of share counts, whatever per-share figure they are used for
 _SHARE_COUNT_HEADING = re.compile(r"^\W*(?:weighted[\s-]+)?(?:average\s+)?(?:common\s+)?shares\b", re.I)
@@ -543,94 +506,3 @@ def with_section(section: str, label: str) -> str:
     if not section:
         return label
     return f"{_DURING_THE_YEAR.sub(' ', section).rstrip(': ')} {label}"
-
-
-# A block of adjusted (non-GAAP) figures, introduced by a label-only line ("Adjusted earnings before provision
-# for taxes and net earnings", "Non-GAAP measures"): its rows repeat the statement's labels with other values.
-_ADJUSTED = re.compile(r"\badjusted\b|\bnon-?\s?gaap\b|\bexcluding\s+special\s+items\b", re.IGNORECASE)
-_BLOCK_LOOKUP = 12  # lines above a row searched for the label-only line that opens its block
-
-
-# A row whose label is only its share basis ("Diluted", "Basic and diluted:"): the line opening its block
-# names the figure, outdented or flush with it
-_BARE_BASIS = re.compile(r"^\W*(?:basic|diluted)(?:\s*(?:and|&)\s*(?:basic|diluted))?\W*$", re.I)
-
-
-def row_heading(lines: list[Line], row_index: int, label: str) -> str:
-    """The heading a row is read under: its outdented section's; for a row naming only its share basis
-    ("Diluted" flush with "Earnings per common share" above it), the line that opens its block."""
-    section = section_heading(lines, row_index)
-    if section or not _BARE_BASIS.match(label):
-        return section
-    return block_heading(lines, row_index)
-
-
-def block_heading(lines: list[Line], row_index: int) -> str:
-    """The nearest label-only English line above a row (at any indent): the line that opens its block."""
-    for j in range(row_index - 1, max(row_index - _BLOCK_LOOKUP, -1), -1):
-        _label, cells, _units = lines[j].split()
-        text = lines[j].text.strip()
-        if not cells and re.search(r"[A-Za-z]{3}", text):
-            return text if is_english(text) else ""
-    return ""
-
-
-def adjusted_block(lines: list[Line], row_index: int, description: str) -> bool:
-    """The row sits in a block of adjusted (non-GAAP) figures and the description does not ask for one."""
-    return bool(_ADJUSTED.search(block_heading(lines, row_index))) and not _ADJUSTED.search(description)
-
-
-# A deferred-tax table lists the tax effect of temporary differences under the line items' own names
-# ("Inventory (37) (24)", "Property and equipment (169) (270)"): the row is a tax amount, not the item.
-_DEFERRED_TAX = re.compile(r"\bdeferred\s+(?:income\s+)?tax(?:es)?\b|\btax\s+effects?\b", re.IGNORECASE)
-_TOTAL_LOOKDOWN = 25  # lines below a row searched for the total that closes its block
-
-
-TOTAL_LABEL = re.compile(r"\s*total\b", re.IGNORECASE)  # a "Total …" row or head
-
-
-def closing_total(lines: list[Line], row_index: int) -> str:
-    """The label of the first English "Total …" row below a row, when no label-only line (a new
-    block's heading) comes first: the measure the row is a part of."""
-    for j in range(row_index + 1, min(row_index + _TOTAL_LOOKDOWN, len(lines))):
-        label, cells, _units = lines[j].split()
-        text = " ".join(w.text for w in label).strip()
-        if not cells:
-            return ""
-        if TOTAL_LABEL.match(text) and is_english(text):
-            return text
-    return ""
-
-
-# The deduction that turns a gross amount into its net one: "Less: accumulated depreciation", "Allowance
-# for doubtful accounts"
-_DEDUCTION = re.compile(
-    r"\baccumulated\s+(?:depreciation|amortization)|\ballowances?\s+for\s+(?:doubtful|credit|uncollectible)",
-    re.I,
-)
-
-
-def gross_before_deduction(lines: list[Line], row_index: int, description: str) -> bool:
-    """The description asks a net amount ("Property, plant and equipment, net") and the next row deducts
-    accumulated depreciation or an allowance from this one: this row is the gross amount, whatever its
-    label ("Total property, plant and equipment" above "Less: accumulated depreciation"). A row printing
-    "net" itself is the net amount."""
-    own, _cells, _units = lines[row_index].split()
-    if not asks_net(description) or says_net(" ".join(w.text for w in own)):
-        return False
-    for j in range(row_index + 1, min(row_index + 3, len(lines))):
-        label, cells, _units = lines[j].split()
-        if _DEDUCTION.search(" ".join(w.text for w in label)):
-            return True
-        if cells:
-            return False
-    return False
-
-
-def deferred_tax_block(lines: list[Line], row_index: int, description: str) -> bool:
-    """The row is a line of a deferred-tax table (its heading or its block's total names deferred
-    taxes) and the description does not ask about taxes."""
-    if _DEFERRED_TAX.search(description):
-        return False
-    context = f"{section_heading(lines, row_index)} {closing_total(lines, row_index)}"
-    return bool(_DEFERRED_TAX.search(context))

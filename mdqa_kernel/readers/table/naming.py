@@ -11,23 +11,25 @@ from mdqa_kernel.readers.table.candidates import Candidate, label_before
 from mdqa_kernel.text.label_periods import balance_name
 from mdqa_kernel.text.labels import LabelSet, field_labels, label_score, normalize_label
 from mdqa_kernel.text.layout import Line
+from mdqa_kernel.text.row_context import (
+    TOTAL_LABEL,
+    adjusted_block,
+    block_heading,
+    closing_total,
+    deferred_tax_block,
+    gross_before_deduction,
+    row_heading,
+)
 from mdqa_kernel.text.rows import Row
 from mdqa_kernel.text.segments import segment_ask, segment_fit
 from mdqa_kernel.text.statement_context import (
-    TOTAL_LABEL,
-    adjusted_block,
     asks_net,
-    block_heading,
     change_row,
     class_first,
-    closing_total,
-    deferred_tax_block,
     description_heads,
-    gross_before_deduction,
     head_cover,
     is_english,
     other_share_basis,
-    row_heading,
     says_net,
     section_refuses,
     share_bases,

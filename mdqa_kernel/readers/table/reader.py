@@ -115,13 +115,13 @@ from mdqa_kernel.text.labels import (
 from mdqa_kernel.text.layout import Cell, Line, is_contents_page, lines_by_page
 from mdqa_kernel.text.period_fit import asks_sequential_quarter
 from mdqa_kernel.text.periods import Period, ReportPeriod, wanted_period
+from mdqa_kernel.text.row_context import section_heading
 from mdqa_kernel.text.rows import Row
 from mdqa_kernel.text.statement_context import (
     asks_company_amount,
     change_base,
     names_common_holders,
     names_loss,
-    section_heading,
     with_section,
 )
 from mdqa_kernel.text.statement_titles import asked_statement, page_statement
