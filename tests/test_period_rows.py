@@ -10,7 +10,7 @@ import datetime as dt
 from pathlib import Path
 from types import SimpleNamespace
 
-from mdqa_kernel.readers.confidence import REVIEW_BELOW
+from mdqa_kernel.readers.confidence import CONFIDENT, REVIEW_BELOW
 from mdqa_kernel.readers.plausibility import unscaled_fraction
 from mdqa_kernel.readers.semantics import change_before
 from mdqa_kernel.readers.table.reader import TableReader
@@ -165,6 +165,45 @@ def test_a_change_row_under_the_cash_heading_is_no_balance(tmp_path: Path) -> No
     doc = _annual(tmp_path / "cf.pdf", flows)
     got = read(doc, BEGINNING)
     assert got.value == 8555, got
+
+
+def test_a_balance_row_flush_with_its_heading_is_the_heading_line_item(tmp_path: Path) -> None:
+    """ "Balance at beginning of year" flush with the "CASH AND CASH EQUIVALENTS" line opening its block
+    names no line item by itself: it is the cash's opening balance, read from the cash flow statement as
+    asked, not only from the balance sheet's prior-year column (held for review there)."""
+    cols = (400.0, 470.0, 540.0)
+    flows = [
+        text("CONSOLIDATED STATEMENTS OF CASH FLOWS"),
+        MILLIONS,
+        row("Year Ended December 31,", "2023", "2022", "2021", cols=cols),
+        row("Net cash provided by operating activities", "6,995", "8,796", "10,528", cols=cols),
+        text("CASH AND CASH EQUIVALENTS"),
+        row("Net increase (decrease) during the year", "(2,549)", "1,246", "(1,649)", cols=cols),
+        row("Balance at beginning of year", "8,555", "7,309", "8,958", cols=cols),
+        row("Balance at end of year", "$ 6,006", "$ 8,555", "$ 7,309", cols=cols),
+    ]
+    balance = [
+        text("CONSOLIDATED BALANCE SHEETS"),
+        MILLIONS,
+        row("December 31,", "2023", "2022", cols=cols[:2]),
+        row("Cash and cash equivalents", "$ 6,006", "$ 8,555", cols=cols[:2]),
+        row("Total assets", "87,896", "87,270", cols=cols[:2]),
+    ]
+    doc = _annual(tmp_path / "cf.pdf", balance, flows)
+    got = read(doc, BEGINNING)
+    assert got.value == 8555 and got.confidence >= CONFIDENT and got.evidence.page == 3, got
+    end = "Cash and cash equivalents at the end of the fiscal year, as printed in the cash flow statement"
+    assert read(doc, end).value == 6006
+    # a roll-forward's balance row under another heading is that heading's, not the cash's
+    equity = [
+        text("CONSOLIDATED STATEMENTS OF SHAREOWNERS' EQUITY"),
+        MILLIONS,
+        row("Year Ended December 31,", "2023", "2022", "2021", cols=cols),
+        text("REINVESTED EARNINGS"),
+        row("Balance at beginning of year", "65,502", "65,018", "63,408", cols=cols),
+    ]
+    other = _annual(tmp_path / "eq.pdf", equity)
+    assert read(other, BEGINNING).status.value == "not_found"
 
 
 # -- sentences ---------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from mdqa_kernel.text.period_fit import column_periods, fits
 from mdqa_kernel.text.periods import (
     ReportPeriod,
     counted_quarter,
+    dates_in,
     parse_period,
     report_period,
     wanted_period,
@@ -221,6 +222,77 @@ def test_quarter_and_year_to_date_columns_of_a_10q(tmp_path):
     assets = read(doc, "Total assets")
     assert assets.value == pytest.approx(5_400e6) and assets.confidence >= CONFIDENT
     assert read(doc, "Total assets at the beginning of the year").value == pytest.approx(5_100e6)
+
+
+def _offset_cash_flow(path: Path) -> Path:
+    """A 10-Q whose cash flow statement centres "Six Months Ended" over its two dates, the numbers set
+    right of their dates: the spanning header overlaps only the first column's number."""
+    cols = (300.0, 370.0, 450.0, 520.0)
+    return draw(
+        path,
+        [
+            [
+                text("FORM 10-Q  For the quarterly period ended July 29, 2023"),
+                text("CONDENSED CONSOLIDATED STATEMENTS OF EARNINGS ($ in millions)"),
+                [(335, "Three Months Ended", "c"), (485, "Six Months Ended", "c")],
+                [(x, d, "r") for x, d in zip(cols, ("July 29, 2023", "July 30, 2022") * 2, strict=True)],
+                row("Revenue", "9,583", "10,329", "18,050", "19,976", cols=cols),
+                row("Net earnings", "274", "306", "518", "647", cols=cols),
+            ],
+            [
+                text("CONDENSED CONSOLIDATED STATEMENTS OF CASH FLOWS ($ in millions)"),
+                [(465, "Six Months Ended", "c")],
+                [(400, "July 29, 2023", "c"), (530, "July 30, 2022", "c")],
+                text("Operating activities"),
+                row("Net earnings", "518", "647", cols=(452.0, 582.0)),
+                row("Depreciation and amortization", "473", "453", cols=(452.0, 582.0)),
+            ],
+        ],
+    )
+
+
+def test_a_header_centred_over_two_dates_heads_both_columns(tmp_path):
+    doc = view(_offset_cash_flow(tmp_path / "q.pdf"), year="2024", doctype="10q")
+    # the year-ago quarter is the income statement's, not the cash flow's year-ago six months
+    prior = read(doc, "Net income for the same fiscal quarter one year earlier (three months only)")
+    assert prior.value == pytest.approx(306e6) and prior.confidence >= CONFIDENT
+    assert prior.evidence.page == 1
+    # the six months' depreciation of the year before is still read, under the spanning header
+    assert read(doc, "Depreciation and amortization, six months of the prior year").value == pytest.approx(
+        453e6
+    )
+
+
+def test_numeric_dates_in_headers():
+    assert dates_in("(unaudited) 3/25/2023") == [dt.date(2023, 3, 25)]
+    assert dates_in("31/03/2025") == [dt.date(2025, 3, 31)]  # day first: 31 is no month
+    assert dates_in("3/4/2023") == []  # March 4 or April 3: not known
+    assert parse_period("12/31/2022").end == dt.date(2022, 12, 31)
+
+
+def _release_balance_sheet(path: Path) -> Path:
+    """A first-quarter earnings release: its cover names the quarter, not the quarter's end date; the
+    balance sheet's columns are dated "3/25/2023" and "12/31/2022"."""
+    cols = (450.0, 530.0)
+    return draw(
+        path,
+        [
+            [text("Acme Reports First Quarter 2023 Results")],
+            [
+                text("Condensed Consolidated Balance Sheet (in millions)"),
+                [(cols[0], "(unaudited)", "r")],
+                [(cols[0], "3/25/2023", "r"), (cols[1], "12/31/2022", "r")],
+                row("Total Assets", "$ 93,042", "$ 92,187", cols=cols),
+            ],
+        ],
+    )
+
+
+def test_a_release_dates_its_quarter_by_its_balance_sheet(tmp_path):
+    doc = view(_release_balance_sheet(tmp_path / "r.pdf"), year="2023", doctype="earnings")
+    prior = read(doc, "Total assets at the end of the prior fiscal year, in USD millions")
+    assert prior.value == pytest.approx(92_187e6) and prior.confidence >= CONFIDENT
+    assert read(doc, "Total assets at the end of the quarter").value == pytest.approx(93_042e6)
 
 
 @pytest.mark.parametrize("year", ["2023", "2023Q2"])

@@ -120,6 +120,7 @@ def test_a_title_heads_the_block_only_when_centred_over_its_cells() -> None:
     """A title over the block's middle cell heads all six; a header in the gap between two cells (a
     quarterly report's "本报告期" over a column whose row cell is blank) or off the centre heads none."""
     cells = _cells((120, 160), (180, 215), (230, 265), (330, 372), (385, 425), (440, 480))
-    assert _title_span(("SECOND QUARTER", 270.0, 345.0), cells) == ["SECOND QUARTER"] * 6
+    title = ("SECOND QUARTER", 270.0, 345.0)
+    assert _title_span(title, cells) == [title] * 6
     assert _title_span(("本报告期", 280.0, 316.0), cells) is None
     assert _title_span(("SECOND QUARTER", 385.0, 460.0), cells) is None

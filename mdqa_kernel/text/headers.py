@@ -16,6 +16,7 @@ from mdqa_kernel.text.periods import parse_period
 from mdqa_kernel.text.values import is_number_shaped
 
 _YEAR = re.compile(r"(?<!\d)(20\d\d|19\d\d)(?!\d)")
+Group = tuple[str, float, float]  # a header line's words over one column or more: (text, x0, x1)
 
 
 def column_headers(lines: list[Line], row_index: int, cells: list[Cell], max_lines: int = 60) -> list[str]:
@@ -38,11 +39,11 @@ def column_headers(lines: list[Line], row_index: int, cells: list[Cell], max_lin
     centres = sorted(c.xc for c in cells)
     reach = min((b - a for a, b in pairwise(centres)), default=0.0) / 2
 
-    def inside(g: tuple[str, float, float]) -> bool:
+    def inside(g: Group) -> bool:
         return (g[2] >= left and g[1] <= right) or abs((g[1] + g[2]) / 2 - first.xc) <= reach
 
-    block: list[list[tuple[str, float, float]]] = []
-    tails: list[list[tuple[str, float, float]]] = []  # "Quarter" under "First": lines ending a header
+    block: list[list[Group]] = []
+    tails: list[list[Group]] = []  # "Quarter" under "First": lines ending a header
     for j in range(row_index - 1, max(row_index - max_lines, -1), -1):
         groups = [g for g in _column_groups(lines[j]) if inside(g)]
         if block and (len(block) >= 6 or (not _names_period(groups) and _is_data_row(lines[j]))):
@@ -59,13 +60,50 @@ def column_headers(lines: list[Line], row_index: int, cells: list[Cell], max_lin
             block.extend(tails)
         block.append(groups)
     texts: list[list[str]] = [[] for _ in cells]
+    below: list[Group | None] = [None for _ in cells]  # each cell's group on the nearer header line
     for groups in block:  # nearest line first
-        spans = _regular_spans(groups, cells)
-        for k, cell in enumerate(cells):
-            text = spans[k] if spans else _group_over(cell, cells, groups)
-            if text:
-                texts[k].append(text)
+        chosen = _regular_spans(groups, cells) or [_group_of(cell, cells, groups) for cell in cells]
+        chosen = _centred_spans(groups, chosen, below, cells)
+        for k, group in enumerate(chosen):
+            if group:
+                texts[k].append(group[0])
+                below[k] = group
     return [_stacked(t) for t in texts]
+
+
+def _centred_spans(
+    groups: list[Group], chosen: list[Group | None], below: list[Group | None], cells: list[Cell]
+) -> list[Group | None]:
+    """A header centred over the headers of two columns or more on the line below it ("Six Months Ended"
+    over "July 29, 2023 | July 30, 2022") heads each of them, even where the numbers sit right of their
+    headers so that it overlaps only the first one's. The widest run of adjacent columns is taken, each
+    with a header of its own below, whose first and last headers it is centred between and that no other
+    group of its line heads."""
+    out = list(chosen)
+    order = sorted(range(len(cells)), key=lambda k: cells[k].xc)
+    for group in groups:
+        centre = (group[1] + group[2]) / 2
+        best: list[int] = []
+        for i in range(len(order)):
+            for j in range(i + 1, len(order)):
+                run = order[i : j + 1]
+                lower = [g for k in run if (g := below[k]) is not None and sum(b is g for b in below) == 1]
+                if len(lower) < len(run) or any(out[k] not in (None, group) for k in run):
+                    break  # a column without a header of its own below, or one its line heads otherwise
+                first, last = lower[0], lower[-1]
+                centres = ((first[1] + first[2]) / 2, (last[1] + last[2]) / 2)
+                span = centres[1] - centres[0]
+                inside = first[1] - 2 <= group[1] and group[2] <= last[2] + 2
+                if (
+                    inside
+                    and span > 0
+                    and abs(centre - sum(centres) / 2) <= 0.05 * span + 2
+                    and len(run) > len(best)
+                ):
+                    best = run
+        for k in best:
+            out[k] = group
+    return out
 
 
 # The last line of a header stacked over two ("First" / "Quarter", "Three" / "Months Ended"): it names no
@@ -123,7 +161,7 @@ def basis_headers(lines: list[Line], row_index: int, cells: list[Cell], max_line
     return [" ".join(reversed(t)) for t in texts]
 
 
-def _regular_spans(groups: list[tuple[str, float, float]], cells: list[Cell]) -> list[str] | None:
+def _regular_spans(groups: list[Group], cells: list[Cell]) -> list[Group | None] | None:
     """ "2018" and "2017" each centred over four quarter columns ("4th 3rd 2nd 1st" below): k period
     headers over n = k·m cells, the i-th over the i-th run of m cells. None when the line is not that."""
     n, k = len(cells), len(groups)
@@ -138,11 +176,11 @@ def _regular_spans(groups: list[tuple[str, float, float]], cells: list[Cell]) ->
         run = ordered[i * m : (i + 1) * m]
         if not run[0].x1 < (g[1] + g[2]) / 2 < run[-1].x0:
             return None  # over one of its cells ("2023" over "Shares | Amount"), not centred across them
-        out.update({id(c): g[0] for c in run})
+        out.update({id(c): g for c in run})
     return [out[id(c)] for c in cells]
 
 
-def _title_span(group: tuple[str, float, float], cells: list[Cell]) -> list[str] | None:
+def _title_span(group: Group, cells: list[Cell]) -> list[Group | None] | None:
     """ "SECOND QUARTER" alone on its line, centred over a whole block of columns ("2023 | % | 2022 | % |
     change"): it heads every one of them, not only the column it happens to overlap. None when the line
     is not that (a title off the block's centre, or one over no cell at all)."""
@@ -156,7 +194,7 @@ def _title_span(group: tuple[str, float, float], cells: list[Cell]) -> list[str]
         return None
     if not _over(cells, group):
         return None  # in a gap between columns: a column of its own whose row cell is blank
-    return [text for _ in cells]
+    return [group for _ in cells]
 
 
 def _stacked(parts: list[str]) -> str:
@@ -173,7 +211,7 @@ def _stacked(parts: list[str]) -> str:
     return text
 
 
-def _names_period(groups: list[tuple[str, float, float]]) -> bool:
+def _names_period(groups: list[Group]) -> bool:
     # "4th 3rd 2nd 1st" over a quarterly-data note's columns: the quarters, the year on the line above
     if len({q for g in groups if (q := ordinal_quarter(g[0])) is not None}) >= 2:
         return True
@@ -204,39 +242,45 @@ def _headline(text: str) -> bool:
     return len(text.split()) >= 7 and bool(_AMOUNT.search(text))
 
 
-def _group_over(cell: Cell, cells: list[Cell], groups: list[tuple[str, float, float]]) -> str:
-    """The group of a header line that labels a cell's column ("" when none does).
+def _group_over(cell: Cell, cells: list[Cell], groups: list[Group]) -> str:
+    """The text of the group of a header line that labels a cell's column ("" when none does)."""
+    group = _group_of(cell, cells, groups)
+    return group[0] if group else ""
+
+
+def _group_of(cell: Cell, cells: list[Cell], groups: list[Group]) -> Group | None:
+    """The group of a header line that labels a cell's column (None when none does).
 
     A group over the cell is its label. A group wider than the columns' pitch spans columns ("Three
     Months Ended June 30," over two, "Year Ended December 31," over three, centred so that it may
     overlap none of the outer ones): the cell takes the nearest one within a pitch. A narrow group over
     no cell (a wrapped fragment) goes to its nearest cell when that one has no group of its own."""
     if not groups:
-        return ""
+        return None
     centres = sorted(c.xc for c in cells)
     pitch = min((b - a for a, b in pairwise(centres)), default=float("inf"))
     over = [g for g in groups if g[1] - 2 <= cell.x1 and cell.x0 - 2 <= g[2]]
     wide = [g for g in groups if g[2] - g[1] >= 0.9 * pitch]
     if over:
-        text, x0, x1 = min(over, key=lambda g: abs((g[1] + g[2]) / 2 - cell.xc))
+        group = min(over, key=lambda g: abs((g[1] + g[2]) / 2 - cell.xc))
     elif wide and min(_gap(g, cell) for g in wide) <= pitch:
-        text, x0, x1 = min(wide, key=lambda g: _gap(g, cell))
+        group = min(wide, key=lambda g: _gap(g, cell))
     else:
-        return next((g[0] for g in groups if _nearest_cell(g, cells) is cell and not _over(cells, g)), "")
-    if len(cells) > 1 and len(_over(cells, (text, x0, x1))) > 1 and len(set(_YEAR.findall(text))) > 1:
-        return ""  # a caption over several columns ("For the years ended … 2023, 2022 and 2021")
-    return text
+        return next((g for g in groups if _nearest_cell(g, cells) is cell and not _over(cells, g)), None)
+    if len(cells) > 1 and len(_over(cells, group)) > 1 and len(set(_YEAR.findall(group[0]))) > 1:
+        return None  # a caption over several columns ("For the years ended … 2023, 2022 and 2021")
+    return group
 
 
-def _gap(group: tuple[str, float, float], cell: Cell) -> float:
+def _gap(group: Group, cell: Cell) -> float:
     return max(group[1] - cell.x1, cell.x0 - group[2], 0.0)
 
 
-def _over(cells: list[Cell], group: tuple[str, float, float]) -> list[Cell]:
+def _over(cells: list[Cell], group: Group) -> list[Cell]:
     return [c for c in cells if group[1] - 2 <= c.x1 and c.x0 - 2 <= group[2]]
 
 
-def _nearest_cell(group: tuple[str, float, float], cells: list[Cell]) -> Cell:
+def _nearest_cell(group: Group, cells: list[Cell]) -> Cell:
     xc = (group[1] + group[2]) / 2
     return min(cells, key=lambda c: abs(c.xc - xc))
 
@@ -263,7 +307,7 @@ def _is_data_row(line: Line) -> bool:
     return bool(label) and len(cells) >= 2
 
 
-def _column_groups(line: Line) -> list[tuple[str, float, float]]:
+def _column_groups(line: Line) -> list[Group]:
     """Words of a header line grouped into column labels (a gap wider than ~1.5 characters splits):
     (text, x0, x1)."""
     return [(" ".join(w.text for w in g), g[0].x0, g[-1].x1) for g in _word_groups(line)]

@@ -270,6 +270,20 @@ def quarter_of_table(periods: list[Period], report: ReportPeriod) -> ReportPerio
     return replace(report, quarter=max(own)) if own else report
 
 
+def end_of_table(periods: list[Period], report: ReportPeriod) -> ReportPeriod:
+    """A quarterly report whose end date is not known (an earnings release naming only its quarter) takes
+    it from a balance sheet's columns ("3/25/2023 | 12/31/2022"): the latest date of two or more, in the
+    report's fiscal year, since no report prints a balance after its own end. The earlier date is then
+    the prior fiscal year's close, the balance at the start of the report's year."""
+    if not report.quarterly or report.end is not None or report.year is None:
+        return report
+    ends = [p.end for p in periods if p.end is not None and p.point and not p.change and p.months is None]
+    if len(set(ends)) < 2:
+        return report
+    latest = max(e for e in ends if e is not None)
+    return replace(report, end=latest) if fiscal_year_of(latest) == report.year else report
+
+
 def asks_other_quarter(want: Period, report: ReportPeriod) -> bool:
     """The field asks one quarter of a year, not the report's own quarter ("the fourth quarter" of an
     annual report): only a column or a sentence naming that quarter holds it."""

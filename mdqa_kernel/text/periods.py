@@ -232,18 +232,28 @@ def fiscal_year_of(day: dt.date) -> int | None:
 _FY_SHORT = re.compile(r"\bFY\s*'?(\d{2})(?:\s*[-–/]\s*(\d{2}))?(?!\d)", re.I)  # "FY24", "FY 24-25"
 _ORDINAL = re.compile(r"(?<=\d)(?:st|nd|rd|th)\b", re.I)  # "31st March, 2025"
 _DMY_DOTS = re.compile(r"(?<![\d.])(\d{1,2})\.(\d{1,2})\.((?:19|20)\d\d)(?![\d.])")  # "31.03.2025"
+_SLASHED = re.compile(r"(?<![\d/.])(\d{1,2})/(\d{1,2})/((?:19|20)\d\d)(?![\d/])")  # "12/31/2022"
 
 
 def dates_in(text: str) -> list[dt.date]:
-    """The dates a text prints, ordinals ("31st March, 2025") and "31.03.2025" included."""
+    """The dates a text prints, ordinals ("31st March, 2025"), "31.03.2025" and "3/25/2023" included."""
     t = _ORDINAL.sub("", text)
     found = [d for d, _, _ in find_dates(t)]
     for m in _DMY_DOTS.finditer(t):
-        try:
-            found.append(dt.date(int(m.group(3)), int(m.group(2)), int(m.group(1))))
-        except ValueError:
-            continue
+        if (day := _date_or_none(int(m.group(3)), int(m.group(2)), int(m.group(1)))) is not None:
+            found.append(day)
+    found += [d for m in _SLASHED.finditer(t) if (d := _slashed_date(*map(int, m.groups()))) is not None]
     return found
+
+
+def _slashed_date(first: int, second: int, year: int) -> dt.date | None:
+    """ "12/31/2022" (month first) or "31/12/2022" (day first): the order is known only when one of the two
+    is over 12; "3/4/2023" may be either and names no date."""
+    if first > 12 >= second:
+        return _date_or_none(year, second, first)
+    if second > 12 >= first:
+        return _date_or_none(year, first, second)
+    return _date_or_none(year, first, second) if first == second else None
 
 
 def _years(text: str) -> tuple[list[int], str]:

@@ -62,11 +62,21 @@ _BLOCK_LOOKUP = 12  # lines above a row searched for the label-only line that op
 _BARE_BASIS = re.compile(r"^\W*(?:basic|diluted)(?:\s*(?:and|&)\s*(?:basic|diluted))?\W*$", re.I)
 
 
+# A row naming only the date of its balance ("Balance at beginning of year", "End of period"): a roll-forward's
+# opening or closing row, the line item named by the line that opens its block ("CASH AND CASH EQUIVALENTS")
+_BARE_BALANCE = re.compile(
+    r"^\W*(?:balances?,?\s+)?(?:(?:at|as\s+of)\s+)?(?:the\s+)?(?:beginning|start|end)\s+of\s+(?:the\s+)?"
+    r"(?:fiscal\s+)?(?:year|period|quarter)\W*$",
+    re.I,
+)
+
+
 def row_heading(lines: list[Line], row_index: int, label: str) -> str:
     """The heading a row is read under: its outdented section's; for a row naming only its share basis
-    ("Diluted" flush with "Earnings per common share" above it), the line that opens its block."""
+    ("Diluted" flush with "Earnings per common share" above it) or only its balance's date ("Balance at
+    beginning of year" flush with "CASH AND CASH EQUIVALENTS" above it), the line that opens its block."""
     section = section_heading(lines, row_index)
-    if section or not _BARE_BASIS.match(label):
+    if section or not (_BARE_BASIS.match(label) or _BARE_BALANCE.match(label)):
         return section
     return block_heading(lines, row_index)
 

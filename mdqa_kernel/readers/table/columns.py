@@ -15,7 +15,7 @@ from mdqa_kernel.text.fiscal_names import named_report
 from mdqa_kernel.text.headers import basis_headers, column_headers, with_year_heading
 from mdqa_kernel.text.label_periods import label_period, opening_row
 from mdqa_kernel.text.layout import Cell, Line
-from mdqa_kernel.text.period_fit import column_periods, fits, opening_of, quarter_of_table
+from mdqa_kernel.text.period_fit import column_periods, end_of_table, fits, opening_of, quarter_of_table
 from mdqa_kernel.text.periods import Period, ReportPeriod
 from mdqa_kernel.text.rows import Row, table_rows
 
@@ -193,7 +193,7 @@ def _period_verdicts(
 ) -> list[tuple[Period, bool | None]]:
     """Each cell's column period and whether it holds the wanted one (see `column_verdicts`)."""
     periods = row_periods(row, headers, report)
-    table_report = quarter_of_table(periods, report)
+    table_report = quarter_of_table(periods, end_of_table(periods, report))
     return [(p, fits(p, want, table_report)) for p in periods]
 
 
