@@ -18,6 +18,7 @@ from reportlab.pdfgen import canvas
 from mdqa_kernel.parsing.pdf import parse_pdf
 from mdqa_kernel.readers import Status, view_from_parse
 from mdqa_kernel.readers.confidence import CONFIDENT, REVIEW_BELOW
+from mdqa_kernel.readers.semantics import statement_scope
 from mdqa_kernel.readers.table.reader import TableReader
 from mdqa_kernel.text.fiscal_names import NAMED_LOOSELY, YEAR_UNNAMED, fiscal_naming, named_report
 from mdqa_kernel.text.period_fit import column_periods, fits
@@ -293,6 +294,35 @@ def test_a_release_dates_its_quarter_by_its_balance_sheet(tmp_path):
     prior = read(doc, "Total assets at the end of the prior fiscal year, in USD millions")
     assert prior.value == pytest.approx(92_187e6) and prior.confidence >= CONFIDENT
     assert read(doc, "Total assets at the end of the quarter").value == pytest.approx(93_042e6)
+
+
+def test_a_numbered_note_after_the_segment_note_is_the_company_s(tmp_path: Path) -> None:
+    """ "15. Quarterly Financial Data (Unaudited)" after "14. Segment Information" opens a note of the
+    company's own figures: its fourth quarter's revenue was dropped as a segment's. A numbered sentence
+    ("1. We sell …") opens nothing."""
+    cols = (290.0, 365.0)
+    segment = [
+        text("14. Segment Information"),
+        text("(In millions)"),
+        row("", "2023", "2022", cols=cols),
+        row("Domestic", "20,000", "17,000", cols=cols),
+        row("Total revenue", "22,000", "19,500", cols=cols),
+    ]
+    quarterly = _quarters_by_year_block(False, True)
+    cover = [text("ANNUAL REPORT ON FORM 10-K  For the fiscal year ended December 31, 2023")]
+    ask = "Total revenue (net sales) of the fiscal fourth quarter only (quarterly financial data, unaudited)"
+    doc = view(
+        draw(
+            tmp_path / "n.pdf",
+            [cover, [*segment, text("15. Quarterly Financial Data (Unaudited)"), *quarterly[1:]]],
+        ),
+        year=2023,
+        doctype="10-K",
+    )
+    got = read(doc, ask)
+    assert got.value == pytest.approx(6_400e6) and got.confidence >= CONFIDENT, got
+    assert statement_scope("15. Quarterly Financial Data (Unaudited)") == "consolidated"
+    assert statement_scope("1. We sell our products in stores.") is None
 
 
 @pytest.mark.parametrize("year", ["2023", "2023Q2"])

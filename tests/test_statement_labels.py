@@ -500,3 +500,22 @@ def test_a_gross_amount_above_its_deduction_is_not_the_net(tmp_path: Path, net_r
         assert got.value == 900 and got.confidence >= CONFIDENT, got
     else:
         assert got.value is None or got.confidence < REVIEW_BELOW, got
+
+
+@pytest.mark.parametrize(
+    "label", ["Selling, marketing and administrative expenses", "Selling and administrative expenses"]
+)
+def test_names_a_filer_gives_its_selling_and_administrative_expenses(tmp_path: Path, label: str) -> None:
+    """A filer that names its SG&A "Selling, marketing and administrative expenses" (or without "general")
+    prints no other row for it: the row was not found for the field."""
+    statement = [
+        text("CONSOLIDATED STATEMENTS OF EARNINGS"),
+        MILLIONS,
+        row("", "2023", "2022", cols=WIDE),
+        row("Sales to customers", "85,159", "79,990", cols=WIDE),
+        row(label, "22,084", "20,246", cols=WIDE),
+        row("Research and development expense", "15,085", "14,135", cols=WIDE),
+    ]
+    doc = view(draw(tmp_path / "sga.pdf", [COVER, statement]), year=2023, doctype="10-K")
+    got = read(doc, "Selling, general and administrative expenses for the fiscal year, in USD millions")
+    assert got.value == 22_084 and got.confidence >= CONFIDENT, got

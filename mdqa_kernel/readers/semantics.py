@@ -214,6 +214,24 @@ _CONSOLIDATED_TITLE = re.compile(
 )
 
 
+# A note numbered without the word "Note" ("15. Quarterly Financial Information (Unaudited)"): every word of
+# its title capitalised but the small ones, and no full stop at its end (a numbered sentence is a list item)
+_NUMBERED_NOTE = re.compile(r"^\d{1,2}\.\s+([A-Z][^.]*[A-Za-z)])$")
+_TITLE_SMALL_WORDS = frozenset(
+    {"and", "of", "for", "the", "in", "on", "to", "a", "an", "or", "from", "by", "with"}
+)
+
+
+def _numbered_note(text: str) -> bool:
+    m = _NUMBERED_NOTE.match(text)
+    if m is None:
+        return False
+    words = re.findall(r"[A-Za-z][\w’'-]*", m.group(1))
+    if any(w.lower() in ("segment", "segments") for w in words):
+        return False  # a segment note's own title ("14. Segment and Geographic Information") opens no group figures
+    return bool(words) and all(w[0].isupper() or w.lower() in _TITLE_SMALL_WORDS for w in words)
+
+
 # An English section heading in capitals ("OPERATING EXPENSES") ends a segment discussion, not a parent-only
 # statement (whose own headings, "CONDENSED BALANCE SHEETS", are capitals too).
 _SECTION_HEADING = re.compile(r"^[A-Z][A-Z,’'&\- ]{3,60}[A-Z]$")
@@ -247,7 +265,7 @@ def statement_scope(line: str) -> str | None:
         return "parent"
     if _SEGMENT_TITLE.search(text):
         return "segment"
-    if _CONSOLIDATED_TITLE.search(text):
+    if _CONSOLIDATED_TITLE.search(text) or _numbered_note(text):
         return "consolidated"
     if _SECTION_HEADING.match(text):
         return "section"

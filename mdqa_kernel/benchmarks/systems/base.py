@@ -163,6 +163,8 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # number word is read whole; column dates printed close together head their own columns; a line item's
 # percentage change from its "% Change" column or its "X % change" row; "% Change" over "Total | Operational"
 # heads them; "First-Quarter" is a quarter).
+# mdqa v84: table reader table-55 ("Selling, marketing and administrative expenses" is SG&A; "15. Quarterly
+# Financial Information" ends a segment note's scope).
 # mdqa v83: table reader table-54 (a header centred over two dates heads both columns, where the numbers
 # sit right of their dates; "Balance at beginning of year" read under its block's flush heading; numeric
 # dates "3/25/2023"; a quarterly release's end date from its balance sheet's latest column).
@@ -210,7 +212,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 83,
+    "mdqa": 84,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
