@@ -228,7 +228,7 @@ def _numbered_note(text: str) -> bool:
         return False
     words = re.findall(r"[A-Za-z][\w’'-]*", m.group(1))
     if any(w.lower() in ("segment", "segments") for w in words):
-        return False  # a segment note's own title ("14. Segment and Geographic Information") opens no group figures
+        return False  # the segment note's own title ("14. Segment and Geographic Information")
     return bool(words) and all(w[0].isupper() or w.lower() in _TITLE_SMALL_WORDS for w in words)
 
 
