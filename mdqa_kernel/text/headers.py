@@ -81,29 +81,28 @@ def _centred_spans(
     group of its line heads."""
     out = list(chosen)
     order = sorted(range(len(cells)), key=lambda k: cells[k].xc)
+    # a column's lower header counts only when it is its own, not one wrapped over two columns
+    own = [g if g is not None and sum(b is g for b in below) == 1 else None for g in below]
     for group in groups:
-        centre = (group[1] + group[2]) / 2
         best: list[int] = []
         for i in range(len(order)):
             for j in range(i + 1, len(order)):
                 run = order[i : j + 1]
-                lower = [g for k in run if (g := below[k]) is not None and sum(b is g for b in below) == 1]
-                if len(lower) < len(run) or any(out[k] not in (None, group) for k in run):
-                    break  # a column without a header of its own below, or one its line heads otherwise
-                first, last = lower[0], lower[-1]
-                centres = ((first[1] + first[2]) / 2, (last[1] + last[2]) / 2)
-                span = centres[1] - centres[0]
-                inside = first[1] - 2 <= group[1] and group[2] <= last[2] + 2
-                if (
-                    inside
-                    and span > 0
-                    and abs(centre - sum(centres) / 2) <= 0.05 * span + 2
-                    and len(run) > len(best)
-                ):
+                if any(own[k] is None or out[k] not in (None, group) for k in run):
+                    break
+                first, last = own[run[0]], own[run[-1]]
+                if first and last and len(run) > len(best) and _centred_between(group, first, last):
                     best = run
         for k in best:
             out[k] = group
     return out
+
+
+def _centred_between(group: Group, first: Group, last: Group) -> bool:
+    """The group lies over the first and last headers' extent, centred between their centres."""
+    a, b = (first[1] + first[2]) / 2, (last[1] + last[2]) / 2
+    inside = first[1] - 2 <= group[1] and group[2] <= last[2] + 2
+    return inside and b > a and abs((group[1] + group[2]) / 2 - (a + b) / 2) <= 0.05 * (b - a) + 2
 
 
 # The last line of a header stacked over two ("First" / "Quarter", "Three" / "Months Ended"): it names no

@@ -277,10 +277,10 @@ def end_of_table(periods: list[Period], report: ReportPeriod) -> ReportPeriod:
     the prior fiscal year's close, the balance at the start of the report's year."""
     if not report.quarterly or report.end is not None or report.year is None:
         return report
-    ends = [p.end for p in periods if p.end is not None and p.point and not p.change and p.months is None]
-    if len(set(ends)) < 2:
+    ends = {e for p in periods if (e := p.end) is not None and p.point and not p.change and p.months is None}
+    if len(ends) < 2:
         return report
-    latest = max(e for e in ends if e is not None)
+    latest = max(ends)
     return replace(report, end=latest) if fiscal_year_of(latest) == report.year else report
 
 
