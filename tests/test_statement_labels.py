@@ -519,3 +519,30 @@ def test_names_a_filer_gives_its_selling_and_administrative_expenses(tmp_path: P
     doc = view(draw(tmp_path / "sga.pdf", [COVER, statement]), year=2023, doctype="10-K")
     got = read(doc, "Selling, general and administrative expenses for the fiscal year, in USD millions")
     assert got.value == 22_084 and got.confidence >= CONFIDENT, got
+
+
+def test_long_term_debt_obligations_are_the_long_term_debt_line(tmp_path: Path) -> None:
+    """A balance sheet that calls its line "Long-Term Debt Obligations" prints no other long-term debt
+    row: "obligations" was read as a word restricting the line item, and the row lost to a cash flow
+    sentence. The current maturities in a debt note stay another line."""
+    balance = [
+        text("CONSOLIDATED BALANCE SHEET"),
+        MILLIONS,
+        row("", "2023", "2022", cols=WIDE),
+        row("Total Current Liabilities", "26,785", "23,372", cols=WIDE),
+        row("Long-Term Debt Obligations", "36,026", "40,370", cols=WIDE),
+        row("Deferred Income Taxes", "4,826", "4,284", cols=WIDE),
+        row("Total Liabilities", "72,788", "79,366", cols=WIDE),
+    ]
+    note = [
+        text("Note 8 - Debt Obligations"),
+        MILLIONS,
+        row("", "2023", "2022", cols=WIDE),
+        row("Less: current maturities of long-term debt obligations", "3,872", "3,358", cols=WIDE),
+    ]
+    doc = view(draw(tmp_path / "debt.pdf", [COVER, balance, note]), year=2023, doctype="10-K")
+    asked = "Long-term debt excluding the current portion at the end of the {}, in USD millions"
+    now = read(doc, asked.format("fiscal year of the report"))
+    before = read(doc, asked.format("prior fiscal year (the balance sheet's comparative column)"))
+    assert now.value == 36_026 and now.confidence >= CONFIDENT, now
+    assert before.value == 40_370 and before.confidence >= CONFIDENT, before

@@ -44,6 +44,8 @@ _HARMLESS_BESIDE = {
     "before": frozenset({"continuing", "operating", "expense"}),
     # a retailer's inventory is its "Merchandise inventories" line
     "inventory": frozenset({"merchandise"}),
+    # "Long-term debt obligations" is the long-term debt line, not a kind of it
+    "debt": frozenset({"obligation"}),
 }
 # "Revenue from products only": "only" restricts nothing a label would print
 _STOP = frozenset(
