@@ -523,8 +523,8 @@ def test_names_a_filer_gives_its_selling_and_administrative_expenses(tmp_path: P
 
 def test_long_term_debt_obligations_are_the_long_term_debt_line(tmp_path: Path) -> None:
     """A balance sheet that calls its line "Long-Term Debt Obligations" prints no other long-term debt
-    row: "obligations" was read as a word restricting the line item, and the row lost to a cash flow
-    sentence. The current maturities in a debt note stay another line."""
+    row: "obligations" was read as a word restricting the line item, so the row was read only as a line
+    of prose, at 0.225. The current maturities row in a debt note is not read for it."""
     balance = [
         text("CONSOLIDATED BALANCE SHEET"),
         MILLIONS,
