@@ -7,8 +7,8 @@ field name's period suffix that is no part of the line item's name."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from pathlib import Path
-from types import SimpleNamespace
 
 from mdqa_kernel.readers.confidence import CONFIDENT, REVIEW_BELOW
 from mdqa_kernel.readers.plausibility import unscaled_fraction
@@ -17,8 +17,8 @@ from mdqa_kernel.readers.table.reader import TableReader
 from mdqa_kernel.text.labels import field_labels
 from mdqa_kernel.text.period_fit import column_periods, fits, opening_of
 from mdqa_kernel.text.periods import ReportPeriod, parse_period, wanted_period
-from tests.test_periods import draw, row, text, view
-from tests.test_statement_labels import COVER, MILLIONS, fld
+from tests.test_periods import row, text
+from tests.test_statement_labels import MILLIONS, annual, fld
 
 ANNUAL = ReportPeriod(year=2023, end=dt.date(2023, 12, 31))
 FOURTH = (
@@ -41,10 +41,6 @@ def indented(label: str, *values: str, cols: tuple[float, ...]) -> list:
 
 def read(doc, description: str, **kw):
     return TableReader().read(doc, fld(description, **kw), "")
-
-
-def _annual(path: Path, *pages: list) -> SimpleNamespace:
-    return view(draw(path, [COVER, *pages]), year=2023, doctype="10-K")
 
 
 # -- one quarter of the year -------------------------------------------------------------------------
@@ -90,10 +86,10 @@ def test_the_fourth_quarter_is_read_from_the_quarterly_data_table(tmp_path: Path
             cols=EIGHT,
         ),
     ]
-    doc = _annual(tmp_path / "q.pdf", INCOME, quarterly)
+    doc = annual(tmp_path / "q.pdf", INCOME, quarterly)
     assert read(doc, FOURTH).value == 28341
     assert read(doc, "Total revenues for the fiscal year of the report, in USD millions").value == 101127
-    alone = _annual(tmp_path / "annual.pdf", INCOME)
+    alone = annual(tmp_path / "annual.pdf", INCOME)
     assert read(alone, FOURTH).value is None
 
 
@@ -104,7 +100,7 @@ def test_q_columns_beside_a_total(tmp_path: Path) -> None:
         row("(Amounts in millions)", "Q1", "Q2", "Q3", "Q4", "Total", cols=EIGHT[3:]),
         row("Total revenues", "23,382", "24,258", "25,146", "28,341", "101,127", cols=EIGHT[3:]),
     ]
-    doc = _annual(tmp_path / "q.pdf", quarterly)
+    doc = annual(tmp_path / "q.pdf", quarterly)
     assert read(doc, FOURTH).value == 28341
 
 
@@ -113,7 +109,7 @@ def test_a_sentence_about_the_year_is_not_the_quarter(tmp_path: Path) -> None:
         text("MANAGEMENT'S DISCUSSION AND ANALYSIS"),
         text("Total revenues for 2023 were $101.1 billion."),
     ]
-    doc = _annual(tmp_path / "md.pdf", mdna)
+    doc = annual(tmp_path / "md.pdf", mdna)
     assert read(doc, FOURTH).value is None
 
 
@@ -143,10 +139,21 @@ def test_cash_at_the_beginning_of_the_year(tmp_path: Path) -> None:
         row("Cash and cash equivalents at beginning of year", "805", "869", "549", cols=(400.0, 470.0, 540.0)),
         row("Cash and cash equivalents at end of year", "$ 785", "$ 805", "$ 869", cols=(400.0, 470.0, 540.0)),
     ]  # fmt: skip
-    doc = _annual(tmp_path / "cf.pdf", flows)
+    doc = annual(tmp_path / "cf.pdf", flows)
     assert read(doc, BEGINNING).value == 805
     end = "Cash and cash equivalents at the end of the fiscal year of the report, in USD millions"
     assert read(doc, end).value == 785
+
+
+def _cash_block(line: Callable[..., list], cols: tuple[float, ...]) -> list[list]:
+    """A cash flow statement's closing block: the "CASH AND CASH EQUIVALENTS" line, then its change and
+    balance rows drawn by `line` (`indented` under it, or `row`, flush with it)."""
+    return [
+        text("CASH AND CASH EQUIVALENTS"),
+        line("Net increase (decrease) during the year", "(2,549)", "1,246", "(1,649)", cols=cols),
+        line("Balance at beginning of year", "8,555", "7,309", "8,958", cols=cols),
+        line("Balance at end of year", "$ 6,006", "$ 8,555", "$ 7,309", cols=cols),
+    ]
 
 
 def test_a_change_row_under_the_cash_heading_is_no_balance(tmp_path: Path) -> None:
@@ -157,12 +164,9 @@ def test_a_change_row_under_the_cash_heading_is_no_balance(tmp_path: Path) -> No
         text("CONSOLIDATED STATEMENTS OF CASH FLOWS"),
         MILLIONS,
         row("Year Ended December 31,", "2023", "2022", "2021", cols=cols),
-        text("CASH AND CASH EQUIVALENTS"),
-        indented("Net increase (decrease) during the year", "(2,549)", "1,246", "(1,649)", cols=cols),
-        indented("Balance at beginning of year", "8,555", "7,309", "8,958", cols=cols),
-        indented("Balance at end of year", "$ 6,006", "$ 8,555", "$ 7,309", cols=cols),
+        *_cash_block(indented, cols),
     ]
-    doc = _annual(tmp_path / "cf.pdf", flows)
+    doc = annual(tmp_path / "cf.pdf", flows)
     got = read(doc, BEGINNING)
     assert got.value == 8555, got
 
@@ -177,10 +181,7 @@ def test_a_balance_row_flush_with_its_heading_is_the_heading_line_item(tmp_path:
         MILLIONS,
         row("Year Ended December 31,", "2023", "2022", "2021", cols=cols),
         row("Net cash provided by operating activities", "6,995", "8,796", "10,528", cols=cols),
-        text("CASH AND CASH EQUIVALENTS"),
-        row("Net increase (decrease) during the year", "(2,549)", "1,246", "(1,649)", cols=cols),
-        row("Balance at beginning of year", "8,555", "7,309", "8,958", cols=cols),
-        row("Balance at end of year", "$ 6,006", "$ 8,555", "$ 7,309", cols=cols),
+        *_cash_block(row, cols),
     ]
     balance = [
         text("CONSOLIDATED BALANCE SHEETS"),
@@ -189,7 +190,7 @@ def test_a_balance_row_flush_with_its_heading_is_the_heading_line_item(tmp_path:
         row("Cash and cash equivalents", "$ 6,006", "$ 8,555", cols=cols[:2]),
         row("Total assets", "87,896", "87,270", cols=cols[:2]),
     ]
-    doc = _annual(tmp_path / "cf.pdf", balance, flows)
+    doc = annual(tmp_path / "cf.pdf", balance, flows)
     got = read(doc, BEGINNING)
     assert got.value == 8555 and got.confidence >= CONFIDENT and got.evidence.page == 3, got
     end = "Cash and cash equivalents at the end of the fiscal year, as printed in the cash flow statement"
@@ -202,7 +203,7 @@ def test_a_balance_row_flush_with_its_heading_is_the_heading_line_item(tmp_path:
         text("REINVESTED EARNINGS"),
         row("Balance at beginning of year", "65,502", "65,018", "63,408", cols=cols),
     ]
-    other = _annual(tmp_path / "eq.pdf", equity)
+    other = annual(tmp_path / "eq.pdf", equity)
     assert read(other, BEGINNING).status.value == "not_found"
 
 
@@ -217,7 +218,7 @@ RESPECTIVELY = (
 def test_respectively_pairs_years_and_amounts(tmp_path: Path) -> None:
     """The first amount is 2023's: read for the prior year before. Rounded to $0.1 billion for a field in
     millions, with no exact figure beside it, it is held for review."""
-    doc = _annual(tmp_path / "s.pdf", [text("Research and Development"), text(RESPECTIVELY)])
+    doc = annual(tmp_path / "s.pdf", [text("Research and Development"), text(RESPECTIVELY)])
     got = read(doc, RD_PRIOR)
     assert got.value == 12400 and got.confidence < REVIEW_BELOW, got
     two_before = read(
@@ -230,7 +231,7 @@ def test_respectively_pairs_years_and_amounts(tmp_path: Path) -> None:
         row("Years ended December 31,", "2023", "2022"),
         row("Research and development expense", "11,988", "12,446"),
     ]
-    doc = _annual(tmp_path / "t.pdf", [text(RESPECTIVELY)], statement)
+    doc = annual(tmp_path / "t.pdf", [text(RESPECTIVELY)], statement)
     exact = read(doc, RD_PRIOR)
     assert exact.value == 12446 and exact.confidence >= REVIEW_BELOW, exact
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -47,6 +48,11 @@ def fld(description: str, **kw):
 
 def read(doc, description: str, **kw):
     return TableReader().read(doc, fld(description, **kw), "")
+
+
+def annual(path: Path, *pages: list) -> SimpleNamespace:
+    """A 10-K for 2023: the cover, then `pages` drawn one per page, as the reader views it."""
+    return view(draw(path, [COVER, *pages]), year=2023, doctype="10-K")
 
 
 def _income(path: Path) -> Path:
@@ -110,7 +116,7 @@ def test_glossary_names_of_common_line_items(tmp_path: Path) -> None:
         row("Purchases of stock for treasury", "(3,682)", "(3,681)"),
         row("Net cash used in financing activities", "(3,900)", "(3,700)"),
     ]
-    doc = view(draw(tmp_path / "gl.pdf", [COVER, statement, balance, cash]), year=2023, doctype="10-K")
+    doc = annual(tmp_path / "gl.pdf", statement, balance, cash)
     pretax = read(
         doc, "Income (earnings) before income taxes for the fiscal year of the report, in USD millions"
     )
@@ -146,7 +152,7 @@ def test_the_amounts_of_a_net_of_clause_belong_to_the_label(tmp_path: Path) -> N
         row(label, "95,641", "74,398", cols=WIDE),
         row("Total assets", "411,976", "364,840", cols=WIDE),
     ]
-    doc = view(draw(tmp_path / "bs.pdf", [COVER, balance]), year=2023, doctype="10-K")
+    doc = annual(tmp_path / "bs.pdf", balance)
     ppe = read(
         doc, "Property, plant and equipment, net at the end of the fiscal year of the report, in USD millions"
     )
@@ -181,7 +187,7 @@ def test_a_page_number_under_the_last_line_is_not_a_value(tmp_path: Path) -> Non
         text("share repurchases."),
         [(300, "42", "c")],
     ]
-    doc = view(draw(tmp_path / "p.pdf", [COVER, page]), year=2023, doctype="10-K")
+    doc = annual(tmp_path / "p.pdf", page)
     assert not any(r.cells for r in table_rows(lines_by_page(doc.words)[2]))  # no row holds the "42"
     bought = read(doc, "Repurchases of common stock in the cash flow statement for the fiscal year")
     assert not bought.found or bought.value != 42, bought
@@ -203,7 +209,7 @@ def test_a_period_over_a_pair_of_sub_columns_does_not_say_which_cell_is_the_fiel
         row("Common stock, beginning of year", "1,488", "23", "1,488", "23", cols=subs),
         row("Share repurchases", "(9)", "(1,500)", "(1)", "(106)", cols=subs),
     ]
-    doc = view(draw(tmp_path / "eq.pdf", [COVER, equity]), year=2023, doctype="10-K")
+    doc = annual(tmp_path / "eq.pdf", equity)
     bought = read(doc, "Repurchases of common stock for the fiscal year of the report, in USD millions")
     assert bought.confidence < CONFIDENT, bought
     assert not (bought.found and bought.value == -9 and bought.confidence >= REVIEW_BELOW), bought
@@ -223,7 +229,7 @@ def test_two_years_before_is_the_third_column_of_a_three_year_statement(tmp_path
         row("Total revenue", "211,915", "198,270", "168,088", cols=three),
         row("Net income", "72,361", "72,738", "61,271", cols=three),
     ]
-    doc = view(draw(tmp_path / "is3.pdf", [COVER, statement]), year=2023, doctype="10-K")
+    doc = annual(tmp_path / "is3.pdf", statement)
     two_back = read(
         doc, "Total revenue (net sales) for the fiscal year two years before the report's fiscal year"
     )
@@ -352,12 +358,12 @@ def test_the_net_figure_is_the_row_that_says_net(tmp_path: Path) -> None:
         row("Property, plant and equipment, net", "23,037", "21,084"),
         row("Total assets", "27,075", "25,275"),
     ]
-    doc = view(draw(tmp_path / "bs.pdf", [COVER, balance]), year=2023, doctype="10-K")
+    doc = annual(tmp_path / "bs.pdf", balance)
     asked = "Property, plant and equipment, net at the end of the fiscal year of the report, in USD millions"
     net = read(doc, asked)
     assert net.value == 23_037 and net.confidence >= CONFIDENT, net
     only_name = [balance[0], balance[1], balance[2], balance[3], balance[6]]
-    plain = view(draw(tmp_path / "plain.pdf", [COVER, only_name]), year=2023, doctype="10-K")
+    plain = annual(tmp_path / "plain.pdf", only_name)
     assert read(plain, asked).value == 29_736 and read(plain, asked).confidence >= CONFIDENT
     assert asks_net(asked) and asks_net("Accounts receivable, net at the end of the year")
     assert not asks_net("Net income, net of tax, for the year") and not asks_net("Total revenue (net sales)")
@@ -391,7 +397,7 @@ def _card_statement(noncontrolling: bool) -> list:
 def test_a_bare_basis_row_flush_with_its_heading(tmp_path: Path) -> None:
     """ "Diluted" flush with "Earnings Per Common Share" above it is the diluted EPS (it was not found: the
     heading was read only when outdented); the share-count block's "Diluted 741" below is not."""
-    doc = view(draw(tmp_path / "eps.pdf", [COVER, _card_statement(False)]), year=2023, doctype="10-K")
+    doc = annual(tmp_path / "eps.pdf", _card_statement(False))
     per_share = {"unit": None, "scale": 1.0}
     diluted = read(doc, "Diluted earnings per share attributable to the company", **per_share)
     assert diluted.value == 11.21 and diluted.confidence >= CONFIDENT, diluted
@@ -405,7 +411,7 @@ def test_a_share_count_heading_naming_what_the_count_is_for(tmp_path: Path) -> N
     """ "Average common shares outstanding for earnings per common share:" heads the share counts: its
     "Diluted 741" is the diluted weighted-average share count (it was not found: "for earnings per common
     share" read as words restricting the count)."""
-    doc = view(draw(tmp_path / "shares.pdf", [COVER, _card_statement(False)]), year=2023, doctype="10-K")
+    doc = annual(tmp_path / "shares.pdf", _card_statement(False))
     shares = {"unit": "shares", "scale": 1e6}
     got = read(doc, "Weighted-average number of diluted shares outstanding for the fiscal year", **shares)
     assert got.value == 741 and got.confidence >= CONFIDENT, got
@@ -422,7 +428,7 @@ def test_the_common_shareholders_net_income_is_the_company_s_only_after_minority
     """Net income attributable to common shareholders is what is left after preferred dividends: with no
     noncontrolling interest deducted above it, the company's net income is the plain "Net income" row
     (8,299 was returned at 1.0). Below a noncontrolling interest's deduction it is the company's share."""
-    doc = view(draw(tmp_path / "ni.pdf", [COVER, _card_statement(noncontrolling)]), year=2023, doctype="10-K")
+    doc = annual(tmp_path / "ni.pdf", _card_statement(noncontrolling))
     got = read(
         doc, "Net income attributable to the company for the fiscal year of the report, in USD millions"
     )
@@ -464,7 +470,7 @@ def test_a_heading_ending_in_a_colon_opens_the_rows_below_it(tmp_path: Path) -> 
     read as the tail of the row above, whose 944 was returned for the basic EPS. A utility's "Total
     capitalization and liabilities" is its total liabilities and equity; "Receivables, net" its accounts
     receivable."""
-    doc = view(draw(tmp_path / "utility.pdf", [COVER, *_utility_statements()]), year=2023, doctype="10-K")
+    doc = annual(tmp_path / "utility.pdf", *_utility_statements())
     per_share = {"unit": None, "scale": 1.0}
     basic = read(doc, "Basic earnings per share attributable to the company for the fiscal year", **per_share)
     assert basic.value == 4.90 and basic.confidence >= CONFIDENT, basic
@@ -494,7 +500,7 @@ def test_a_gross_amount_above_its_deduction_is_not_the_net(tmp_path: Path, net_r
         *([row("Property, plant and equipment, net", "900", "850", cols=WIDE)] if net_row else []),
         row("Total assets", "5,000", "4,800", cols=WIDE),
     ]
-    doc = view(draw(tmp_path / "ppe.pdf", [COVER, lines]), year=2023, doctype="10-K")
+    doc = annual(tmp_path / "ppe.pdf", lines)
     got = read(doc, "Property, plant and equipment, net at the end of the fiscal year of the report")
     if net_row:
         assert got.value == 900 and got.confidence >= CONFIDENT, got
@@ -516,7 +522,7 @@ def test_names_a_filer_gives_its_selling_and_administrative_expenses(tmp_path: P
         row(label, "22,084", "20,246", cols=WIDE),
         row("Research and development expense", "15,085", "14,135", cols=WIDE),
     ]
-    doc = view(draw(tmp_path / "sga.pdf", [COVER, statement]), year=2023, doctype="10-K")
+    doc = annual(tmp_path / "sga.pdf", statement)
     got = read(doc, "Selling, general and administrative expenses for the fiscal year, in USD millions")
     assert got.value == 22_084 and got.confidence >= CONFIDENT, got
 
@@ -540,7 +546,7 @@ def test_long_term_debt_obligations_are_the_long_term_debt_line(tmp_path: Path) 
         row("", "2023", "2022", cols=WIDE),
         row("Less: current maturities of long-term debt obligations", "3,872", "3,358", cols=WIDE),
     ]
-    doc = view(draw(tmp_path / "debt.pdf", [COVER, balance, note]), year=2023, doctype="10-K")
+    doc = annual(tmp_path / "debt.pdf", balance, note)
     asked = "Long-term debt excluding the current portion at the end of the {}, in USD millions"
     now = read(doc, asked.format("fiscal year of the report"))
     before = read(doc, asked.format("prior fiscal year (the balance sheet's comparative column)"))
