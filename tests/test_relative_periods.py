@@ -112,6 +112,47 @@ def test_a_quarter_title_centred_over_the_whole_block(tmp_path: Path) -> None:
     assert ago.value == 7919, ago
 
 
+def test_a_full_year_title_heads_a_row_printing_amounts_only(tmp_path: Path) -> None:
+    """A fourth-quarter release's full-year table: "TWELVE MONTHS" centred over "2023 | 2022 | Percent",
+    each year centred over its "Amount | Percent to Sales" pair. A row printing only the amounts
+    ("Effective tax rate 17.4 % 8.3 %") had its 2022 header dropped (it starts right of the row's last
+    cell) and the title given to that cell alone, so its 2023 column read as a bare year of a quarterly
+    report and the rate was not found."""
+    cols = (300.0, 390.0, 480.0, 570.0, 650.0)
+    release = [
+        text("Condensed Consolidated Statement of Earnings"),
+        [(72, "(Unaudited; in Millions Except Per Share Figures)", "l"), (481, "TWELVE MONTHS", "c")],
+        [(331, "2023", "c"), (511, "2022", "c"), (632, "Percent", "c")],
+        row("", "Amount", "to Sales", "Amount", "to Sales", "Change", cols=cols),
+        row("Sales to customers", "$ 94,943", "100.0", "$ 93,775", "100.0", "1.3", cols=cols),
+        row(
+            "Earnings before provision for taxes on income",
+            "21,725",
+            "22.9",
+            "22,776",
+            "24.3",
+            "(4.6)",
+            cols=cols,
+        ),
+        row("Provision for taxes on income", "3,784", "4.0", "1,898", "2.0", "99.4", cols=cols),
+        row("Effective tax rate", "17.4 %", "", "8.3 %", cols=cols),
+    ]
+    cover = [
+        text("Acme Inc. reports fourth-quarter and full-year 2023 results"),
+        text("For the quarter ended December 31, 2023"),
+    ]
+    doc = view(draw(tmp_path / "r.pdf", [cover, release]), year="2023Q4", doctype="earnings")
+    rate = "Effective income tax rate for the {}, in percent"
+    now = read(doc, rate.format("fiscal year of the report"), type="percent", unit="%", scale=1.0)
+    assert now.value == 17.4, now
+    prior = read(doc, rate.format("prior fiscal year"), type="percent", unit="%", scale=1.0)
+    assert prior.value == 8.3, prior
+    pretax = read(
+        doc, "Income (earnings) before income taxes for the fiscal year of the report, in USD millions"
+    )
+    assert pretax.value == 21725, pretax
+
+
 def _cells(*spans: tuple[float, float]) -> list[Cell]:
     return [Cell("1", [Word("1", x0, 100.0, x1, 108.0)]) for x0, x1 in spans]
 

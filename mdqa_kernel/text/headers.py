@@ -35,22 +35,25 @@ def column_headers(lines: list[Line], row_index: int, cells: list[Cell], max_lin
     right = max(c.x1 for c in cells) + 2
     # A header centred left of right-aligned numbers ("2015" above "3,991") may end before the first of
     # them: it is still that column's when its centre is within half a column's pitch of the cell's.
-    first = min(cells, key=lambda c: c.x0)
+    # So may one centred over a pair of columns ("2022" over "Amount | Percent to Sales") whose row prints
+    # only the first: right of the last cell, within half a pitch of its centre.
+    first, last = min(cells, key=lambda c: c.x0), max(cells, key=lambda c: c.x1)
     centres = sorted(c.xc for c in cells)
     reach = min((b - a for a, b in pairwise(centres)), default=0.0) / 2
 
     def inside(g: Group) -> bool:
-        return (g[2] >= left and g[1] <= right) or abs((g[1] + g[2]) / 2 - first.xc) <= reach
+        centre = (g[1] + g[2]) / 2
+        return (g[2] >= left and g[1] <= right) or min(abs(centre - first.xc), abs(centre - last.xc)) <= reach
 
-    block: list[list[Group]] = []
-    tails: list[list[Group]] = []  # "Quarter" under "First": lines ending a header
+    block: list[tuple[list[Group], Line]] = []
+    tails: list[tuple[list[Group], Line]] = []  # "Quarter" under "First": lines ending a header
     for j in range(row_index - 1, max(row_index - max_lines, -1), -1):
         groups = [g for g in _column_groups(lines[j]) if inside(g)]
         if block and (len(block) >= 6 or (not _names_period(groups) and _is_data_row(lines[j]))):
             break
         if not block and not _names_period(groups):
             if groups and all(_HEADER_TAIL.match(g[0]) for g in groups):
-                tails.append(groups)
+                tails.append((groups, lines[j]))
             elif groups or _is_data_row(lines[j]):
                 tails = []  # a row of the same table, or a line of its own
             continue
@@ -58,12 +61,18 @@ def column_headers(lines: list[Line], row_index: int, cells: list[Cell], max_lin
             break  # prose above the table
         if not block:
             block.extend(tails)
-        block.append(groups)
+        block.append((groups, lines[j]))
     texts: list[list[str]] = [[] for _ in cells]
     below: list[Group | None] = [None for _ in cells]  # each cell's group on the nearer header line
-    for groups in block:  # nearest line first
-        chosen = _regular_spans(groups, cells) or [_group_of(cell, cells, groups) for cell in cells]
+    under: list[Group] = []  # the nearer header line's groups over the table, cells of this row or not
+    for groups, line in block:  # nearest line first
+        chosen = (
+            _regular_spans(groups, cells)
+            or _title_over(groups, under, cells)
+            or [_group_of(cell, cells, groups) for cell in cells]
+        )
         chosen = _centred_spans(groups, chosen, below, cells)
+        under = [g for g in _column_groups(line) if g[1] >= left - 2 * reach]
         for k, group in enumerate(chosen):
             if group:
                 texts[k].append(group[0])
@@ -177,6 +186,21 @@ def _regular_spans(groups: list[Group], cells: list[Cell]) -> list[Group | None]
             return None  # over one of its cells ("2023" over "Shares | Amount"), not centred across them
         out.update({id(c): g for c in run})
     return [out[id(c)] for c in cells]
+
+
+def _title_over(groups: list[Group], under: list[Group], cells: list[Cell]) -> list[Group | None] | None:
+    """ "TWELVE MONTHS" alone on its line, centred over the headers of the whole table on the line below
+    ("2022 | 2021 | Percent Increase (Decrease)"), heads every column, also of a row that prints figures
+    under some of them only ("Effective tax rate 17.4 % 8.3 %"). None when the line is not that."""
+    if len(groups) != 1 or len(under) < 2 or not parse_period(groups[0][0]).named:
+        return None
+    _text, x0, x1 = groups[0]
+    a, b = (under[0][1] + under[0][2]) / 2, (under[-1][1] + under[-1][2]) / 2
+    if not (under[0][1] - 2 <= x0 and x1 <= under[-1][2] + 2) or abs((x0 + x1) / 2 - (a + b) / 2) > 0.1 * (
+        b - a
+    ):
+        return None
+    return [groups[0] for _ in cells]
 
 
 def _title_span(group: Group, cells: list[Cell]) -> list[Group | None] | None:

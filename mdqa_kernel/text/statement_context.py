@@ -40,8 +40,8 @@ _HARMLESS_BESIDE = {
     "dividend": frozenset({"cash", "paid", "shareholder", "stockholder", "shareowner"}),
     # "Income from continuing operations before income taxes": discontinued operations are reported net of
     # tax, below that line, so every pre-tax income is the continuing operations' ("before income tax
-    # expense" is before the income taxes line)
-    "before": frozenset({"continuing", "operating", "expense"}),
+    # expense" and "before provision for income taxes" are before the income taxes line)
+    "before": frozenset({"continuing", "operating", "expense", "provision"}),
     # a retailer's inventory is its "Merchandise inventories" line
     "inventory": frozenset({"merchandise"}),
     # "Long-term debt obligations" is the long-term debt line, not a kind of it

@@ -163,6 +163,8 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # number word is read whole; column dates printed close together head their own columns; a line item's
 # percentage change from its "% Change" column or its "X % change" row; "% Change" over "Total | Operational"
 # heads them; "First-Quarter" is a quarter).
+# mdqa v86: table reader table-57 ("Income before provision for income taxes" is pre-tax income; a full-year
+# title centred over the header line heads a row printing amounts only).
 # mdqa v85: table reader table-56 ("Long-Term Debt Obligations" is the long-term debt line).
 # mdqa v84: table reader table-55 ("Selling, marketing and administrative expenses" is SG&A; "15. Quarterly
 # Financial Information" ends a segment note's scope).
@@ -213,7 +215,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 85,
+    "mdqa": 86,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
