@@ -107,11 +107,12 @@ def _centred_spans(
     return out
 
 
-def _centred_between(group: Group, first: Group, last: Group) -> bool:
-    """The group lies over the first and last headers' extent, centred between their centres."""
+def _centred_between(group: Group, first: Group, last: Group, tolerance: float = 0.05) -> bool:
+    """The group lies over the first and last headers' extent, centred between their centres (within
+    `tolerance` of their distance)."""
     a, b = (first[1] + first[2]) / 2, (last[1] + last[2]) / 2
     inside = first[1] - 2 <= group[1] and group[2] <= last[2] + 2
-    return inside and b > a and abs((group[1] + group[2]) / 2 - (a + b) / 2) <= 0.05 * (b - a) + 2
+    return inside and b > a and abs((group[1] + group[2]) / 2 - (a + b) / 2) <= tolerance * (b - a) + 2
 
 
 # The last line of a header stacked over two ("First" / "Quarter", "Three" / "Months Ended"): it names no
@@ -194,11 +195,8 @@ def _title_over(groups: list[Group], under: list[Group], cells: list[Cell]) -> l
     under some of them only ("Effective tax rate 17.4 % 8.3 %"). None when the line is not that."""
     if len(groups) != 1 or len(under) < 2 or not parse_period(groups[0][0]).named:
         return None
-    _text, x0, x1 = groups[0]
-    a, b = (under[0][1] + under[0][2]) / 2, (under[-1][1] + under[-1][2]) / 2
-    if not (under[0][1] - 2 <= x0 and x1 <= under[-1][2] + 2) or abs((x0 + x1) / 2 - (a + b) / 2) > 0.1 * (
-        b - a
-    ):
+    # the title is set over the line's extent, not its centres: a wider tolerance than a span's
+    if not _centred_between(groups[0], under[0], under[-1], tolerance=0.1):
         return None
     return [groups[0] for _ in cells]
 
