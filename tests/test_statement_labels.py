@@ -27,18 +27,28 @@ COVER = [text("Acme Inc. ANNUAL REPORT ON FORM 10-K"), text("For the fiscal year
 YEARS = row("", "2023", "2022")
 WIDE = (475.0, 570.0)  # right edges of the value columns, clear of a long label
 MILLIONS = text("(In millions, except per share amounts)")
+
+
+def millions_page(
+    title: str, header: tuple[str, ...], *rows: tuple[str, ...], cols: tuple[float, ...] = WIDE
+) -> list:
+    """A statement page in millions: its title, the scale line, the column header, then each row (label,
+    value, …), the values right-aligned at `cols`."""
+    return [text(title), MILLIONS, row("", *header, cols=cols), *(row(*r, cols=cols) for r in rows)]
+
+
 # A 10-Q whose balance sheet prints the quarter's end, the prior fiscal year end and the year-ago quarter's end
 TEN_Q = [
     text("Acme Inc. QUARTERLY REPORT ON FORM 10-Q"),
     text("For the quarterly period ended July 29, 2023"),
 ]
-TEN_Q_BALANCE = [
-    text("CONDENSED CONSOLIDATED BALANCE SHEETS"),
-    MILLIONS,
-    row("", "July 29, 2023", "January 28, 2023", "July 30, 2022", cols=(330.0, 420.0, 510.0)),
-    row("Cash and cash equivalents", "1,093", "1,874", "840", cols=(330.0, 420.0, 510.0)),
-    row("Total assets", "15,318", "15,803", "15,419", cols=(330.0, 420.0, 510.0)),
-]
+TEN_Q_BALANCE = millions_page(
+    "CONDENSED CONSOLIDATED BALANCE SHEETS",
+    ("July 29, 2023", "January 28, 2023", "July 30, 2022"),
+    ("Cash and cash equivalents", "1,093", "1,874", "840"),
+    ("Total assets", "15,318", "15,803", "15,419"),
+    cols=(330.0, 420.0, 510.0),
+)
 
 
 def fld(description: str, **kw):
@@ -144,14 +154,13 @@ def test_the_amounts_of_a_net_of_clause_belong_to_the_label(tmp_path: Path) -> N
     assert without_net_of(label) == "Property and equipment, net"
     assert normalize_label(label) == "propertyandequipmentnet"
     assert normalize_label("Other comprehensive income, net of tax") == "othercomprehensiveincomenetoftax"
-    balance = [
-        text("BALANCE SHEETS"),
-        MILLIONS,
-        row("", "December 31, 2023", "December 31, 2022", cols=WIDE),
-        row("Inventories", "2,500", "3,742", cols=WIDE),
-        row(label, "95,641", "74,398", cols=WIDE),
-        row("Total assets", "411,976", "364,840", cols=WIDE),
-    ]
+    balance = millions_page(
+        "BALANCE SHEETS",
+        ("December 31, 2023", "December 31, 2022"),
+        ("Inventories", "2,500", "3,742"),
+        (label, "95,641", "74,398"),
+        ("Total assets", "411,976", "364,840"),
+    )
     doc = annual(tmp_path / "bs.pdf", balance)
     ppe = read(
         doc, "Property, plant and equipment, net at the end of the fiscal year of the report, in USD millions"
@@ -201,14 +210,14 @@ def test_a_period_over_a_pair_of_sub_columns_does_not_say_which_cell_is_the_fiel
     assert paired_columns(["2022", "", "2021", "", "2020", ""])
     assert not paired_columns(["2022", "2021", "2020"]) and not paired_columns(["2023", "", "2022"])
     subs = (300.0, 360.0, 430.0, 490.0)
-    equity = [
-        text("CONSOLIDATED STATEMENT OF EQUITY"),
-        MILLIONS,
-        row("", "2023", "", "2022", "", cols=subs),
-        row("", "Shares", "Amount", "Shares", "Amount", cols=subs),
-        row("Common stock, beginning of year", "1,488", "23", "1,488", "23", cols=subs),
-        row("Share repurchases", "(9)", "(1,500)", "(1)", "(106)", cols=subs),
-    ]
+    equity = millions_page(
+        "CONSOLIDATED STATEMENT OF EQUITY",
+        ("2023", "", "2022", ""),
+        ("", "Shares", "Amount", "Shares", "Amount"),
+        ("Common stock, beginning of year", "1,488", "23", "1,488", "23"),
+        ("Share repurchases", "(9)", "(1,500)", "(1)", "(106)"),
+        cols=subs,
+    )
     doc = annual(tmp_path / "eq.pdf", equity)
     bought = read(doc, "Repurchases of common stock for the fiscal year of the report, in USD millions")
     assert bought.confidence < CONFIDENT, bought
@@ -222,13 +231,13 @@ def test_two_years_before_is_the_third_column_of_a_three_year_statement(tmp_path
     want = wanted_period("Total revenue for the fiscal year two years before the report's fiscal year", fy)
     assert want.offset == -2
     three = (330.0, 420.0, 510.0)
-    statement = [
-        text("CONSOLIDATED STATEMENTS OF INCOME"),
-        MILLIONS,
-        row("", "2023", "2022", "2021", cols=three),
-        row("Total revenue", "211,915", "198,270", "168,088", cols=three),
-        row("Net income", "72,361", "72,738", "61,271", cols=three),
-    ]
+    statement = millions_page(
+        "CONSOLIDATED STATEMENTS OF INCOME",
+        ("2023", "2022", "2021"),
+        ("Total revenue", "211,915", "198,270", "168,088"),
+        ("Net income", "72,361", "72,738", "61,271"),
+        cols=three,
+    )
     doc = annual(tmp_path / "is3.pdf", statement)
     two_back = read(
         doc, "Total revenue (net sales) for the fiscal year two years before the report's fiscal year"
@@ -514,14 +523,13 @@ def test_a_gross_amount_above_its_deduction_is_not_the_net(tmp_path: Path, net_r
 def test_names_a_filer_gives_its_selling_and_administrative_expenses(tmp_path: Path, label: str) -> None:
     """A filer that names its SG&A "Selling, marketing and administrative expenses" (or without "general")
     prints no other row for it: the row was not found for the field."""
-    statement = [
-        text("CONSOLIDATED STATEMENTS OF EARNINGS"),
-        MILLIONS,
-        row("", "2023", "2022", cols=WIDE),
-        row("Sales to customers", "85,159", "79,990", cols=WIDE),
-        row(label, "22,084", "20,246", cols=WIDE),
-        row("Research and development expense", "15,085", "14,135", cols=WIDE),
-    ]
+    statement = millions_page(
+        "CONSOLIDATED STATEMENTS OF EARNINGS",
+        ("2023", "2022"),
+        ("Sales to customers", "85,159", "79,990"),
+        (label, "22,084", "20,246"),
+        ("Research and development expense", "15,085", "14,135"),
+    )
     doc = annual(tmp_path / "sga.pdf", statement)
     got = read(doc, "Selling, general and administrative expenses for the fiscal year, in USD millions")
     assert got.value == 22_084 and got.confidence >= CONFIDENT, got
@@ -531,21 +539,19 @@ def test_long_term_debt_obligations_are_the_long_term_debt_line(tmp_path: Path) 
     """A balance sheet that calls its line "Long-Term Debt Obligations" prints no other long-term debt
     row: "obligations" was read as a word restricting the line item, so the row was read only as a line
     of prose, at 0.225. The current maturities row in a debt note is not read for it."""
-    balance = [
-        text("CONSOLIDATED BALANCE SHEET"),
-        MILLIONS,
-        row("", "2023", "2022", cols=WIDE),
-        row("Total Current Liabilities", "26,785", "23,372", cols=WIDE),
-        row("Long-Term Debt Obligations", "36,026", "40,370", cols=WIDE),
-        row("Deferred Income Taxes", "4,826", "4,284", cols=WIDE),
-        row("Total Liabilities", "72,788", "79,366", cols=WIDE),
-    ]
-    note = [
-        text("Note 8 - Debt Obligations"),
-        MILLIONS,
-        row("", "2023", "2022", cols=WIDE),
-        row("Less: current maturities of long-term debt obligations", "3,872", "3,358", cols=WIDE),
-    ]
+    balance = millions_page(
+        "CONSOLIDATED BALANCE SHEET",
+        ("2023", "2022"),
+        ("Total Current Liabilities", "26,785", "23,372"),
+        ("Long-Term Debt Obligations", "36,026", "40,370"),
+        ("Deferred Income Taxes", "4,826", "4,284"),
+        ("Total Liabilities", "72,788", "79,366"),
+    )
+    note = millions_page(
+        "Note 8 - Debt Obligations",
+        ("2023", "2022"),
+        ("Less: current maturities of long-term debt obligations", "3,872", "3,358"),
+    )
     doc = annual(tmp_path / "debt.pdf", balance, note)
     asked = "Long-term debt excluding the current portion at the end of the {}, in USD millions"
     now = read(doc, asked.format("fiscal year of the report"))
@@ -559,29 +565,27 @@ def test_income_before_provision_for_income_taxes_is_the_pretax_line(tmp_path: P
     is the pre-tax income line: the provision is the income taxes line below it. "provision" was read as
     a word restricting the line item, so the row scored 0.52 and was read only as prose, held for review.
     The provision row itself is not read for it."""
-    statement = [
-        text("CONSOLIDATED STATEMENTS OF OPERATIONS"),
-        MILLIONS,
-        row("", "2023", "2022", cols=WIDE),
-        row("Operating income", "3,100", "2,900", cols=WIDE),
-        row("Other income (expense), net", "(160)", "(150)", cols=WIDE),
-        row("Income before provision for income taxes", "2,940", "2,750", cols=WIDE),
-        row("Provision for income taxes", "610", "580", cols=WIDE),
-        row("Net income", "2,330", "2,170", cols=WIDE),
-    ]
+    statement = millions_page(
+        "CONSOLIDATED STATEMENTS OF OPERATIONS",
+        ("2023", "2022"),
+        ("Operating income", "3,100", "2,900"),
+        ("Other income (expense), net", "(160)", "(150)"),
+        ("Income before provision for income taxes", "2,940", "2,750"),
+        ("Provision for income taxes", "610", "580"),
+        ("Net income", "2,330", "2,170"),
+    )
     doc = annual(tmp_path / "pretax.pdf", statement)
     asked = "Income (earnings) before income taxes for the {}, in USD millions"
     now = read(doc, asked.format("fiscal year of the report"))
     before = read(doc, asked.format("prior fiscal year"))
     assert now.value == 2_940 and now.confidence >= CONFIDENT, now
     assert before.value == 2_750 and before.confidence >= CONFIDENT, before
-    jj = [
-        text("CONSOLIDATED STATEMENTS OF EARNINGS"),
-        MILLIONS,
-        row("", "2023", "2022", cols=WIDE),
-        row("Earnings before provision for taxes on income", "21,725", "22,776", cols=WIDE),
-        row("Provision for taxes on income", "3,784", "1,898", cols=WIDE),
-        row("Net earnings", "17,941", "20,878", cols=WIDE),
-    ]
+    jj = millions_page(
+        "CONSOLIDATED STATEMENTS OF EARNINGS",
+        ("2023", "2022"),
+        ("Earnings before provision for taxes on income", "21,725", "22,776"),
+        ("Provision for taxes on income", "3,784", "1,898"),
+        ("Net earnings", "17,941", "20,878"),
+    )
     got = read(annual(tmp_path / "earnings.pdf", jj), asked.format("fiscal year of the report"))
     assert got.value == 21_725 and got.confidence >= CONFIDENT, got

@@ -45,15 +45,18 @@ def column_headers(lines: list[Line], row_index: int, cells: list[Cell], max_lin
         centre = (g[1] + g[2]) / 2
         return (g[2] >= left and g[1] <= right) or min(abs(centre - first.xc), abs(centre - last.xc)) <= reach
 
-    block: list[tuple[list[Group], Line]] = []
-    tails: list[tuple[list[Group], Line]] = []  # "Quarter" under "First": lines ending a header
+    # each header line's groups over the row's cells, and all its groups right of the labels
+    block: list[tuple[list[Group], list[Group]]] = []
+    tails: list[tuple[list[Group], list[Group]]] = []  # "Quarter" under "First": lines ending a header
     for j in range(row_index - 1, max(row_index - max_lines, -1), -1):
-        groups = [g for g in _column_groups(lines[j]) if inside(g)]
+        line_groups = _column_groups(lines[j])
+        groups = [g for g in line_groups if inside(g)]
+        table = [g for g in line_groups if g[1] >= left - 2 * reach]
         if block and (len(block) >= 6 or (not _names_period(groups) and _is_data_row(lines[j]))):
             break
         if not block and not _names_period(groups):
             if groups and all(_HEADER_TAIL.match(g[0]) for g in groups):
-                tails.append((groups, lines[j]))
+                tails.append((groups, table))
             elif groups or _is_data_row(lines[j]):
                 tails = []  # a row of the same table, or a line of its own
             continue
@@ -61,18 +64,18 @@ def column_headers(lines: list[Line], row_index: int, cells: list[Cell], max_lin
             break  # prose above the table
         if not block:
             block.extend(tails)
-        block.append((groups, lines[j]))
+        block.append((groups, table))
     texts: list[list[str]] = [[] for _ in cells]
     below: list[Group | None] = [None for _ in cells]  # each cell's group on the nearer header line
     under: list[Group] = []  # the nearer header line's groups over the table, cells of this row or not
-    for groups, line in block:  # nearest line first
+    for groups, table in block:  # nearest line first
         chosen = (
             _regular_spans(groups, cells)
             or _title_over(groups, under, cells)
             or [_group_of(cell, cells, groups) for cell in cells]
         )
         chosen = _centred_spans(groups, chosen, below, cells)
-        under = [g for g in _column_groups(line) if g[1] >= left - 2 * reach]
+        under = table
         for k, group in enumerate(chosen):
             if group:
                 texts[k].append(group[0])
