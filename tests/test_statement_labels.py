@@ -589,3 +589,50 @@ def test_income_before_provision_for_income_taxes_is_the_pretax_line(tmp_path: P
     )
     got = read(annual(tmp_path / "earnings.pdf", jj), asked.format("fiscal year of the report"))
     assert got.value == 21_725 and got.confidence >= CONFIDENT, got
+
+
+def test_the_income_tax_line_under_its_other_names(tmp_path: Path) -> None:
+    """The provision for income taxes is printed as "Income tax expense", "Income tax provision",
+    "Provision for taxes on income", and by a filer with discontinued operations as "Income taxes from
+    continuing operations" (the discontinued operations' taxes are netted into their own line). Each
+    of those rows is the tax line whichever name the description uses; the pre-tax line, the deferred
+    part and the continuing operations' net income are not."""
+    statement = millions_page(
+        "CONSOLIDATED STATEMENTS OF INCOME",
+        ("2023", "2022"),
+        ("Income from continuing operations before income taxes", "6,742", "8,136"),
+        ("Income taxes from continuing operations", "1,560", "1,586"),
+        ("Net income from continuing operations", "5,182", "6,550"),
+        ("Income from discontinued operations (net of income taxes of $47)", "101", "—"),
+        ("Consolidated net income", "5,283", "6,550"),
+    )
+    doc = annual(tmp_path / "continuing.pdf", statement)
+    asked = "Provision for income taxes for the {}, in USD millions"
+    now = read(doc, asked.format("fiscal year of the report"))
+    before = read(doc, asked.format("prior fiscal year"))
+    assert now.value == 1_560 and now.confidence >= CONFIDENT, now
+    assert before.value == 1_586 and before.confidence >= CONFIDENT, before
+    for name in ("Provision for income taxes", "Income tax expense", "Provision for taxes on income"):
+        page = millions_page(
+            "CONSOLIDATED STATEMENTS OF EARNINGS",
+            ("2023", "2022"),
+            ("Earnings before income taxes", "4,325", "4,886"),
+            (name, "772", "2,392"),
+            ("Net earnings", "3,553", "2,494"),
+        )
+        slug = name.lower().replace(" ", "_")
+        other = "Income tax expense" if name == "Provision for income taxes" else "Provision for income taxes"
+        got = read(
+            annual(tmp_path / f"{slug}.pdf", page),
+            f"{other} for the fiscal year of the report, in USD millions",
+        )
+        assert got.value == 772 and got.confidence >= CONFIDENT, (name, got)
+    cash_flow = millions_page(
+        "CONSOLIDATED STATEMENTS OF CASH FLOWS",
+        ("2023", "2022"),
+        ("Net income", "3,553", "2,494"),
+        ("Deferred income tax expense", "(120)", "45"),
+        ("Net cash provided by operating activities", "5,903", "4,955"),
+    )
+    got = read(annual(tmp_path / "deferred.pdf", cash_flow), asked.format("fiscal year of the report"))
+    assert got.value is None, got

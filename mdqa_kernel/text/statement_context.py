@@ -70,6 +70,16 @@ _SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (re.compile(r"\bcapital\s+spending\b"), "capital expenditures"),
     (re.compile(r"\bcost\s+of\s+(?:goods|products|merchandise)\s+sold\b"), "cost of sales"),
+    # The income tax line: "Income tax expense", "Income tax provision", "Provision for taxes on income";
+    # "Income taxes from continuing operations" is that line of a filer with discontinued operations,
+    # whose taxes are netted into their own line below it (a bare "Income taxes" row may be a balance)
+    (
+        re.compile(
+            r"\b(?:provision\s+for\s+)?income\s+tax(?:es)?(?:\s+(?:expense|provision))?\s+(?:from|on)\s+"
+            r"continuing\s+operations\b|\bincome\s+tax\s+(?:expense|provision)\b|\bprovision\s+for\s+taxes\s+on\s+income\b"
+        ),
+        "provision for income taxes",
+    ),
     # "Sales to customers": the sales (a region or a class of customer after it still restricts them)
     (re.compile(r"\bsales\s+to\s+customers\b"), "sales"),
     # "Common stock cash dividends paid", "Dividends — common and preferred": the dividends paid to

@@ -163,6 +163,8 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # number word is read whole; column dates printed close together head their own columns; a line item's
 # percentage change from its "% Change" column or its "X % change" row; "% Change" over "Total | Operational"
 # heads them; "First-Quarter" is a quarter).
+# mdqa v87: table reader table-58 (the income tax line under its other printed names, "Income taxes from
+# continuing operations" among them).
 # mdqa v86: table reader table-57 ("Income before provision for income taxes" is pre-tax income; a full-year
 # title centred over the header line heads a row printing amounts only).
 # mdqa v85: table reader table-56 ("Long-Term Debt Obligations" is the long-term debt line).
@@ -215,7 +217,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 86,
+    "mdqa": 87,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-57"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-58"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -175,3 +175,6 @@ TABLE_READER_VERSION = "table-57"  # 4: disclosure topics under their printed na
 # beside "before"); a period title alone on its line, centred over the whole header line below it ("TWELVE
 # MONTHS" over "2022 | 2021 | Percent"), heads every column of a row that prints some of them only, and a
 # header centred right of a row's last cell is still its column's.
+# 58: the income tax line under its other printed names ("Income tax expense", "Income tax provision",
+# "Provision for taxes on income", "Income taxes from continuing operations") names the provision for
+# income taxes, whichever of them the description uses.
