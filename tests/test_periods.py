@@ -734,6 +734,47 @@ def test_quarters_under_a_year_heading(tmp_path: Path, stacked: bool) -> None:
     assert unheaded.status != Status.FOUND or unheaded.confidence < REVIEW_BELOW, unheaded
 
 
+@pytest.mark.parametrize(
+    ("close", "ends", "year"),
+    [
+        ("June 30, 2023", ("September 30", "December 31", "March 31", "June 30"), 2023),
+        # a retailer's 52/53-week year named by the year it starts in: fiscal 2022 closes January 28, 2023
+        ("January 28, 2023", ("April 30", "July 30", "October 29", "January 28"), 2022),
+    ],
+)
+def test_quarters_named_by_their_end_under_a_fiscal_year_heading(
+    tmp_path: Path, close: str, ends: tuple[str, ...], year: int
+) -> None:
+    """ "Quarter Ended September 30 | December 31 | March 31 | June 30 | Total" over a block per fiscal
+    year ("Fiscal Year 2023", "Fiscal Year 2022"): each month and day is dated within its block's fiscal
+    year as the report's own year closes, so the fourth quarter is the column of the year's close in the
+    report's block, and the first quarter of the prior year the prior block's first column. The quarters
+    were read for no year: every block's row fitted, and the reading was held for review."""
+    cols = (250.0, 325.0, 400.0, 475.0, 550.0)  # 75 points apart: no two headers run together
+    cover = [text(f"ANNUAL REPORT ON FORM 10-K  For the fiscal year ended {close}")]
+    blocks = []
+    for fiscal, sales in (
+        (year, ("5,100", "5,200", "5,300", "6,400")),
+        (year - 1, ("4,100", "4,200", "4,300", "5,400")),
+    ):
+        total = f"{sum(int(v.replace(',', '')) for v in sales):,}"
+        blocks += [text(f"Fiscal Year {fiscal}"), row("Revenue", *sales, total, cols=cols)]
+    note = [
+        text("NOTE 22 - QUARTERLY INFORMATION (UNAUDITED)"),
+        text("(In millions)"),
+        [(72, "Quarter Ended", "l"), *((x, h, "r") for x, h in zip(cols, (*ends, "Total"), strict=True))],
+        *blocks,
+    ]
+    doc = view(draw(tmp_path / "q.pdf", [cover, note]), year=year, doctype="10-K")
+    fourth = read(
+        doc,
+        "Total revenue (net sales) of the fiscal fourth quarter only (quarterly financial data, unaudited)",
+    )
+    assert fourth.value == pytest.approx(6_400e6) and fourth.confidence >= CONFIDENT, fourth
+    first = read(doc, "Total revenue (net sales) of the fiscal first quarter of the prior fiscal year")
+    assert first.value == pytest.approx(4_100e6) and first.confidence >= CONFIDENT, first
+
+
 def test_total_column_beside_quarters_and_a_sentence_above_the_table(tmp_path: Path) -> None:
     """ "Q1" printed on the caption's line, "Total" beside Q2-Q4: the annual field takes the total. A
     sentence above a table that names a date is not the header of its first column."""

@@ -5,6 +5,8 @@ header names. Also the "Note" columns statements print between a label and its p
 
 from __future__ import annotations
 
+import calendar
+import datetime as dt
 import re
 import unicodedata
 from dataclasses import replace
@@ -12,7 +14,7 @@ from itertools import pairwise
 
 from mdqa_kernel.text.layout import Cell, Line, Word
 from mdqa_kernel.text.period_fit import ordinal_quarter
-from mdqa_kernel.text.periods import parse_period
+from mdqa_kernel.text.periods import ReportPeriod, parse_period
 from mdqa_kernel.text.values import is_number_shaped
 
 _YEAR = re.compile(r"(?<!\d)(20\d\d|19\d\d)(?!\d)")
@@ -126,19 +128,60 @@ _YEAR_HEADING = re.compile(r"^\W*(?:fiscal\s+(?:year\s+)?|fy\s*)?((?:19|20)\d\d)
 _YEAR_LOOKUP = 30  # lines above a row searched for the year heading its block of quarters
 
 
-def with_year_heading(headers: list[str], lines: list[Line], row_index: int, cells: list[Cell]) -> list[str]:
-    """Quarter headers that name no year ("First Quarter … Fourth Quarter") under a year's heading
-    ("Fiscal 2023" left of the header, or heading the table's block of rows): that year's quarters. Each
-    year of a quarterly-data table is often a block of its own below one header; without its heading the
-    quarters' year is unknown and they are read for no period."""
+def with_year_heading(
+    headers: list[str],
+    lines: list[Line],
+    row_index: int,
+    cells: list[Cell],
+    report: ReportPeriod | None = None,
+) -> list[str]:
+    """Quarter headers that name no year ("First Quarter … Fourth Quarter", "Quarter Ended September 30 …
+    June 30") under a year's heading ("Fiscal 2023" left of the header, or heading the table's block of
+    rows): that year's quarters. Each year of a quarterly-data table is often a block of its own below one
+    header; without its heading the quarters' year is unknown and they are read for no period. A quarter
+    named by its end's month and day is dated within the fiscal year as the report's own year closes
+    (`report`): "September 30" of a fiscal 2016 that closes on June 30 is September 30, 2015."""
     periods = [parse_period(h) for h in headers]
     bare = [p.quarter is not None and p.year is None and p.end is None for p in periods]
-    if not any(bare):
+    undated = [p.month_day is not None and p.year is None and not p.change for p in periods]
+    if not any(bare) and not (report is not None and any(undated)):
         return headers
     year = _year_heading(lines, row_index, min((c.x0 for c in cells), default=0.0))
     if not year:
         return headers
-    return [f"Fiscal {year} {h}" if b else h for h, b in zip(headers, bare, strict=True)]
+    out = []
+    for h, p, b, u in zip(headers, periods, bare, undated, strict=True):
+        dated = _calendar_year(p.month_day, int(year), report) if u and p.month_day and report else None
+        out.append(f"Fiscal {year} {h}" if b else f"{dated} {h}" if dated is not None else h)
+    return out
+
+
+# Days a quarter's printed end may fall after the fiscal year's close shifted to another year: a 52/53-week
+# year closes on a weekday, a few days apart from year to year
+_CLOSE_DRIFT = dt.timedelta(days=7)
+
+
+def _calendar_year(month_day: tuple[int, int], fiscal_year: int, report: ReportPeriod) -> int | None:
+    """The calendar year of a month and day in `fiscal_year`, the fiscal year closing as the report's own
+    does (the report's year and close date say how the filer names its years); None when either is unknown."""
+    if report.end is None or report.year is None:
+        return None
+    close_year = report.end.year + fiscal_year - report.year
+    close = _date(close_year, report.end.month, report.end.day)
+    day = _date(close_year, *month_day)
+    if close is None or day is None:
+        return None
+    return close_year if day <= close + _CLOSE_DRIFT else close_year - 1
+
+
+def _date(year: int, month: int, day: int) -> dt.date | None:
+    """The date, a February 29 of a common year as February 28; None for no such month or day."""
+    if month == 2 and day == 29 and not calendar.isleap(year):
+        day = 28
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        return None
 
 
 def _year_heading(lines: list[Line], row_index: int, left: float) -> str:

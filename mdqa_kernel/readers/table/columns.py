@@ -81,7 +81,9 @@ def period_cell(
     own = row_fits(row, want, report)
     if own is False:
         return None
-    headers = with_year_heading(column_headers(lines, row.line.index, cells), lines, row.line.index, cells)
+    headers = with_year_heading(
+        column_headers(lines, row.line.index, cells), lines, row.line.index, cells, report
+    )
     verdicts = column_verdicts(row, headers, want, report)
     chosen = [c for c, v in zip(cells, verdicts, strict=True) if v is True]
     if chosen:

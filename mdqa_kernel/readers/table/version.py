@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-58"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-59"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -178,3 +178,6 @@ TABLE_READER_VERSION = "table-58"  # 4: disclosure topics under their printed na
 # 58: the income tax line under its other printed names ("Income tax expense", "Income tax provision",
 # "Provision for taxes on income", "Income taxes from continuing operations") names the provision for
 # income taxes, whichever of them the description uses.
+# 59: quarter columns named by their end's month and day only ("Quarter Ended September 30 … June 30") under
+# a fiscal year's heading ("Fiscal Year 2016") are dated within that fiscal year as the report's own year
+# closes ("September 30" of a fiscal 2016 closing June 30 is September 30, 2015).
