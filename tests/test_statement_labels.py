@@ -612,7 +612,12 @@ def test_the_income_tax_line_under_its_other_names(tmp_path: Path) -> None:
     before = read(doc, asked.format("prior fiscal year"))
     assert now.value == 1_560 and now.confidence >= CONFIDENT, now
     assert before.value == 1_586 and before.confidence >= CONFIDENT, before
-    for name in ("Provision for income taxes", "Income tax expense", "Provision for taxes on income"):
+    for name in (
+        "Provision for income taxes",
+        "Income tax expense",
+        "Income tax provision",
+        "Provision for taxes on income",
+    ):
         page = millions_page(
             "CONSOLIDATED STATEMENTS OF EARNINGS",
             ("2023", "2022"),
