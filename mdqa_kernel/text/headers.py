@@ -13,7 +13,7 @@ from dataclasses import replace
 from itertools import pairwise
 
 from mdqa_kernel.text.layout import Cell, Line, Word
-from mdqa_kernel.text.period_fit import ordinal_quarter
+from mdqa_kernel.text.period_fit import ordinal_quarter, quarter_end
 from mdqa_kernel.text.periods import ReportPeriod, parse_period
 from mdqa_kernel.text.values import is_number_shaped
 
@@ -166,12 +166,11 @@ def _calendar_year(month_day: tuple[int, int], fiscal_year: int, report: ReportP
     does (the report's year and close date say how the filer names its years); None when either is unknown."""
     if report.end is None or report.year is None:
         return None
-    close_year = report.end.year + fiscal_year - report.year
-    close = _date(close_year, report.end.month, report.end.day)
-    day = _date(close_year, *month_day)
-    if close is None or day is None:
+    close = quarter_end(report.end, fiscal_year - report.year, 0)
+    day = _date(close.year, *month_day)
+    if day is None:
         return None
-    return close_year if day <= close + _CLOSE_DRIFT else close_year - 1
+    return close.year if day <= close + _CLOSE_DRIFT else close.year - 1
 
 
 def _date(year: int, month: int, day: int) -> dt.date | None:

@@ -309,11 +309,11 @@ def _quarter_fits(col: Period, want: Period, report: ReportPeriod) -> bool | Non
         return None  # a quarter ending "June 30" with no year, or a report with no known end
     if report.quarterly and report.quarter is None:
         return None  # the report's end is some quarter's: which one is not known
-    expected = _quarter_end(report.end, target, want.quarter - (report.quarter or 4))
+    expected = quarter_end(report.end, target, want.quarter - (report.quarter or 4))
     return abs((col.end - expected).days) <= 7
 
 
-def _quarter_end(end: dt.date, years: int, quarters: int) -> dt.date:
+def quarter_end(end: dt.date, years: int, quarters: int) -> dt.date:
     """The end of the quarter `quarters` from the one ending on `end`, in the fiscal year `years` on."""
     k = end.year * 12 + end.month - 1 + 12 * years + 3 * quarters
     year, month = divmod(k, 12)
