@@ -31,6 +31,7 @@ DEV2_FACTS = REPO / "examples" / "realfacts" / "dev2.jsonl"
 DEV3_FACTS = REPO / "examples" / "realfacts" / "dev3.jsonl"
 DEV4_FACTS = REPO / "examples" / "realfacts" / "dev4.jsonl"
 DEV5_FACTS = REPO / "examples" / "realfacts" / "dev5.jsonl"
+DEV6_FACTS = REPO / "examples" / "realfacts" / "dev6.jsonl"
 
 COMPANIES = ["Acme", "Bolt", "Crane", "Dune", "Echo", "Flint", "Gale", "Hale", "Iris"]
 
@@ -213,8 +214,15 @@ def test_loader_refuses_one_field_name_with_two_scales(tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("facts_file", "count"),
-    [(DEV_FACTS, 390), (DEV2_FACTS, 141), (DEV3_FACTS, 131), (DEV4_FACTS, 100), (DEV5_FACTS, 78)],
-    ids=["dev", "dev2", "dev3", "dev4", "dev5"],
+    [
+        (DEV_FACTS, 390),
+        (DEV2_FACTS, 141),
+        (DEV3_FACTS, 131),
+        (DEV4_FACTS, 100),
+        (DEV5_FACTS, 78),
+        (DEV6_FACTS, 92),
+    ],
+    ids=["dev", "dev2", "dev3", "dev4", "dev5", "dev6"],
 )
 def test_committed_dev_facts_hold_against_the_filings(facts_file: Path, count: int) -> None:
     if not (FINANCEBENCH / "pdfs").is_dir():

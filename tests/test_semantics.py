@@ -15,7 +15,7 @@ import pytest
 from mdqa_kernel.parsing.pdf import parse_pdf
 from mdqa_kernel.readers import Status, view_from_parse
 from mdqa_kernel.readers.base import DocumentView, Evidence, ReadResult, found
-from mdqa_kernel.readers.confidence import CONFIDENT
+from mdqa_kernel.readers.confidence import CONFIDENT, REVIEW_BELOW
 from mdqa_kernel.readers.plausibility import checked, field_kind, implausibility, reading_implausibility
 from mdqa_kernel.readers.semantics import change_before, field_scope, rebase, share_basis, statement_scope
 from mdqa_kernel.readers.table.reader import TableReader
@@ -346,3 +346,15 @@ def test_the_chinese_auditor_beside_its_certified_accountants(tmp_path: Path) ->
     result = _read(_view(path), fld("审计机构（会计师事务所）", type="text"))
     # typed text is NFKC: the full-width brackets come back half-width
     assert result.value == "致同会计师事务所(特殊普通合伙)" and result.confidence >= CONFIDENT
+
+
+def test_an_undated_dividend_sentence_is_held_for_review_for_another_year(tmp_path: Path) -> None:
+    """ "The Board declared a quarterly dividend of $1.15 per share" names no year: it speaks of the
+    report's period, so a field asking the prior year's dividend does not take it as found."""
+    doc = _prose(
+        tmp_path, "div", ["On February 1, 2024, the Board declared a quarterly dividend of $1.15 per share."]
+    )
+    prior = _read(doc, fld("Cash dividends declared per common share for the prior fiscal year", unit="USD"))
+    assert prior.confidence < REVIEW_BELOW, prior  # held for review by the extraction
+    now = _read(doc, fld("Cash dividend per share", unit="USD"))
+    assert now.value == pytest.approx(1.15) and now.confidence >= REVIEW_BELOW, now

@@ -19,7 +19,7 @@ from mdqa_kernel.text.labels import _description_core, normalize_label, without_
 from mdqa_kernel.text.layout import lines_by_page
 from mdqa_kernel.text.periods import ReportPeriod, wanted_period
 from mdqa_kernel.text.rows import table_rows
-from mdqa_kernel.text.statement_context import asks_net, names_noncontrolling_income
+from mdqa_kernel.text.statement_context import asks_net, description_heads, names_noncontrolling_income
 from tests.test_periods import draw, row, text, view
 from tests.test_semantics import fld as semantics_field
 
@@ -641,3 +641,62 @@ def test_the_income_tax_line_under_its_other_names(tmp_path: Path) -> None:
     )
     got = read(annual(tmp_path / "deferred.pdf", cash_flow), asked.format("fiscal year of the report"))
     assert got.value is None, got
+
+
+def test_a_description_placing_its_line_within_a_section_of_the_balance_sheet(tmp_path: Path) -> None:
+    """ "Noncontrolling interests within equity", "Deferred revenue / unearned revenue / contract liabilities
+    within current liabilities": the location clause says where the line sits, it is not printed in its
+    label; each "/" alternative is a name of its own; "(balance sheet)" names the statement, no line."""
+    balance = millions_page(
+        "CONSOLIDATED BALANCE SHEETS",
+        ("December 31, 2023", "December 31, 2022"),
+        ("Accounts payable", "1,200", "1,100"),
+        ("Contract liabilities", "640", "590"),
+        ("Total current liabilities", "1,840", "1,690"),
+        ("Long-term debt", "3,000", "3,100"),
+        ("Common stock", "10", "10"),
+        ("Retained earnings", "5,000", "4,500"),
+        ("Total Acme shareholders' equity", "5,010", "4,510"),
+        ("Noncontrolling interests", "71", "57"),
+        ("Total equity", "5,081", "4,567"),
+    )
+    doc = annual(tmp_path / "balance.pdf", balance)
+    tail = "at the end of the fiscal year of the report (balance sheet), in USD millions"
+    minority = read(doc, f"Noncontrolling interests within equity {tail}")
+    assert minority.value == 71 and minority.confidence >= CONFIDENT, minority
+    deferred = read(
+        doc, f"Deferred revenue / unearned revenue / contract liabilities within current liabilities {tail}"
+    )
+    assert deferred.value == 640 and deferred.confidence >= CONFIDENT, deferred
+    assert description_heads(f"Goodwill {tail}") == ["Goodwill"]
+    assert description_heads("Deferred revenue / contract liabilities within current liabilities") == [
+        "Deferred revenue",
+        "contract liabilities",
+    ]
+
+
+def test_a_deferred_tax_table_under_a_heading_flush_with_its_rows(tmp_path: Path) -> None:
+    """A tax note lists "Unearned revenue 494 520" under "Deferred Income Tax Assets", a bold heading set at
+    the rows' own indent: a tax amount, not the balance sheet's unearned revenue."""
+    note = [
+        text("The components of the deferred income tax assets and liabilities were as follows:"),
+        MILLIONS,
+        row("", "2023", "2022", cols=WIDE),
+        text("Deferred Income Tax Assets"),
+        row("Stock-based compensation expense", "809", "884", cols=WIDE),
+        row("Unearned revenue", "494", "520", cols=WIDE),
+        row("Loss carryforwards", "1,703", "1,158", cols=WIDE),
+        row("Deferred income tax assets", "3,006", "2,562", cols=WIDE),
+    ]
+    balance = millions_page(
+        "CONSOLIDATED BALANCE SHEETS",
+        ("December 31, 2023", "December 31, 2022"),
+        ("Accounts payable", "1,200", "1,100"),
+        ("Unearned revenue", "2,750", "2,400"),
+        ("Total current liabilities", "3,950", "3,500"),
+    )
+    asked = "Unearned revenue at the end of the fiscal year of the report, in USD millions"
+    both = read(annual(tmp_path / "both.pdf", balance, note), asked)
+    assert both.value == 2_750 and both.confidence >= CONFIDENT, both
+    alone = read(annual(tmp_path / "note.pdf", note), asked)
+    assert alone.value != 494, alone

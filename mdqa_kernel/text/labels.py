@@ -162,11 +162,21 @@ def _inner_alternatives(desc: str) -> tuple[str, str | None]:
     return desc[: m.end("word")] + desc[m.end() :], desc[: m.start()] + m["alt"] + desc[m.end() :]
 
 
+# Where a description places a balance-sheet line ("Noncontrolling interests within equity", "Deferred
+# revenue within current liabilities"): the statement's section it sits in, never printed in its label.
+LOCATION_CLAUSE = re.compile(
+    r"\s+(?:within|among)\s+(?:the\s+)?(?:total\s+)?(?P<where>current|non-?current|long[\s-]+term)?\s*"
+    r"(?:assets|liabilities|(?:(?:share|stock)holders['’]?\s+)?(?:equity|deficit))\b",
+    re.IGNORECASE,
+)
+
+
 def _core(desc: str) -> str:
-    """The description's name: before its first parenthesis or period words."""
+    """The description's name: before its first parenthesis, period words or location clause."""
     # "Income (loss) before income taxes", "Net cash provided by (used in) investing activities": a sign
     # note inside the name is dropped, not taken as where the name ends ("Income" would name every row)
     core = re.split(r"[(（]", _INNER_SIGN.sub("", desc), maxsplit=1)[0]
+    core = LOCATION_CLAUSE.split(core, maxsplit=1)[0]
     core = re.sub(r"(?:列表|清单|\s+list)$", "", core.strip())
     core = strip_period_words(_PERIOD_WORDS.sub("", core).strip())
     core = re.sub(r"^(?:是否|whether)\s*", "", core, flags=re.IGNORECASE)

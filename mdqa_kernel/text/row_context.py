@@ -148,5 +148,26 @@ def deferred_tax_block(lines: list[Line], row_index: int, description: str) -> b
     taxes) and the description does not ask about taxes."""
     if _DEFERRED_TAX.search(description):
         return False
-    context = f"{section_heading(lines, row_index)} {closing_total(lines, row_index)}"
-    return bool(_DEFERRED_TAX.search(context))
+    heads = (
+        section_heading(lines, row_index),
+        flush_heading(lines, row_index),
+        closing_total(lines, row_index),
+    )
+    return bool(_DEFERRED_TAX.search(" ".join(heads)))
+
+
+def flush_heading(lines: list[Line], row_index: int) -> str:
+    """The label-only line that opens a row's block at the row's own indent (a bold heading set flush
+    with its rows: "Deferred Income Tax Assets" over "Unearned revenue 494 520"); '' when a line of
+    another indent, or text that is no heading, comes first."""
+    x0 = lines[row_index].words[0].x0
+    for j in range(row_index - 1, max(row_index - _SECTION_LOOKUP, -1), -1):
+        line = lines[j]
+        if abs(line.words[0].x0 - x0) > 2:
+            return ""
+        _label, cells, _units = line.split()
+        if cells:
+            continue
+        text = line.text.strip()
+        return text if is_english(text) and len(text.split()) <= 12 and not text.endswith(".") else ""
+    return ""

@@ -23,7 +23,7 @@ import unicodedata
 from functools import lru_cache
 
 from mdqa_kernel.text.label_periods import balance_name
-from mdqa_kernel.text.labels import SIGN_WORDS, without_net_of
+from mdqa_kernel.text.labels import LOCATION_CLAUSE, SIGN_WORDS, without_net_of
 
 # Words that add nothing to a line item's identity ("Total net revenue" is total revenue).
 _HARMLESS = frozenset({"total", "net", "consolidated", "common", "company", "amount", "reported"})
@@ -169,6 +169,12 @@ _PERIOD_TAIL = re.compile(
     re.I,
 )
 _PER_SHARE = re.compile(r"per\s+(?:common\s+)?share|/\s*share|\beps\b", re.IGNORECASE)
+_STATEMENT_NAME = re.compile(
+    r"(?:the\s+)?(?:consolidated\s+)?(?:balance\s+sheets?|income\s+statements?|cash[\s-]+flows?\s+statements?"
+    r"|statements?\s+of\s+(?:consolidated\s+)?(?:income|operations|earnings|cash\s+flows|financial\s+position"
+    r"|comprehensive\s+income))",
+    re.IGNORECASE,
+)
 # "(In millions, except per share data)": a title's scale note, not a per-share block
 _EXCEPT_PER_SHARE = re.compile(r"except\s+(?:for\s+)?per[\s-]+share\s+\w+", re.IGNORECASE)
 _CHANGES = re.compile(r"\bchanges?\s+in\b|\bincrease\b|\bdecrease\b", re.IGNORECASE)
@@ -258,7 +264,10 @@ def _description_heads(description: str) -> tuple[str, ...]:
         core,
     )
     core = re.sub(r"\s+\bfor\s+the\b.*$", "", core, flags=re.IGNORECASE)
-    heads = [_QUALIFIER.sub("", core).strip()]
+    core = _QUALIFIER.sub("", LOCATION_CLAUSE.split(core, maxsplit=1)[0]).strip()
+    # "Deferred revenue / unearned revenue / contract liabilities": each alternative is a name of its own
+    parts = [p.strip() for p in re.split(r"\s*/\s*", core)]
+    heads = [core] if len(parts) < 2 else [p for p in parts if words(p)]
     # "Percentage change in total revenue": printed as "Revenue % change", "Net revenue growth"
     changed = _CHANGE_OF.match(heads[0])
     if changed:
@@ -273,6 +282,8 @@ def _description_heads(description: str) -> tuple[str, ...]:
             continue
         # "(gross margin in dollars)": the amount the alternative name is printed as
         alt = _IN_CURRENCY.sub("", alt.strip())
+        if _STATEMENT_NAME.fullmatch(alt):
+            continue  # "(balance sheet)": where the line is printed, not another name of it
         w = alt.split()
         sign_note = _SIGN_NOTE.fullmatch(f"({alt})")  # "Operating income (loss)": a sign, not a name
         if (
@@ -354,7 +365,15 @@ def _beside(wanted: set[str]) -> set[str]:
 def head_cover(label: str, description: str) -> float:
     """How well an English label names the description's head: 0.9 when the label's words cover a
     head's words and add only harmless ones ("Total net revenue" for "Total revenue"), 0 otherwise."""
-    return 0.9 if any(names(label, head) for head in description_heads(description)) else 0.0
+    where = location_words(description)
+    return 0.9 if any(names(label, head, where) for head in description_heads(description)) else 0.0
+
+
+def location_words(description: str) -> frozenset[str]:
+    """The section word of a description's location clause ("… within current liabilities" → {"current"}):
+    a label may print it ("Deferred revenue, current") without restricting the line the description asks."""
+    m = LOCATION_CLAUSE.search(description.split("(")[0])
+    return frozenset(words(m.group("where"))) if m and m.group("where") else frozenset()
 
 
 def names(label: str, head: str, also_harmless: frozenset[str] = frozenset()) -> bool:
@@ -385,9 +404,11 @@ def specificity(label: str, description: str, own_label: str = "") -> float:
     head_text, who = _split_attributable(rest)
     own_head, own_who = _split_attributable(own_label)
     head_text, who = f"{head_text} {own_head}", who if who is not None else own_who
-    desc_words = set(words(_QUALIFIER.sub("", description.split("(")[0]))) | {
-        w for h in description_heads(description) for w in words(h)
-    }
+    desc_words = (
+        set(words(_QUALIFIER.sub("", description.split("(")[0])))
+        | {w for h in description_heads(description) for w in words(h)}
+        | location_words(description)
+    )
     if _LOSS_NOTE.search(description):
         desc_words.add("loss")  # "Income (loss) before income taxes" asks for "Loss before income taxes" too
     factor = 1.0

@@ -62,6 +62,14 @@ def dated_reading(
     return _sentence_period(cand, period)
 
 
+def undated(cands: list[Candidate], period: tuple[Period, ReportPeriod]) -> list[Candidate]:
+    """Readings of sentences read for their amount alone ("a quarterly dividend of $1.15 per share"):
+    such a sentence speaks of the report's period, so for a field asking another period they score lower."""
+    if target_offset(*period) in (0, None):
+        return cands
+    return [replace(c, score=round(c.score * UNDATED_OTHER_PERIOD, 4)) for c in cands]
+
+
 def _number_row(
     doc: DocumentView, field: FieldLike, page_ls: list[Line], page: int, index: int
 ) -> tuple[Row, list[Cell]] | None:

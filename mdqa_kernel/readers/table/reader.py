@@ -88,7 +88,7 @@ from mdqa_kernel.readers.table.columns import (
     under_note,
     value_columns,
 )
-from mdqa_kernel.readers.table.dated import dated_reading
+from mdqa_kernel.readers.table.dated import dated_reading, undated
 from mdqa_kernel.readers.table.derived import (
     group_count,
     group_members,
@@ -391,10 +391,10 @@ class TableReader:
         out: list[Candidate] = []
         per_share = field_basis(field) is not None
         windows = _prose_windows(doc, lines)
-        if per_share and _DIVIDEND.search(field.description):
-            out += dividend_per_share(windows)
         report = document_period(doc)
         period = (wanted_period(field.description, report), report)
+        if per_share and _DIVIDEND.search(field.description):
+            out += undated(dividend_per_share(windows), period)
         table = self._table_candidates(doc, field, labels, lines, period)
         table += self._change_candidates(doc, field, lines, period)
         out += table

@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-59"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-60"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -181,3 +181,8 @@ TABLE_READER_VERSION = "table-59"  # 4: disclosure topics under their printed na
 # 59: quarter columns named by their end's month and day only ("Quarter Ended September 30 … June 30") under
 # a fiscal year's heading ("Fiscal Year 2016") are dated within that fiscal year as the report's own year
 # closes ("September 30" of a fiscal 2016 closing June 30 is September 30, 2015).
+# 60: a description's location clause ("Noncontrolling interests within equity", "… within current
+# liabilities") is not part of the line's name, and its "current" may be printed in the label; each of a
+# description's "A / B / C" alternatives is a head of its own; a parenthesised statement name ("(balance
+# sheet)") is no alternative name; a deferred-tax table's heading set flush with its rows refuses its rows
+# as it does outdented; an undated dividend sentence scores lower for a field asking another year.
