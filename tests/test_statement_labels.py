@@ -700,3 +700,52 @@ def test_a_deferred_tax_table_under_a_heading_flush_with_its_rows(tmp_path: Path
     assert both.value == 2_750 and both.confidence >= CONFIDENT, both
     alone = read(annual(tmp_path / "note.pdf", note), asked)
     assert alone.value != 494, alone
+
+
+def test_balance_sheet_lines_under_their_other_printed_names(tmp_path: Path) -> None:
+    """Additional paid-in capital printed as "Capital surplus" or "Capital in excess of par value", the
+    current portion of long-term debt as "Current maturities of long-term debt" or "Long-term debt due
+    within one year", intangible assets as "Acquired intangible assets, net"; a line that also holds another
+    item ("Short-term debt and current portion …", "Goodwill and intangible assets") is not the field."""
+    tail = "at the end of the fiscal year of the report (balance sheet), in USD millions"
+    asks = {
+        "apic": f"Additional paid-in capital (capital in excess of par value) {tail}",
+        "current debt": f"Current portion (current maturities) of long-term debt within current liabilities {tail}",
+        "intangibles": f"Intangible assets, net (other than goodwill) {tail}",
+    }
+    for n, (apic, due, intangible) in enumerate(
+        [
+            ("Capital surplus", "Current maturities of long-term debt", "Acquired intangible assets, net"),
+            (
+                "Capital in excess of par value",
+                "Long-term debt due within one year",
+                "Identifiable intangible assets, net",
+            ),
+        ]
+    ):
+        balance = millions_page(
+            "CONSOLIDATED BALANCE SHEETS",
+            ("December 31, 2023", "December 31, 2022"),
+            ("Goodwill", "9,100", "9,000"),
+            (intangible, "2,311", "2,562"),
+            ("Accounts payable", "1,200", "1,100"),
+            (due, "3,298", "3,527"),
+            ("Long-term debt", "31,182", "29,684"),
+            (apic, "15,864", "14,993"),
+            ("Retained earnings", "60,430", "65,502"),
+        )
+        doc = annual(tmp_path / f"names{n}.pdf", balance)
+        got = {key: read(doc, asked) for key, asked in asks.items()}
+        assert got["apic"].value == 15_864 and got["apic"].confidence >= CONFIDENT, got["apic"]
+        assert got["current debt"].value == 3_298 and got["current debt"].confidence >= CONFIDENT, got
+        assert got["intangibles"].value == 2_311 and got["intangibles"].confidence >= CONFIDENT, got
+    combined = millions_page(
+        "CONSOLIDATED BALANCE SHEETS",
+        ("December 31, 2023", "December 31, 2022"),
+        ("Goodwill and intangible assets, net", "11,411", "11,562"),
+        ("Short-term debt and current portion of long-term debt", "3,298", "3,527"),
+    )
+    doc = annual(tmp_path / "combined.pdf", combined)
+    for key in ("current debt", "intangibles"):
+        got = read(doc, asks[key])
+        assert got.value is None or got.confidence < REVIEW_BELOW, (key, got)

@@ -148,18 +148,28 @@ _INNER_SIGN = re.compile(rf"\s*\((?:{SIGN_WORDS}|used\s+in)\){_NAME_GOES_ON}", r
 _LOSS_SIDE = re.compile(
     rf"\b(?:income|earnings|profit)\s*\((?P<loss>loss|losses|deficit)\){_NAME_GOES_ON}", re.IGNORECASE
 )
-# "Income (earnings) before income taxes", "Net sales (revenue) of …": one word in parentheses inside the
-# name is its other name, not where the name ends (cut there, "Income" would name every income row)
-_INNER_ALT = re.compile(rf"\b(?P<word>[A-Za-z]+)\s*\((?P<alt>[A-Za-z]+)\){_NAME_GOES_ON}")
+# "Income (earnings) before income taxes", "Current portion (current maturities) of long-term debt": up to
+# three words in parentheses inside the name are another name of as many words before them, not where the
+# name ends (cut there, "Income" would name every income row); "of" goes on with the name unless a period
+# or an article follows it ("… (net sales) of the fiscal year")
+_INNER_ALT = re.compile(
+    r"\s*\((?P<alt>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2})\)"
+    rf"(?:{_NAME_GOES_ON}|(?=\s+of\s+(?!(?:the|a|an|its|fiscal|year|quarter|period)\b)[A-Za-z]))"
+)
 
 
 def _inner_alternatives(desc: str) -> tuple[str, str | None]:
-    """The description with an inner "(other name)" dropped, and with it put in the word's place (None
-    when there is none)."""
+    """The description with an inner "(other name)" dropped, and with it put in the place of as many
+    words before it (None when there is none)."""
     m = _INNER_ALT.search(desc)
-    if m is None or re.fullmatch(SIGN_WORDS, m["alt"], re.IGNORECASE):
+    if m is None or re.fullmatch(rf"{SIGN_WORDS}|used\s+in", m["alt"], re.IGNORECASE):
+        return desc, None  # "Net cash provided by (used in) …": a sign note (`_INNER_SIGN`)
+    before = desc[: m.start()]
+    n = len(m["alt"].split())
+    replaced = re.search(rf"(?:[A-Za-z][\w'-]*\s+){{{n - 1}}}[A-Za-z][\w'-]*$", before)
+    if replaced is None:
         return desc, None
-    return desc[: m.end("word")] + desc[m.end() :], desc[: m.start()] + m["alt"] + desc[m.end() :]
+    return before + desc[m.end() :], before[: replaced.start()] + m["alt"] + desc[m.end() :]
 
 
 # Where a description places a balance-sheet line ("Noncontrolling interests within equity", "Deferred

@@ -46,6 +46,8 @@ _HARMLESS_BESIDE = {
     "inventory": frozenset({"merchandise"}),
     # "Long-term debt obligations" is the long-term debt line, not a kind of it
     "debt": frozenset({"obligation"}),
+    # a balance sheet's intangible assets are the acquired, identifiable ones ("Acquired intangible assets, net")
+    "intangible": frozenset({"acquired", "identifiable"}),
 }
 # "Revenue from products only": "only" restricts nothing a label would print
 _STOP = frozenset(

@@ -163,6 +163,8 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # number word is read whole; column dates printed close together head their own columns; a line item's
 # percentage change from its "% Change" column or its "X % change" row; "% Change" over "Total | Operational"
 # heads them; "First-Quarter" is a quarter).
+# mdqa v90: table reader table-61 (multi-word inner alternative names in descriptions; glossary names of
+# additional paid-in capital and the current portion of long-term debt; acquired intangible assets).
 # mdqa v89: table reader table-60 (location clauses, "A / B" alternatives and statement names in descriptions;
 # deferred-tax headings flush with their rows; undated dividend sentences for another year held for review).
 # mdqa v88: table reader table-59 (quarters named by their end's month and day under a fiscal year's
@@ -221,7 +223,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 89,
+    "mdqa": 90,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-60"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-61"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -186,3 +186,8 @@ TABLE_READER_VERSION = "table-60"  # 4: disclosure topics under their printed na
 # description's "A / B / C" alternatives is a head of its own; a parenthesised statement name ("(balance
 # sheet)") is no alternative name; a deferred-tax table's heading set flush with its rows refuses its rows
 # as it does outdented; an undated dividend sentence scores lower for a field asking another year.
+# 61: up to three words in parentheses inside a description's name ("Current portion (current maturities) of
+# long-term debt") are another name of as many words before them; glossary names of additional paid-in
+# capital ("Capital surplus", "Capital in excess of par value") and of the current portion of long-term
+# debt ("Current maturities of …", "Long-term debt due within one year"); "Acquired / Identifiable
+# intangible assets, net" are the intangible assets.
