@@ -19,7 +19,12 @@ from mdqa_kernel.text.labels import _description_core, normalize_label, without_
 from mdqa_kernel.text.layout import lines_by_page
 from mdqa_kernel.text.periods import ReportPeriod, wanted_period
 from mdqa_kernel.text.rows import table_rows
-from mdqa_kernel.text.statement_context import asks_net, description_heads, names_noncontrolling_income
+from mdqa_kernel.text.statement_context import (
+    asks_net,
+    description_heads,
+    location_words,
+    names_noncontrolling_income,
+)
 from tests.test_periods import draw, row, text, view
 from tests.test_semantics import fld as semantics_field
 
@@ -749,3 +754,12 @@ def test_balance_sheet_lines_under_their_other_printed_names(tmp_path: Path) -> 
     for key in ("current debt", "intangibles"):
         got = read(doc, asks[key])
         assert got.value is None or got.confidence < REVIEW_BELOW, (key, got)
+
+
+def test_location_words_and_alternatives_of_unusual_descriptions() -> None:
+    """Only a current section lets a label print "current"; alternatives without English words (a
+    Chinese description) leave the description whole."""
+    assert location_words("Deferred revenue within current liabilities at year end") == {"current"}
+    assert location_words("Deferred revenue within non-current liabilities at year end") == frozenset()
+    assert location_words("Noncontrolling interests within equity") == frozenset()
+    assert description_heads("营业收入/营业总收入") == ["营业收入/营业总收入"]

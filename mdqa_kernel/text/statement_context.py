@@ -269,7 +269,7 @@ def _description_heads(description: str) -> tuple[str, ...]:
     core = _QUALIFIER.sub("", LOCATION_CLAUSE.split(core, maxsplit=1)[0]).strip()
     # "Deferred revenue / unearned revenue / contract liabilities": each alternative is a name of its own
     parts = [p.strip() for p in re.split(r"\s*/\s*", core)]
-    heads = [core] if len(parts) < 2 else [p for p in parts if words(p)]
+    heads = ([p for p in parts if words(p)] if len(parts) >= 2 else []) or [core]
     # "Percentage change in total revenue": printed as "Revenue % change", "Net revenue growth"
     changed = _CHANGE_OF.match(heads[0])
     if changed:
@@ -373,9 +373,11 @@ def head_cover(label: str, description: str) -> float:
 
 def location_words(description: str) -> frozenset[str]:
     """The section word of a description's location clause ("… within current liabilities" → {"current"}):
-    a label may print it ("Deferred revenue, current") without restricting the line the description asks."""
+    a label may print it ("Deferred revenue, current") without restricting the line the description asks.
+    Only "current": a noncurrent line's labels ("Long-term …", "…, non-current") keep their restriction."""
     m = LOCATION_CLAUSE.search(description.split("(")[0])
-    return frozenset(words(m.group("where"))) if m and m.group("where") else frozenset()
+    current = bool(m) and (m.group("where") or "").lower() == "current"
+    return frozenset({"current"}) if current else frozenset()
 
 
 def names(label: str, head: str, also_harmless: frozenset[str] = frozenset()) -> bool:
