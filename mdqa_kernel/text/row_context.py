@@ -26,10 +26,13 @@ def section_heading(lines: list[Line], row_index: int) -> str:
             continue
         _label, cells, _units = line.split()
         text = line.text.strip()
-        if cells or not is_english(text) or len(text.split()) > 12:
-            return ""
-        return _wrapped_heading(lines, j, text)
+        return "" if cells or not _heading_like(text) else _wrapped_heading(lines, j, text)
     return ""
+
+
+def _heading_like(text: str) -> bool:
+    """A label-only line's text can be a block's heading: English, a dozen words at most."""
+    return is_english(text) and len(text.split()) <= 12
 
 
 def _wrapped_heading(lines: list[Line], j: int, text: str) -> str:
@@ -169,5 +172,5 @@ def flush_heading(lines: list[Line], row_index: int) -> str:
         if cells:
             continue
         text = line.text.strip()
-        return text if is_english(text) and len(text.split()) <= 12 and not text.endswith(".") else ""
+        return text if _heading_like(text) and not text.endswith(".") else ""
     return ""

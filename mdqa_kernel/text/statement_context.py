@@ -371,6 +371,7 @@ def head_cover(label: str, description: str) -> float:
     return 0.9 if any(names(label, head, where) for head in description_heads(description)) else 0.0
 
 
+@lru_cache(maxsize=1 << 10)  # asked for every row label a description is scored against
 def location_words(description: str) -> frozenset[str]:
     """The section word of a description's location clause ("… within current liabilities" → {"current"}):
     a label may print it ("Deferred revenue, current") without restricting the line the description asks.

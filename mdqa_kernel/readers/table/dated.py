@@ -65,9 +65,14 @@ def dated_reading(
 def undated(cands: list[Candidate], period: tuple[Period, ReportPeriod]) -> list[Candidate]:
     """Readings of sentences read for their amount alone ("a quarterly dividend of $1.15 per share"):
     such a sentence speaks of the report's period, so for a field asking another period they score lower."""
+    return [_undated_reading(c, period) for c in cands]
+
+
+def _undated_reading(cand: Candidate, period: tuple[Period, ReportPeriod]) -> Candidate:
+    """A reading whose text names no period: as is for the report's own period, lower for another."""
     if target_offset(*period) in (0, None):
-        return cands
-    return [replace(c, score=round(c.score * UNDATED_OTHER_PERIOD, 4)) for c in cands]
+        return cand
+    return replace(cand, score=round(cand.score * UNDATED_OTHER_PERIOD, 4))
 
 
 def _number_row(
@@ -109,9 +114,7 @@ def _sentence_period(cand: Candidate, period: tuple[Period, ReportPeriod]) -> Ca
     verdict = fits(said, want, report)
     if verdict is False:
         return None
-    if verdict is None and target_offset(want, report) not in (0, None):
-        return replace(cand, score=round(cand.score * UNDATED_OTHER_PERIOD, 4))
-    return cand
+    return _undated_reading(cand, period) if verdict is None else cand
 
 
 def _respective(cand: Candidate, period: tuple[Period, ReportPeriod]) -> Candidate | None:
