@@ -14,7 +14,7 @@ import pytest
 from mdqa_kernel.readers.confidence import CONFIDENT, REVIEW_BELOW
 from mdqa_kernel.readers.semantics import asks_expense, deducted_expense
 from mdqa_kernel.readers.table.columns import paired_columns
-from mdqa_kernel.readers.table.reader import TableReader
+from mdqa_kernel.readers.table.reader import TableReader, _lines_by_page
 from mdqa_kernel.text.labels import _description_core, normalize_label, without_net_of
 from mdqa_kernel.text.layout import lines_by_page
 from mdqa_kernel.text.periods import ReportPeriod, wanted_period
@@ -22,9 +22,12 @@ from mdqa_kernel.text.rows import table_rows
 from mdqa_kernel.text.statement_context import (
     asks_net,
     description_heads,
+    included_words,
     location_words,
     names_noncontrolling_income,
+    without_tax_basis,
 )
+from mdqa_kernel.text.statement_titles import page_statement
 from tests.test_periods import draw, row, text, view
 from tests.test_semantics import fld as semantics_field
 
@@ -159,6 +162,7 @@ def test_the_amounts_of_a_net_of_clause_belong_to_the_label(tmp_path: Path) -> N
     assert without_net_of(label) == "Property and equipment, net"
     assert normalize_label(label) == "propertyandequipmentnet"
     assert normalize_label("Other comprehensive income, net of tax") == "othercomprehensiveincomenetoftax"
+    assert without_tax_basis("Other comprehensive income, net of tax of $425") == "Other comprehensive income"
     balance = millions_page(
         "BALANCE SHEETS",
         ("December 31, 2023", "December 31, 2022"),
@@ -763,3 +767,70 @@ def test_location_words_and_alternatives_of_unusual_descriptions() -> None:
     assert location_words("Deferred revenue within non-current liabilities at year end") == frozenset()
     assert location_words("Noncontrolling interests within equity") == frozenset()
     assert description_heads("营业收入/营业总收入") == ["营业收入/营业总收入"]
+
+
+@pytest.mark.parametrize(
+    "label",
+    [
+        "Increase (decrease) in cash, cash equivalents and restricted cash",
+        "Net (Decrease)/Increase in Cash and Cash Equivalents and Restricted Cash",
+    ],
+)
+def test_what_a_description_says_its_line_includes_may_be_printed_in_the_label(
+    tmp_path: Path, label: str
+) -> None:
+    """ "Net increase in cash and cash equivalents (including restricted cash …)" is printed "Increase
+    (decrease) in cash, cash equivalents and restricted cash": the included words restrict nothing. A
+    description that does not include them still reads the printed line as a narrower one."""
+    flows = millions_page(
+        "CONSOLIDATED STATEMENTS OF CASH FLOWS",
+        ("2023", "2022"),
+        ("Net cash provided by operating activities", "2,408", "2,107"),
+        ("Net cash used in investing activities", "(1,210)", "(3,001)"),
+        (label, "884", "(1,133)"),
+        ("Cash, cash equivalents and restricted cash at beginning of year", "1,989", "3,122"),
+    )
+    doc = annual(tmp_path / "flows.pdf", flows)
+    asked = "Net increase (decrease) in cash and cash equivalents{} for the fiscal year of the report, in USD millions"
+    got = read(doc, asked.format(" (including restricted cash where the statement includes it)"))
+    assert got.value == 884 and got.confidence >= CONFIDENT, got
+    assert included_words(asked.format(" (including restricted cash where printed)")) == {
+        "restricted",
+        "cash",
+    }
+    narrower = read(doc, asked.format(""))
+    assert narrower.value is None or narrower.confidence < CONFIDENT, narrower
+
+
+def test_the_statement_s_total_of_other_comprehensive_income_outranks_a_note_row(tmp_path: Path) -> None:
+    """A description naming the statement of comprehensive income: its "Total other comprehensive income
+    (loss), net of tax" row (a "net of tax" tail names no other line; the title wrapped onto two lines is
+    still the title) outranks a hedging note's row printed with the bare name."""
+    statement = [
+        text("CONSOLIDATED STATEMENTS OF COMPREHENSIVE"),
+        text("INCOME"),
+        MILLIONS,
+        row("", "2023", "2022", cols=WIDE),
+        row("Net income", "5,070", "6,046", cols=WIDE),
+        row("Other comprehensive income (loss), net of tax:", cols=WIDE),
+        row("Change in foreign currency translation adjustment", "267", "(522)", cols=WIDE),
+        row("Change in net gains (losses) on cash flow hedges", "(354)", "1,220", cols=WIDE),
+        row("Total other comprehensive income (loss), net of tax", "(87)", "698", cols=WIDE),
+        row("TOTAL COMPREHENSIVE INCOME", "4,983", "6,744", cols=WIDE),
+    ]
+    note = [
+        text("NOTE 9 — DERIVATIVE FINANCIAL INSTRUMENTS"),
+        MILLIONS,
+        row("", "2023", "2022", cols=WIDE),
+        row("Gains (losses) on cash flow hedges", "(2)", "(4)", cols=WIDE),
+        row("Other comprehensive income (loss)", "(1)", "(3)", cols=WIDE),
+    ]
+    doc = annual(tmp_path / "oci.pdf", statement, note)
+    assert page_statement(_lines_by_page(doc)[2]) == "income"
+    asked = (
+        "Other comprehensive income (loss), net of tax, attributable to the company for the fiscal year of"
+        " the report (the statement of comprehensive income's total of other comprehensive items, not total"
+        " comprehensive income), in USD millions"
+    )
+    got = read(doc, asked)
+    assert got.value == -87 and got.confidence >= CONFIDENT, got

@@ -367,8 +367,9 @@ def _beside(wanted: set[str]) -> set[str]:
 def head_cover(label: str, description: str) -> float:
     """How well an English label names the description's head: 0.9 when the label's words cover a
     head's words and add only harmless ones ("Total net revenue" for "Total revenue"), 0 otherwise."""
-    where = location_words(description)
-    return 0.9 if any(names(label, head, where) for head in description_heads(description)) else 0.0
+    also = location_words(description) | included_words(description)
+    label = without_tax_basis(without_net_of(label))
+    return 0.9 if any(names(label, head, also) for head in description_heads(description)) else 0.0
 
 
 @lru_cache(maxsize=1 << 10)  # asked for every row label a description is scored against
@@ -379,6 +380,30 @@ def location_words(description: str) -> frozenset[str]:
     m = LOCATION_CLAUSE.search(description.split("(")[0])
     current = bool(m) and (m.group("where") or "").lower() == "current"
     return frozenset({"current"}) if current else frozenset()
+
+
+# "Other comprehensive income, net of tax (of $425)": the basis its amount is reported on, not another line
+_NET_OF_TAX = re.compile(r",?\s*\bnet\s+of\s+(?:income\s+)?tax(?:es)?\b.*$", re.I)
+
+
+def without_tax_basis(label: str) -> str:
+    """The label without a "net of tax" tail ("Total other comprehensive income (loss), net of tax" →
+    "Total other comprehensive income (loss)"): it names the same line item."""
+    return _NET_OF_TAX.sub("", label)
+
+
+# "(including restricted cash where the statement includes it)": what the description counts in the line
+_INCLUDING = re.compile(
+    r"\(\s*(?:including|incl\.)\s+(?P<what>[^(),;]*?)(?:\s+\b(?:where|when|if|which|that|as)\b[^)]*)?\)", re.I
+)
+
+
+@lru_cache(maxsize=1 << 10)
+def included_words(description: str) -> frozenset[str]:
+    """The words of what a description says its line includes ("Net increase in cash and cash equivalents
+    (including restricted cash …)" → {"restricted", "cash"}): a label may print them ("… cash, cash
+    equivalents and restricted cash") without naming a narrower line."""
+    return frozenset(w for m in _INCLUDING.finditer(description) for w in words(m.group("what")))
 
 
 def names(label: str, head: str, also_harmless: frozenset[str] = frozenset()) -> bool:
@@ -404,7 +429,7 @@ def specificity(label: str, description: str, own_label: str = "") -> float:
         return 1.0
     # The row's own words always count, also when a wrapped fragment or the heading around them is
     # read as the label (and a fragment's "attributable to …" clause must not swallow them).
-    label, own_label = without_net_of(label), without_net_of(own_label)
+    label, own_label = (without_tax_basis(without_net_of(t)) for t in (label, own_label))
     rest = label.replace(own_label, " ") if own_label else label
     head_text, who = _split_attributable(rest)
     own_head, own_who = _split_attributable(own_label)
@@ -413,6 +438,7 @@ def specificity(label: str, description: str, own_label: str = "") -> float:
         set(words(_QUALIFIER.sub("", description.split("(")[0])))
         | {w for h in description_heads(description) for w in words(h)}
         | location_words(description)
+        | included_words(description)
     )
     if _LOSS_NOTE.search(description):
         desc_words.add("loss")  # "Income (loss) before income taxes" asks for "Loss before income taxes" too

@@ -60,12 +60,25 @@ def page_statement(lines: list[Line]) -> str | None:
     (an index of the financial statements), or a title under a note's heading ("Note 23. Other Financial
     Data" above "Consolidated Statements of Income Information": a note about the statement)."""
     top = lines[:_TITLE_LINES]
-    kinds = {statement_title(line.text) for line in top} - {None}
+    titles = _top_titles([line.text for line in top])
+    kinds = set(titles.values())
     if len(kinds) != 1:
         return None
-    kind = kinds.pop()
-    first = next(i for i, line in enumerate(top) if statement_title(line.text) == kind)
-    return None if any(_NOTE_HEADING.match(line.text) for line in top[:first]) else kind
+    first = min(titles)
+    return None if any(_NOTE_HEADING.match(line.text) for line in top[:first]) else kinds.pop()
+
+
+def _top_titles(texts: list[str]) -> dict[int, str]:
+    """The statement titles among a page's top lines, by line index; a title wrapped onto the next line
+    ("CONSOLIDATED STATEMENTS OF COMPREHENSIVE" / "INCOME") counts at its first line."""
+    titles: dict[int, str] = {}
+    for i, text in enumerate(texts):
+        kind = statement_title(text)
+        if kind is None and i + 1 < len(texts) and statement_title(texts[i + 1]) is None:
+            kind = statement_title(f"{text} {texts[i + 1]}")
+        if kind is not None:
+            titles[i] = kind
+    return titles
 
 
 _ASKED_STATEMENT: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -73,7 +86,10 @@ _ASKED_STATEMENT: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("balance", re.compile(r"balance\s+sheet|statement\s+of\s+financial\s+position|资产负债表", re.I)),
     (
         "income",
-        re.compile(r"income\s+statement|statement\s+of\s+(?:operations|income|earnings)|利润表", re.I),
+        re.compile(
+            r"income\s+statement|statement\s+of\s+(?:operations|income|earnings|comprehensive\s+(?:income|loss))|利润表",
+            re.I,
+        ),
     ),
 )
 

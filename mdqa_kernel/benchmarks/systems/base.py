@@ -163,6 +163,8 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # number word is read whole; column dates printed close together head their own columns; a line item's
 # percentage change from its "% Change" column or its "X % change" row; "% Change" over "Total | Operational"
 # heads them; "First-Quarter" is a quarter).
+# mdqa v91: table reader table-62 ("(including …)" words in labels, "net of tax" tails, wrapped statement
+# titles, the statement of comprehensive income named in a description).
 # mdqa v90: table reader table-61 (multi-word inner alternative names in descriptions; glossary names of
 # additional paid-in capital and the current portion of long-term debt; acquired intangible assets).
 # mdqa v89: table reader table-60 (location clauses, "A / B" alternatives and statement names in descriptions;
@@ -223,7 +225,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 90,
+    "mdqa": 91,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
