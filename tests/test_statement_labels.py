@@ -25,6 +25,7 @@ from mdqa_kernel.text.statement_context import (
     included_words,
     location_words,
     names_noncontrolling_income,
+    short_term_as_current,
     without_tax_basis,
 )
 from mdqa_kernel.text.statement_titles import page_statement
@@ -834,3 +835,28 @@ def test_the_statement_s_total_of_other_comprehensive_income_outranks_a_note_row
     )
     got = read(doc, asked)
     assert got.value == -87 and got.confidence >= CONFIDENT, got
+
+
+def test_a_short_term_line_is_the_current_one_where_the_description_asks_a_current_section(
+    tmp_path: Path,
+) -> None:
+    """ "Short-term unearned revenue" is current deferred revenue when the description places its line within
+    current liabilities; without that clause "short-term" restricts the line (held for review), and a label
+    that also says "current" ("Short-term debt and current portion …") still holds two items."""
+    balance = millions_page(
+        "BALANCE SHEETS",
+        ("December 31, 2023", "December 31, 2022"),
+        ("Accounts payable", "18,095", "19,000"),
+        ("Short-term unearned revenue", "50,901", "45,538"),
+        ("Total current liabilities", "104,149", "95,082"),
+        ("Long-term unearned revenue", "2,912", "2,870"),
+    )
+    doc = annual(tmp_path / "unearned.pdf", balance)
+    tail = "at the end of the fiscal year of the report (balance sheet), in USD millions"
+    current = read(doc, f"Deferred revenue / unearned revenue within current liabilities {tail}")
+    assert current.value == 50_901 and current.confidence >= CONFIDENT, current
+    whole = read(doc, f"Unearned revenue {tail}")
+    assert whole.value is None or whole.confidence < REVIEW_BELOW, whole
+    assert short_term_as_current("Short-term investments", frozenset({"current"})) == "Current investments"
+    combined = "Short-term debt and current portion of long-term debt"
+    assert short_term_as_current(combined, frozenset({"current"})) == combined

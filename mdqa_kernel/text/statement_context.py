@@ -368,7 +368,7 @@ def head_cover(label: str, description: str) -> float:
     """How well an English label names the description's head: 0.9 when the label's words cover a
     head's words and add only harmless ones ("Total net revenue" for "Total revenue"), 0 otherwise."""
     also = location_words(description) | included_words(description)
-    label = without_tax_basis(without_net_of(label))
+    label = short_term_as_current(without_tax_basis(without_net_of(label)), also)
     return 0.9 if any(names(label, head, also) for head in description_heads(description)) else 0.0
 
 
@@ -406,6 +406,18 @@ def included_words(description: str) -> frozenset[str]:
     return frozenset(w for m in _INCLUDING.finditer(description) for w in words(m.group("what")))
 
 
+_SHORT_TERM = re.compile(r"^\W*short[\s-]+term\b", re.I)
+
+
+def short_term_as_current(label: str, where: frozenset[str]) -> str:
+    """A label opening with "Short-term" read as the current part ("Short-term unearned revenue" is
+    "Current unearned revenue") where the description places its line in a current section, unless the
+    label says "current" itself ("Short-term debt and current portion of long-term debt": two items)."""
+    if "current" not in where or "current" in words(label):
+        return label
+    return _SHORT_TERM.sub("Current", label)
+
+
 def names(label: str, head: str, also_harmless: frozenset[str] = frozenset()) -> bool:
     """The English label names the line item `head` ("Revenues:" names "Revenue"): it has the head's
     words and adds only harmless ones (and `also_harmless`)."""
@@ -429,7 +441,10 @@ def specificity(label: str, description: str, own_label: str = "") -> float:
         return 1.0
     # The row's own words always count, also when a wrapped fragment or the heading around them is
     # read as the label (and a fragment's "attributable to …" clause must not swallow them).
-    label, own_label = (without_tax_basis(without_net_of(t)) for t in (label, own_label))
+    where = location_words(description)
+    label, own_label = (
+        short_term_as_current(without_tax_basis(without_net_of(t)), where) for t in (label, own_label)
+    )
     rest = label.replace(own_label, " ") if own_label else label
     head_text, who = _split_attributable(rest)
     own_head, own_who = _split_attributable(own_label)
