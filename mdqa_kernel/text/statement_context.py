@@ -367,8 +367,9 @@ def _beside(wanted: set[str]) -> set[str]:
 def head_cover(label: str, description: str) -> float:
     """How well an English label names the description's head: 0.9 when the label's words cover a
     head's words and add only harmless ones ("Total net revenue" for "Total revenue"), 0 otherwise."""
-    also = location_words(description) | included_words(description)
-    label = short_term_as_current(without_tax_basis(without_net_of(label)), also)
+    where = location_words(description)
+    label = short_term_as_current(without_tax_basis(without_net_of(label)), where)
+    also = where | included_words(description)
     return 0.9 if any(names(label, head, also) for head in description_heads(description)) else 0.0
 
 
@@ -452,7 +453,7 @@ def specificity(label: str, description: str, own_label: str = "") -> float:
     desc_words = (
         set(words(_QUALIFIER.sub("", description.split("(")[0])))
         | {w for h in description_heads(description) for w in words(h)}
-        | location_words(description)
+        | where
         | included_words(description)
     )
     if _LOSS_NOTE.search(description):
