@@ -22,6 +22,7 @@ from mdqa_kernel.text.rows import table_rows
 from mdqa_kernel.text.statement_context import (
     asks_net,
     description_heads,
+    holders_equity,
     included_words,
     location_words,
     names_noncontrolling_income,
@@ -860,3 +861,30 @@ def test_a_short_term_line_is_the_current_one_where_the_description_asks_a_curre
     assert short_term_as_current("Short-term investments", frozenset({"current"})) == "Current investments"
     combined = "Short-term debt and current portion of long-term debt"
     assert short_term_as_current(combined, frozenset({"current"})) == combined
+
+
+def test_equity_attributable_to_noncontrolling_interests_is_the_noncontrolling_interests_line(
+    tmp_path: Path,
+) -> None:
+    """A balance sheet printing "EQUITY ATTRIBUTABLE TO NONCONTROLLING INTERESTS": the label of equity alone
+    names its holders, so it is the noncontrolling interests line; a net income "attributable to
+    noncontrolling interests" is not."""
+    balance = millions_page(
+        "CONSOLIDATED BALANCE SHEETS",
+        ("December 31, 2023", "December 31, 2022"),
+        ("Retained earnings", "60,430", "65,502"),
+        ("EQUITY ATTRIBUTABLE TO SHAREOWNERS OF ACME", "17,072", "23,062"),
+        ("EQUITY ATTRIBUTABLE TO NONCONTROLLING INTERESTS", "1,905", "158"),
+        ("TOTAL EQUITY", "18,977", "23,220"),
+    )
+    doc = annual(tmp_path / "nci.pdf", balance)
+    got = read(
+        doc,
+        "Noncontrolling interests within equity at the end of the fiscal year (balance sheet), in USD millions",
+    )
+    assert got.value == 1_905 and got.confidence >= CONFIDENT, got
+    assert (
+        holders_equity("Total equity attributable to noncontrolling interests") == "noncontrolling interests"
+    )
+    income = "Net income attributable to noncontrolling interests"
+    assert holders_equity(income) == income

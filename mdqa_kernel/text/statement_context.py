@@ -370,7 +370,8 @@ def head_cover(label: str, description: str) -> float:
     where = location_words(description)
     label = short_term_as_current(without_tax_basis(without_net_of(label)), where)
     also = where | included_words(description)
-    return 0.9 if any(names(label, head, also) for head in description_heads(description)) else 0.0
+    texts = {label, holders_equity(label)}
+    return 0.9 if any(names(t, head, also) for t in texts for head in description_heads(description)) else 0.0
 
 
 @lru_cache(maxsize=1 << 10)  # asked for every row label a description is scored against
@@ -381,6 +382,13 @@ def location_words(description: str) -> frozenset[str]:
     m = LOCATION_CLAUSE.search(description.split("(")[0])
     current = bool(m) and (m.group("where") or "").lower() == "current"
     return frozenset({"current"}) if current else frozenset()
+
+
+def holders_equity(label: str) -> str:
+    """The holders a label of equity alone names ("Equity attributable to noncontrolling interests" →
+    "noncontrolling interests", the balance sheet's noncontrolling interests line); other labels as they are."""
+    head, who = _split_attributable(label)
+    return who if who and set(words(head)) <= {"equity", "total"} and words(who) else label
 
 
 # "Other comprehensive income, net of tax (of $425)": the basis its amount is reported on, not another line

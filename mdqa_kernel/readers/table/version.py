@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-63"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-64"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -196,3 +196,5 @@ TABLE_READER_VERSION = "table-63"  # 4: disclosure topics under their printed na
 # page's title; a description naming the statement of comprehensive income names its statement.
 # 63: a label opening with "Short-term" is the current line where the description places its line in a
 # current section ("Short-term unearned revenue" within current liabilities), unless it also says "current".
+# 64: a label of equity alone attributed to holders ("Equity attributable to noncontrolling interests") names
+# those holders' line (the noncontrolling interests in equity).
