@@ -14,7 +14,7 @@ from itertools import pairwise
 
 from mdqa_kernel.text.layout import Cell, Line, Word
 from mdqa_kernel.text.period_fit import ordinal_quarter, quarter_end
-from mdqa_kernel.text.periods import ReportPeriod, parse_period
+from mdqa_kernel.text.periods import ReportPeriod, date_or_none, parse_period
 from mdqa_kernel.text.values import is_number_shaped
 
 _YEAR = re.compile(r"(?<!\d)(20\d\d|19\d\d)(?!\d)")
@@ -177,10 +177,7 @@ def _date(year: int, month: int, day: int) -> dt.date | None:
     """The date, a February 29 of a common year as February 28; None for no such month or day."""
     if month == 2 and day == 29 and not calendar.isleap(year):
         day = 28
-    try:
-        return dt.date(year, month, day)
-    except ValueError:
-        return None
+    return date_or_none(year, month, day)
 
 
 def _year_heading(lines: list[Line], row_index: int, left: float) -> str:

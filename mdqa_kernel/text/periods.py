@@ -240,7 +240,7 @@ def dates_in(text: str) -> list[dt.date]:
     t = _ORDINAL.sub("", text)
     found = [d for d, _, _ in find_dates(t)]
     for m in _DMY_DOTS.finditer(t):
-        if (day := _date_or_none(int(m.group(3)), int(m.group(2)), int(m.group(1)))) is not None:
+        if (day := date_or_none(int(m.group(3)), int(m.group(2)), int(m.group(1)))) is not None:
             found.append(day)
     found += [d for m in _SLASHED.finditer(t) if (d := _slashed_date(*map(int, m.groups()))) is not None]
     return found
@@ -250,10 +250,10 @@ def _slashed_date(first: int, second: int, year: int) -> dt.date | None:
     """ "12/31/2022" (month first) or "31/12/2022" (day first): the order is known only when one of the two
     is over 12; "3/4/2023" may be either and names no date."""
     if first > 12 >= second:
-        return _date_or_none(year, second, first)
+        return date_or_none(year, second, first)
     if second > 12 >= first:
-        return _date_or_none(year, first, second)
-    return _date_or_none(year, first, second) if first == second else None
+        return date_or_none(year, first, second)
+    return date_or_none(year, first, second) if first == second else None
 
 
 def _years(text: str) -> tuple[list[int], str]:
@@ -380,7 +380,7 @@ def parse_period(text: str) -> Period:
     month_day = month_and_day(t) if not dates else None
     if month_day is not None and year is not None:
         # "2015" above "Dec. 26": one date, printed on two header lines
-        end, month_day = _date_or_none(year, *month_day), None
+        end, month_day = date_or_none(year, *month_day), None
     if end is not None and year == end.year:
         year = None  # the date's own year: the date says more
     point = (
@@ -403,7 +403,8 @@ def month_and_day(text: str) -> tuple[int, int] | None:
     return found.pop() if len(found) == 1 else None
 
 
-def _date_or_none(year: int, month: int, day: int) -> dt.date | None:
+def date_or_none(year: int, month: int, day: int) -> dt.date | None:
+    """The date; None for no such month or day."""
     try:
         return dt.date(year, month, day)
     except ValueError:

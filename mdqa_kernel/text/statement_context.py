@@ -24,6 +24,7 @@ from functools import lru_cache
 
 from mdqa_kernel.text.label_periods import balance_name
 from mdqa_kernel.text.labels import LOCATION_CLAUSE, SIGN_WORDS, without_net_of
+from mdqa_kernel.text.statement_titles import statement_title
 
 # Words that add nothing to a line item's identity ("Total net revenue" is total revenue).
 _HARMLESS = frozenset({"total", "net", "consolidated", "common", "company", "amount", "reported"})
@@ -171,12 +172,6 @@ _PERIOD_TAIL = re.compile(
     re.I,
 )
 _PER_SHARE = re.compile(r"per\s+(?:common\s+)?share|/\s*share|\beps\b", re.IGNORECASE)
-_STATEMENT_NAME = re.compile(
-    r"(?:the\s+)?(?:consolidated\s+)?(?:balance\s+sheets?|income\s+statements?|cash[\s-]+flows?\s+statements?"
-    r"|statements?\s+of\s+(?:consolidated\s+)?(?:income|operations|earnings|cash\s+flows|financial\s+position"
-    r"|comprehensive\s+income))",
-    re.IGNORECASE,
-)
 # "(In millions, except per share data)": a title's scale note, not a per-share block
 _EXCEPT_PER_SHARE = re.compile(r"except\s+(?:for\s+)?per[\s-]+share\s+\w+", re.IGNORECASE)
 _CHANGES = re.compile(r"\bchanges?\s+in\b|\bincrease\b|\bdecrease\b", re.IGNORECASE)
@@ -284,7 +279,7 @@ def _description_heads(description: str) -> tuple[str, ...]:
             continue
         # "(gross margin in dollars)": the amount the alternative name is printed as
         alt = _IN_CURRENCY.sub("", alt.strip())
-        if _STATEMENT_NAME.fullmatch(alt):
+        if statement_title(alt):
             continue  # "(balance sheet)": where the line is printed, not another name of it
         w = alt.split()
         sign_note = _SIGN_NOTE.fullmatch(f"({alt})")  # "Operating income (loss)": a sign, not a name
@@ -368,7 +363,7 @@ def head_cover(label: str, description: str) -> float:
     """How well an English label names the description's head: 0.9 when the label's words cover a
     head's words and add only harmless ones ("Total net revenue" for "Total revenue"), 0 otherwise."""
     where = location_words(description)
-    label = short_term_as_current(without_tax_basis(without_net_of(label)), where)
+    label = _naming_text(label, where)
     also = where | included_words(description)
     texts = {label, holders_equity(label)}
     return 0.9 if any(names(t, head, also) for t in texts for head in description_heads(description)) else 0.0
@@ -391,7 +386,9 @@ def holders_equity(label: str) -> str:
     return who if who and set(words(head)) <= {"equity", "total"} and words(who) else label
 
 
-# "Other comprehensive income, net of tax (of $425)": the basis its amount is reported on, not another line
+# "Other comprehensive income, net of tax (of $425)": the basis its amount is reported on, not another line.
+# Only the word-level naming drops it: `labels.without_net_of` keeps it, so normalised labels still tell a
+# "…, net of tax" line from its pre-tax twin by string match.
 _NET_OF_TAX = re.compile(r",?\s*\bnet\s+of\s+(?:income\s+)?tax(?:es)?\b.*$", re.I)
 
 
@@ -427,6 +424,12 @@ def short_term_as_current(label: str, where: frozenset[str]) -> str:
     return _SHORT_TERM.sub("Current", label)
 
 
+def _naming_text(label: str, where: frozenset[str]) -> str:
+    """The label as it names a line item: without what its net figure is net of and without a "net of tax"
+    tail; "Short-term" read as current where the description's location clause is a current section."""
+    return short_term_as_current(without_tax_basis(without_net_of(label)), where)
+
+
 def names(label: str, head: str, also_harmless: frozenset[str] = frozenset()) -> bool:
     """The English label names the line item `head` ("Revenues:" names "Revenue"): it has the head's
     words and adds only harmless ones (and `also_harmless`)."""
@@ -451,9 +454,7 @@ def specificity(label: str, description: str, own_label: str = "") -> float:
     # The row's own words always count, also when a wrapped fragment or the heading around them is
     # read as the label (and a fragment's "attributable to …" clause must not swallow them).
     where = location_words(description)
-    label, own_label = (
-        short_term_as_current(without_tax_basis(without_net_of(t)), where) for t in (label, own_label)
-    )
+    label, own_label = _naming_text(label, where), _naming_text(own_label, where)
     rest = label.replace(own_label, " ") if own_label else label
     head_text, who = _split_attributable(rest)
     own_head, own_who = _split_attributable(own_label)
