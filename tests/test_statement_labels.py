@@ -888,3 +888,59 @@ def test_equity_attributable_to_noncontrolling_interests_is_the_noncontrolling_i
     )
     income = "Net income attributable to noncontrolling interests"
     assert holders_equity(income) == income
+
+
+TAX_LEAD_IN = text(
+    "The items accounting for the difference between income taxes computed at the federal statutory rate"
+)
+TAX_LEAD_IN_END = text("and our effective rate were as follows:")
+RATE_ROWS = [
+    row("", "2023", "2022", cols=WIDE),
+    row("Federal statutory rate", "21.0%", "21.0%", cols=WIDE),
+    row("Effect of:", cols=WIDE),
+    row("Foreign earnings taxed at lower rates", "(3.1)%", "(2.4)%", cols=WIDE),
+    row("Effective rate", "18.2%", "19.6%", cols=WIDE),
+]
+RATE = "Effective income tax rate for the fiscal year of the report, in percent"
+
+
+def test_a_row_names_its_line_item_with_the_words_of_its_table_s_lead_in(tmp_path: Path) -> None:
+    """ "Effective rate" under a lead-in sentence about income taxes names the effective income tax rate,
+    below CONFIDENT on its own; without a lead-in stating "income tax" the same row names nothing."""
+    doc = annual(
+        tmp_path / "tax.pdf", [text("NOTE 12 — INCOME TAXES"), TAX_LEAD_IN, TAX_LEAD_IN_END, *RATE_ROWS]
+    )
+    got = TableReader().read(doc, fld(RATE, type="percent", unit="%", scale=1.0), "")
+    assert got.status == "found" and got.value == 18.2 and REVIEW_BELOW <= got.confidence < CONFIDENT, got
+    other = annual(tmp_path / "rates.pdf", [text("The rates of the year were as follows:"), *RATE_ROWS])
+    missed = TableReader().read(other, fld(RATE, type="percent", unit="%", scale=1.0), "")
+    assert missed.status == "not_found", missed
+    # a lead-in sharing a word by chance with the description names nothing
+    allocation = [
+        text("The preliminary allocation of the purchase price was as follows:"),
+        row("Inventories", "1,321", cols=WIDE),
+        row("Property, plant & equipment", "36", cols=WIDE),
+    ]
+    acquired = annual(tmp_path / "deal.pdf", [MILLIONS, *allocation])
+    capex = read(
+        acquired,
+        "Capital expenditures (purchases of property and equipment) for the fiscal year, in USD millions",
+    )
+    assert capex.status == "not_found", capex
+
+
+def test_a_whole_percent_in_prose_yields_to_the_exact_rate_of_the_table(tmp_path: Path) -> None:
+    """ "Our effective tax rate … was 18% and 20%" and the reconciliation's "Effective rate 18.2%" are one
+    fact: the table's exact rate is read, with the prose's confidence, and no rivalry."""
+    prose = [
+        text(
+            "Our effective tax rate for fiscal years 2023 and 2022 was 18% and 20%, respectively. The decrease"
+        ),
+        text("was primarily due to foreign earnings taxed at lower rates."),
+    ]
+    doc = annual(tmp_path / "tax.pdf", prose, [TAX_LEAD_IN, TAX_LEAD_IN_END, *RATE_ROWS])
+    got = TableReader().read(doc, fld(RATE, type="percent", unit="%", scale=1.0), "")
+    assert got.value == 18.2 and got.status == "found", got
+    prior = RATE.replace("fiscal year of the report", "prior fiscal year")
+    before = TableReader().read(doc, fld(prior, type="percent", unit="%", scale=1.0), "")
+    assert before.value == 19.6 and before.status == "found", before

@@ -47,6 +47,10 @@ PART_OF_ASKED_TOTAL = 0.55
 # row above "Accumulated depreciation" prints the same name; ranked below a row that says net, so the two are
 # no rivals, and still read where the filing prints no other.
 NET_UNSAID = 0.9
+# A row whose label leaves some of the line item's words to its table's lead-in sentence ("Effective rate"
+# under "… the U.S. federal statutory rate and our effective rate were as follows:"): below CONFIDENT on its
+# own, and the exact figure behind the same fact's rounded prose reading ("34%") when both are read.
+LEAD_IN_NAMED = 0.85
 
 # "Net income attributable to common shareholders" in a filing that names no income of a noncontrolling
 # interest: the figure after preferred dividends, not the company's net income; ranked below the plain "Net

@@ -11,6 +11,7 @@ import re
 
 from mdqa_kernel.text.layout import Line
 from mdqa_kernel.text.statement_context import asks_net, is_english, says_net
+from mdqa_kernel.text.values import is_scale_caption
 
 _SECTION_LOOKUP = 40  # lines above a row searched for its heading
 
@@ -174,3 +175,40 @@ def flush_heading(lines: list[Line], row_index: int) -> str:
         text = line.text.strip()
         return text if _heading_like(text) and not text.endswith(".") else ""
     return ""
+
+
+_LEAD_IN_LOOKUP = 40  # lines above a row searched for the sentence introducing its table
+_LEAD_IN_WORDS = 6  # a lead-in is a sentence, not a block heading ("Effect of:")
+_PROSE_WORDS = 12  # a label-only line this long, not ending in a colon, is prose: no lead-in above it
+
+
+def lead_in(lines: list[Line], row_index: int) -> str:
+    """The sentence that introduces a row's table ("The items accounting for the difference between income
+    taxes computed at the U.S. federal statutory rate and our effective rate were as follows:"): the nearest
+    label-only sentence above the row ending in a colon, with the lines it wraps from; '' when prose not
+    ending so comes first (the table has no lead-in, or the row is below the text)."""
+    for j in range(row_index - 1, max(row_index - _LEAD_IN_LOOKUP, -1), -1):
+        _label, cells, _units = lines[j].split()
+        text = lines[j].text.strip()
+        if cells:
+            continue
+        if text.endswith(":"):
+            sentence = _wrapped_sentence(lines, j, text)
+            if len(sentence.split()) >= _LEAD_IN_WORDS and is_english(sentence):
+                return sentence
+            continue
+        if text.endswith(".") or len(text.split()) >= _PROSE_WORDS:
+            return ""
+    return ""
+
+
+def _wrapped_sentence(lines: list[Line], j: int, text: str) -> str:
+    """A sentence ending on line j with the label-only lines above it that it wraps from (up to three,
+    back to the line ending the sentence before or to the table's scale caption)."""
+    for k in range(j - 1, max(j - 4, -1), -1):
+        _label, cells, _units = lines[k].split()
+        above = lines[k].text.strip()
+        if cells or above.endswith((".", ":")) or is_scale_caption(above):
+            break
+        text = f"{above} {text}"
+    return text

@@ -369,6 +369,26 @@ def head_cover(label: str, description: str) -> float:
     return 0.9 if any(names(t, head, also) for t in texts for head in description_heads(description)) else 0.0
 
 
+def lead_in_cover(label: str, description: str, lead: str) -> float:
+    """How well an English label names the description's head with the words its table's lead-in sentence
+    states: 0.9 when the lead-in names the whole head, the label has at least as many of the head's words as
+    it leaves to the lead-in ("Effective rate" under "… income taxes computed at the U.S. federal statutory
+    rate and our effective rate were as follows:" names "Effective income tax rate"), and the label adds no
+    restricting word; 0 otherwise (a label that names the head itself is `head_cover`'s). A lead-in sharing a
+    word by chance ("the purchase price was as follows:" above "Property, plant & equipment") names nothing."""
+    where = location_words(description)
+    text = _naming_text(label, where)
+    also = where | included_words(description)
+    said = set(words(lead))
+    for head in description_heads(description):
+        need = _needed(head)
+        have = _as_income(set(words(_split_attributable(text)[0])), need)
+        missing = need - have
+        if missing and len(need & have) >= len(missing) and need <= said and not (_extra(have, need) - also):
+            return 0.9
+    return 0.0
+
+
 @lru_cache(maxsize=1 << 10)  # asked for every row label a description is scored against
 def location_words(description: str) -> frozenset[str]:
     """The section word of a description's location clause ("… within current liabilities" → {"current"}):

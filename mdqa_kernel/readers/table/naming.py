@@ -5,7 +5,7 @@ covered, how specific the label is for the description)."""
 from __future__ import annotations
 
 from mdqa_kernel.readers.base import FieldLike
-from mdqa_kernel.readers.confidence import ADJUSTED_BLOCK, NET_UNSAID, PART_OF_ASKED_TOTAL
+from mdqa_kernel.readers.confidence import ADJUSTED_BLOCK, LEAD_IN_NAMED, NET_UNSAID, PART_OF_ASKED_TOTAL
 from mdqa_kernel.readers.semantics import field_basis
 from mdqa_kernel.readers.table.candidates import Candidate, label_before
 from mdqa_kernel.text.label_periods import balance_name
@@ -18,6 +18,7 @@ from mdqa_kernel.text.row_context import (
     closing_total,
     deferred_tax_block,
     gross_before_deduction,
+    lead_in,
     row_heading,
 )
 from mdqa_kernel.text.rows import Row
@@ -29,6 +30,7 @@ from mdqa_kernel.text.statement_context import (
     description_heads,
     head_cover,
     is_english,
+    lead_in_cover,
     other_share_basis,
     says_net,
     section_refuses,
@@ -66,12 +68,22 @@ def row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike)
     section = row_heading(page_ls, row.line.index, row.label)
     if section:
         texts.append(with_section(section, row.label))
-    fit = max(_english_fit(v, labels, field.description, row.label) for v in texts)
+    fit = max(_english_fit(v, labels, field.description, row.label) for v in texts) or _lead_in_fit(
+        page_ls, row, field.description
+    )
     if fit and adjusted_block(page_ls, row.line.index, field.description):
         fit = round(fit * ADJUSTED_BLOCK, 4)
     if fit and _part_of_asked_total(page_ls, row, labels, field, fit):
         fit = round(fit * PART_OF_ASKED_TOTAL, 4)
     return fit
+
+
+def _lead_in_fit(page_ls: list[Line], row: Row, description: str) -> float:
+    """A label naming the line item with the words its table's lead-in sentence states (`lead_in_cover`),
+    ranked below a label that names it alone."""
+    lead = lead_in(page_ls, row.line.index)
+    cover = lead_in_cover(row.label, description, lead) if lead else 0.0
+    return round(cover * specificity(row.label, description, row.label) * LEAD_IN_NAMED, 4) if cover else 0.0
 
 
 def _part_of_asked_total(

@@ -11,7 +11,7 @@ from typing import Any
 
 from mdqa_kernel.readers.base import FieldLike
 from mdqa_kernel.readers.confidence import OTHER_SCOPE_FACTOR
-from mdqa_kernel.readers.semantics import field_scope
+from mdqa_kernel.readers.semantics import asks_percent, field_scope
 from mdqa_kernel.readers.table.candidates import Candidate
 
 
@@ -61,6 +61,9 @@ def tolerance(field: FieldLike, t: Reading) -> float:
 
 
 ROUNDING = 0.01  # a rounded figure names the exact one it rounds when it is printed to within 1%
+# A rate is printed to the whole percent in prose ("Our effective tax rate … was 15% and 34%"): it names the
+# exact rate of the table (34.1%) it rounds, although half a point is more than 1% of it.
+PERCENT_POINT = 0.5
 
 
 def agree(field: FieldLike, a: Reading, b: Reading) -> bool:
@@ -71,7 +74,10 @@ def agree(field: FieldLike, a: Reading, b: Reading) -> bool:
         return False
     tol = max(tolerance(field, a), tolerance(field, b))
     precise = min(tolerance(field, a), tolerance(field, b))
-    if tol > ROUNDING * abs(float(a.value)):
+    limit = ROUNDING * abs(float(a.value))
+    if asks_percent(field):
+        limit = max(limit, PERCENT_POINT)
+    if tol > limit:
         return False  # "$4 billion" is too round to name which of 3.6 or 4.4 billion it rounds
     return tol > precise and abs(float(a.value) - float(b.value)) <= tol + 1e-9 * abs(float(a.value))
 
