@@ -944,3 +944,37 @@ def test_a_whole_percent_in_prose_yields_to_the_exact_rate_of_the_table(tmp_path
     prior = RATE.replace("fiscal year of the report", "prior fiscal year")
     before = TableReader().read(doc, fld(prior, type="percent", unit="%", scale=1.0), "")
     assert before.value == 19.6 and before.status == "found", before
+
+
+def test_a_plain_share_count_under_a_basic_heading_is_the_basic_count(tmp_path: Path) -> None:
+    """ "Weighted average shares of common stock outstanding" under "Basic Earnings Per Common Share:" is
+    the basic count (below CONFIDENT: the basis is the heading's); the same label under the diluted heading
+    is not read for it, and the diluted count is the row that says so."""
+    note = [
+        text("Note 21. Earnings Per Share"),
+        MILLIONS,
+        row("", "2023", "2022", cols=WIDE),
+        row("Basic Earnings Per Common Share:", cols=WIDE),
+        row("Net income attributable to common shareholders", "1,935", "1,012", cols=WIDE),
+        row("Weighted average shares of common stock outstanding", "1,221", "1,219", cols=WIDE),
+        row("Net earnings", "1.59", "0.83", cols=WIDE),
+        row("Diluted Earnings Per Common Share:", cols=WIDE),
+        row("Net income attributable to common shareholders", "1,935", "1,012", cols=WIDE),
+        row("Weighted average shares of common stock outstanding", "1,221", "1,219", cols=WIDE),
+        row("Effect of dilutive equity awards", "3", "4", cols=WIDE),
+        row(
+            "Weighted average shares of common stock outstanding, including dilutive effect",
+            "1,224",
+            "1,223",
+            cols=WIDE,
+        ),
+        row("Net earnings", "1.58", "0.83", cols=WIDE),
+    ]
+    doc = annual(tmp_path / "eps.pdf", note)
+    shares = "Weighted-average number of {} shares outstanding for the fiscal year of the report, in millions of shares"
+    basic = read(doc, shares.format("basic"), unit="shares")
+    assert basic.value == 1221 and REVIEW_BELOW <= basic.confidence < CONFIDENT, basic
+    diluted = read(doc, shares.format("diluted"), unit="shares")
+    assert diluted.value == 1224 and diluted.confidence >= CONFIDENT, diluted
+    only_diluted = annual(tmp_path / "diluted.pdf", [note[0], MILLIONS, note[2], *note[7:]])
+    assert read(only_diluted, shares.format("basic"), unit="shares").status == "not_found"

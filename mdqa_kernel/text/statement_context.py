@@ -579,6 +579,16 @@ def other_share_basis(heading: str, description: str, label: str) -> bool:
     return len(held) == 1 and bool(asked) and not held & asked and not share_bases(label)
 
 
+def basic_count_label(label: str, heading: str, description: str) -> str | None:
+    """A share count's label naming no basis in a block headed by the basic basis alone ("Weighted average
+    shares of common stock outstanding" under "Basic Earnings Per Common Share:"), read for the basic count:
+    the label with its basis. Under a diluted heading the plain count may be either (the basic count the
+    dilution starts from, or the diluted count itself): None, as for any other row."""
+    if share_bases(description) != {"basic"} or share_bases(label) or share_bases(heading) != {"basic"}:
+        return None
+    return f"Basic {label}" if _SHARE_COUNT_HEADING.match(label) else None
+
+
 def section_refuses(section: str, description: str, per_share_field: bool, label: str = "") -> str | None:
     """Why a row (its own `label`) in this section cannot hold the field, or None: an amount field is not
     read from a per-share block, a balance or flow field not from a block of changes (working-capital

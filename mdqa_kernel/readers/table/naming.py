@@ -25,6 +25,7 @@ from mdqa_kernel.text.rows import Row
 from mdqa_kernel.text.segments import segment_ask, segment_fit
 from mdqa_kernel.text.statement_context import (
     asks_net,
+    basic_count_label,
     change_row,
     class_first,
     description_heads,
@@ -68,8 +69,8 @@ def row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike)
     section = row_heading(page_ls, row.line.index, row.label)
     if section:
         texts.append(with_section(section, row.label))
-    fit = max(_english_fit(v, labels, field.description, row.label) for v in texts) or _lead_in_fit(
-        page_ls, row, field.description
+    fit = max(_english_fit(v, labels, field.description, row.label) for v in texts) or _context_fit(
+        page_ls, row, labels, field.description
     )
     if fit and adjusted_block(page_ls, row.line.index, field.description):
         fit = round(fit * ADJUSTED_BLOCK, 4)
@@ -78,12 +79,17 @@ def row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike)
     return fit
 
 
-def _lead_in_fit(page_ls: list[Line], row: Row, description: str) -> float:
-    """A label naming the line item with the words its table's lead-in sentence states (`lead_in_cover`),
-    ranked below a label that names it alone."""
+def _context_fit(page_ls: list[Line], row: Row, labels: LabelSet, description: str) -> float:
+    """A label naming the line item with words the table around it states, ranked below a label that names
+    it alone: its lead-in sentence's (`lead_in_cover`), or a basic block heading's share basis
+    (`basic_count_label`)."""
     lead = lead_in(page_ls, row.line.index)
     cover = lead_in_cover(row.label, description, lead) if lead else 0.0
-    return round(cover * specificity(row.label, description, row.label) * LEAD_IN_NAMED, 4) if cover else 0.0
+    if cover:
+        cover *= specificity(row.label, description, row.label)
+    elif basic := basic_count_label(row.label, block_heading(page_ls, row.line.index), description):
+        cover = _english_fit(basic, labels, description, row.label)
+    return round(cover * LEAD_IN_NAMED, 4)
 
 
 def _part_of_asked_total(

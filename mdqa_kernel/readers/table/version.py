@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-65"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-66"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -201,3 +201,5 @@ TABLE_READER_VERSION = "table-65"  # 4: disclosure topics under their printed na
 # 65: a label leaving some of its line item's words to its table's lead-in sentence ("Effective rate" under
 # "… federal statutory rate and our effective rate were as follows:") names the line, below CONFIDENT; a rate
 # printed to the whole percent in prose names the exact rate of the table it rounds.
+# 66: a share count's label naming no basis under a block heading of the basic basis alone ("Weighted average
+# shares of common stock outstanding" under "Basic Earnings Per Common Share:") is the basic count, below CONFIDENT.
