@@ -141,8 +141,29 @@ def test_cash_at_the_beginning_of_the_year(tmp_path: Path) -> None:
     ]  # fmt: skip
     doc = annual(tmp_path / "cf.pdf", flows)
     assert read(doc, BEGINNING).value == 805
+    # the prior year's opening balance is the beginning row's prior column, not this year's opening
+    prior_beginning = "Cash and cash equivalents at the beginning of the prior fiscal year, in USD millions"
+    assert read(doc, prior_beginning).value == 869
     end = "Cash and cash equivalents at the end of the fiscal year of the report, in USD millions"
     assert read(doc, end).value == 785
+
+
+def test_an_opening_row_with_a_note_reference_is_read_for_the_prior_year_s_opening(tmp_path: Path) -> None:
+    """ "…, beginning of year (Note 1)": the note reference after the balance's date hid the date, so the row
+    named no line item; the prior year's opening balance is its prior column (13,985)."""
+    cols = (400.0, 470.0, 540.0)
+    flows = [
+        text("CONSOLIDATED STATEMENTS OF CASH FLOWS"),
+        text("(Dollars in Millions) (Note 1)"),
+        row("", "2023", "2022", "2021", cols=cols),
+        row("(Decrease)/Increase in cash and cash equivalents", "(360)", "502", "(3,320)", cols=cols),
+        row("Cash and cash equivalents, beginning of year (Note 1)", "14,487", "13,985", "17,305", cols=cols),
+        row("Cash and cash equivalents, end of year (Note 1)", "$ 14,127", "14,487", "13,985", cols=cols),
+    ]
+    doc = annual(tmp_path / "cf.pdf", flows)
+    prior_beginning = "Cash and cash equivalents at the beginning of the prior fiscal year, in USD millions"
+    got = read(doc, prior_beginning)
+    assert got.value == 13985 and got.confidence >= CONFIDENT, got
 
 
 def _cash_block(line: Callable[..., list], cols: tuple[float, ...]) -> list[list]:

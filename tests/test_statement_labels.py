@@ -978,3 +978,45 @@ def test_a_plain_share_count_under_a_basic_heading_is_the_basic_count(tmp_path: 
     assert diluted.value == 1224 and diluted.confidence >= CONFIDENT, diluted
     only_diluted = annual(tmp_path / "diluted.pdf", [note[0], MILLIONS, note[2], *note[7:]])
     assert read(only_diluted, shares.format("basic"), unit="shares").status == "not_found"
+
+
+def test_a_deducted_expense_of_a_later_column_is_the_amount_spent(tmp_path: Path) -> None:
+    """ "Interest expense (160) (177) (177)": the prior year's "(177)" is read as 177 spent, like the
+    current year's; the earlier column's parentheses are no part of its label."""
+    cols = (400.0, 470.0, 540.0)
+    statement = [
+        text("CONSOLIDATED STATEMENTS OF OPERATIONS"),
+        MILLIONS,
+        row("", "2023", "2022", "2021", cols=cols),
+        row("Operating income (loss)", "(481)", "(155)", "103", cols=cols),
+        row("Interest expense", "(160)", "(177)", "(177)", cols=cols),
+    ]
+    doc = annual(tmp_path / "is.pdf", statement)
+    assert read(doc, "Interest expense for the fiscal year of the report, in USD millions").value == 160
+    assert read(doc, "Interest expense for the prior fiscal year, in USD millions").value == 177
+
+
+def test_the_noncontrolling_interests_share_of_net_income_is_their_row(tmp_path: Path) -> None:
+    """For the net income attributable to noncontrolling interests, "Consolidated net income" (the whole)
+    names nothing, and "Less: Net income attributable to noncontrolling interests" is their row: "Less:"
+    says how the row enters the sum, not what it is."""
+    statement = millions_page(
+        "CONSOLIDATED STATEMENTS OF INCOME",
+        ("2023", "2022"),
+        ("Income from continuing operations before income taxes", "6,742", "8,136"),
+        ("Income taxes", "5,560", "1,586"),
+        ("CONSOLIDATED NET INCOME", "1,283", "6,550"),
+        ("Less: Net income attributable to noncontrolling interests", "35", "23"),
+        ("NET INCOME ATTRIBUTABLE TO SHAREOWNERS OF ACME", "1,248", "6,527"),
+    )
+    doc = annual(tmp_path / "is.pdf", statement)
+    nci = "Net income attributable to noncontrolling interests for the fiscal year of the report (income statement), in USD millions"
+    got = read(doc, nci)
+    assert got.value == 35 and got.confidence >= CONFIDENT, got
+    assert normalize_label("Less: Net income attributable to noncontrolling interests") == normalize_label(
+        "Net income attributable to noncontrolling interests"
+    )
+    company = read(
+        doc, "Net income attributable to the company for the fiscal year of the report, in USD millions"
+    )
+    assert company.value == 1248, company

@@ -75,11 +75,15 @@ _BALANCE_TAIL = re.compile(
 )
 
 
+# A note reference closing a label ("Cash and cash equivalents, beginning of year (Note 1)", "(Notes 1 and 2)")
+_NOTE_REFERENCE = re.compile(r"\s*\((?:see\s+)?notes?\s+\d+[a-z]?(?:\s*(?:,|and|&)\s*\d+[a-z]?)*\)\s*$", re.I)
+
+
 def balance_name(label: str) -> str:
     """The line item a roll-forward row's label names without the words that date the balance
-    ("Unrecognized tax benefits – December 31" → "Unrecognized tax benefits"); the label itself when
-    it has none of them, or nothing else."""
-    t = period_text(label)
+    ("Unrecognized tax benefits – December 31" → "Unrecognized tax benefits", a closing note reference
+    dropped first); the label itself when it has none of them, or nothing else."""
+    t = _NOTE_REFERENCE.sub("", period_text(label))
     name = _BALANCE_TAIL.sub("", _BALANCE_LEAD.sub("", t)).strip(" ,–—-")
     return name if name and name != t and name.lower() != "balance" else label
 

@@ -56,7 +56,8 @@ _INNER_NUMBER = re.compile(rf"(?<={CJK})\s*\d{{1,2}}\s*[.、．]\s*(?={CJK})")
 _NUMBERING = re.compile(
     rf"^(?:[{NUMBERING_CHARS}]+[、.．]|[(（][{NUMBERING_CHARS}\d]+[)）]|\d+[.、．)]|[a-z][.)])\s*"
 )
-_LEAD_WORDS = re.compile(r"^(?:其中[:：]?|加[:：]|减[:：]|:|：)")
+# "其中：", "加：", "减：", "Less:", "Add:": how the row enters the sum above, no part of its name
+_LEAD_WORDS = re.compile(r"^(?:其中[:：]?|加[:：]|减[:：]|(?:less|add|plus|deduct)\s*[:：]\s*|:|：)")
 _PUNCT_SPACE = re.compile(r"[\s\W_]+", re.UNICODE)
 _PERIOD_WORDS = re.compile(
     r"\b(?:fy|q[1-4])?\s*20\d\d(?:q[1-4])?\b|20\d\d\s*年(?:度|末|底)?|\bat\s+20\d\d-\d\d-\d\d\b|"

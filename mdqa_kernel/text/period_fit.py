@@ -93,6 +93,12 @@ def _is_opening(col: Period, report: ReportPeriod) -> bool:
     return False
 
 
+def _closing_offset(p: Period) -> int:
+    """The fiscal year whose closing balance an opening period is: -1 for the start of the report's year
+    ("年初", "beginning of the fiscal year"), -2 for the start of the prior year."""
+    return p.offset if p.opening and p.offset is not None else -1
+
+
 def column_periods(headers: list[str]) -> list[Period]:
     """The periods of a table's column headers, read together (a column's own header can mislead):
     - three or more columns ending in months a quarter apart with no span named ("Dec. 26, 2015  Sep. 26,
@@ -230,11 +236,17 @@ def fits(col: Period, want: Period, report: ReportPeriod) -> bool | None:
         return abs((col.end - want.end).days) <= 7 and _spans_agree(col, want, report)
     target = target_offset(want, report)
     if want.opening or _is_opening(col, report):
-        # the balance at the start of the year is the prior year's closing balance
+        # the balance at the start of a year is the closing balance of the year before
         if want.opening and _is_opening(col, report):
-            return True
-        wanted_prior = want.opening or target == -1
-        return wanted_prior and column_offset(col, report) == -1 and not col.months and not report.quarterly
+            return _closing_offset(want) == _closing_offset(col)
+        closing = _closing_offset(want) if want.opening else target
+        return (
+            closing is not None
+            and closing < 0
+            and column_offset(col, report) == closing
+            and not col.months
+            and not report.quarterly
+        )
     offset = column_offset(col, report)
     if offset is None or target is None:
         offset, target = _absolute(col), _absolute(want)

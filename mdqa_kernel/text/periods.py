@@ -119,6 +119,13 @@ _RELATIVE_WORDS: tuple[tuple[str, int, bool, str | None], ...] = (
     ("本年度", 0, False, None),
     ("本年", 0, False, None),
     ("期末", 0, False, None),
+    # the prior year's opening balance: the closing balance two years before the report's
+    *(
+        (f"{start} of the {rel} {year}", -2, True, None)
+        for start in ("beginning", "start")
+        for rel in ("prior", "previous")
+        for year in ("fiscal year", "year")
+    ),
     ("beginning of the fiscal year", -1, True, None),
     ("beginning of fiscal year", -1, True, None),
     ("beginning of the year", -1, True, None),

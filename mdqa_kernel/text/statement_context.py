@@ -195,11 +195,15 @@ def words(text: str) -> list[str]:
     return list(_words(text))
 
 
+# "Less: Net income attributable to noncontrolling interests": how the row enters the sum, not its name
+_ARITHMETIC_LEAD = re.compile(r"^\W*(?:less|add|plus|deduct)\s*:\s*")
+
+
 # Every row of every page is judged against each field, mostly with the same few label texts: cached.
 @lru_cache(maxsize=1 << 16)
 def _words(text: str) -> tuple[str, ...]:
     # a balance's date ("… – December 31", "Ending …") dates the row; it restricts nothing
-    t = unicodedata.normalize("NFKC", balance_name(text)).lower()
+    t = _ARITHMETIC_LEAD.sub("", unicodedata.normalize("NFKC", balance_name(text)).lower())
     t = _PPE.sub("property and equipment", t)
     for pattern, form in _SAME_PHRASE:
         t = pattern.sub(form, t)
@@ -371,11 +375,12 @@ def head_cover(label: str, description: str) -> float:
 
 def lead_in_cover(label: str, description: str, lead: str) -> float:
     """How well an English label names the description's head with the words its table's lead-in sentence
-    states: 0.9 when the lead-in names the whole head, the label has at least as many of the head's words as
-    it leaves to the lead-in ("Effective rate" under "… income taxes computed at the U.S. federal statutory
+    states: 0.9 when the lead-in names the whole head, the label has two or more of the head's words and at
+    least as many as it leaves to the lead-in ("Effective rate" under "… income taxes computed at the U.S. federal statutory
     rate and our effective rate were as follows:" names "Effective income tax rate"), and the label adds no
     restricting word; 0 otherwise (a label that names the head itself is `head_cover`'s). A lead-in sharing a
-    word by chance ("the purchase price was as follows:" above "Property, plant & equipment") names nothing."""
+    word by chance ("the purchase price was as follows:" above "Property, plant & equipment") names nothing,
+    nor does a one-word label ("Other" among the components of other income (expense))."""
     where = location_words(description)
     text = _naming_text(label, where)
     also = where | included_words(description)
@@ -384,7 +389,8 @@ def lead_in_cover(label: str, description: str, lead: str) -> float:
         need = _needed(head)
         have = _as_income(set(words(_split_attributable(text)[0])), need)
         missing = need - have
-        if missing and len(need & have) >= len(missing) and need <= said and not (_extra(have, need) - also):
+        enough = len(need & have) >= max(len(missing), 2)
+        if missing and enough and need <= said and not (_extra(have, need) - also):
             return 0.9
     return 0.0
 
@@ -490,6 +496,8 @@ def specificity(label: str, description: str, own_label: str = "") -> float:
     factor = 1.0
     if who is not None and _NONCONTROLLING.search(who) and not _describes_noncontrolling_share(description):
         return 0.0
+    if _describes_noncontrolling_share(description) and not _NONCONTROLLING.search(f"{label} {own_label}"):
+        return 0.0  # the noncontrolling interests' share is asked: a row not naming them is the whole's
     if wants_attributable(description):
         factor *= 1.0 if who is not None else 0.9
     elif who is not None and re.search(r"\bincluding\b", description, re.IGNORECASE):

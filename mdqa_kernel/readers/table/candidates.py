@@ -54,10 +54,16 @@ class Candidate:
     scope: str | None = None  # the statement it was read from: "parent", "segment" (readers/semantics.py)
 
 
+# The figures of the columns before a candidate's ("Interest expense (160) " for the prior year's "(177)"):
+# their parentheses are no part of the label's words
+_FIGURES_AT_END = re.compile(r"(?:\s+(?:[$€£¥]\s*)?\(?-?\d[\d,]*(?:\.\d+)?\)?%?|\s+[—–-])+\s*$")
+
+
 def label_before(cand: Candidate) -> str:
-    """The text of the candidate's line before its printed number (a table row's label), or ""."""
+    """The text of the candidate's line before its printed number (a table row's label, without the
+    figures printed before it in other columns), or ""."""
     at = cand.snippet.find(cand.raw.strip()) if cand.raw.strip() else -1
-    return cand.snippet[:at] if at > 0 else ""
+    return _FIGURES_AT_END.sub(" ", cand.snippet[:at]) if at > 0 else ""
 
 
 _NOT_ASCII_ALNUM = re.compile(r"[^A-Za-z0-9]+")

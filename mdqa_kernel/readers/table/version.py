@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-66"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-67"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -203,3 +203,7 @@ TABLE_READER_VERSION = "table-66"  # 4: disclosure topics under their printed na
 # printed to the whole percent in prose names the exact rate of the table it rounds.
 # 66: a share count's label naming no basis under a block heading of the basic basis alone ("Weighted average
 # shares of common stock outstanding" under "Basic Earnings Per Common Share:") is the basic count, below CONFIDENT.
+# 67: the beginning of the prior fiscal year is the closing balance two years before the report's; a closing
+# note reference ("(Note 1)") no longer hides a balance's date; a deducted expense of a later column is the
+# amount spent ("Interest expense (160) (177)"); "Less:"/"Add:" leads name nothing; for the noncontrolling
+# interests' share a row not naming them names nothing; a lead-in names a label of two or more of the head's words.
