@@ -376,9 +376,9 @@ def head_cover(label: str, description: str) -> float:
 def lead_in_cover(label: str, description: str, lead: str) -> float:
     """How well an English label names the description's head with the words its table's lead-in sentence
     states: 0.9 when the lead-in names the whole head, the label has two or more of the head's words and at
-    least as many as it leaves to the lead-in ("Effective rate" under "… income taxes computed at the U.S. federal statutory
-    rate and our effective rate were as follows:" names "Effective income tax rate"), and the label adds no
-    restricting word; 0 otherwise (a label that names the head itself is `head_cover`'s). A lead-in sharing a
+    least as many as it leaves to the lead-in ("Effective rate" under "… income taxes computed at the U.S.
+    federal statutory rate and our effective rate were as follows:" names "Effective income tax rate"), and
+    the label adds no restricting word; 0 otherwise (a label that names the head itself is `head_cover`'s). A lead-in sharing a
     word by chance ("the purchase price was as follows:" above "Property, plant & equipment") names nothing,
     nor does a one-word label ("Other" among the components of other income (expense))."""
     where = location_words(description)
