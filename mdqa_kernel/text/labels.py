@@ -56,8 +56,11 @@ _INNER_NUMBER = re.compile(rf"(?<={CJK})\s*\d{{1,2}}\s*[.、．]\s*(?={CJK})")
 _NUMBERING = re.compile(
     rf"^(?:[{NUMBERING_CHARS}]+[、.．]|[(（][{NUMBERING_CHARS}\d]+[)）]|\d+[.、．)]|[a-z][.)])\s*"
 )
-# "其中：", "加：", "减：", "Less:", "Add:": how the row enters the sum above, no part of its name
-_LEAD_WORDS = re.compile(r"^(?:其中[:：]?|加[:：]|减[:：]|(?:less|add|plus|deduct)\s*[:：]\s*|:|：)")
+# "Less:", "Add:" (lower case): how the row enters the sum above, no part of its name
+_ARITHMETIC_WORDS = r"(?:less|add|plus|deduct)\s*[:：]\s*"
+ARITHMETIC_LEAD = re.compile(rf"^\W*{_ARITHMETIC_WORDS}")
+# "其中：", "加：", "减：" and the English leads
+_LEAD_WORDS = re.compile(rf"^(?:其中[:：]?|加[:：]|减[:：]|{_ARITHMETIC_WORDS}|:|：)")
 _PUNCT_SPACE = re.compile(r"[\s\W_]+", re.UNICODE)
 _PERIOD_WORDS = re.compile(
     r"\b(?:fy|q[1-4])?\s*20\d\d(?:q[1-4])?\b|20\d\d\s*年(?:度|末|底)?|\bat\s+20\d\d-\d\d-\d\d\b|"

@@ -177,7 +177,6 @@ def flush_heading(lines: list[Line], row_index: int) -> str:
     return ""
 
 
-_LEAD_IN_LOOKUP = 40  # lines above a row searched for the sentence introducing its table
 _LEAD_IN_WORDS = 6  # a lead-in is a sentence, not a block heading ("Effect of:")
 _PROSE_WORDS = 12  # a label-only line this long, not ending in a colon, is prose: no lead-in above it
 
@@ -187,7 +186,7 @@ def lead_in(lines: list[Line], row_index: int) -> str:
     taxes computed at the U.S. federal statutory rate and our effective rate were as follows:"): the nearest
     label-only sentence above the row ending in a colon, with the lines it wraps from; '' when prose not
     ending so comes first (the table has no lead-in, or the row is below the text)."""
-    for j in range(row_index - 1, max(row_index - _LEAD_IN_LOOKUP, -1), -1):
+    for j in range(row_index - 1, max(row_index - _SECTION_LOOKUP, -1), -1):
         _label, cells, _units = lines[j].split()
         text = lines[j].text.strip()
         if cells:

@@ -23,7 +23,7 @@ import unicodedata
 from functools import lru_cache
 
 from mdqa_kernel.text.label_periods import balance_name
-from mdqa_kernel.text.labels import LOCATION_CLAUSE, SIGN_WORDS, without_net_of
+from mdqa_kernel.text.labels import ARITHMETIC_LEAD, LOCATION_CLAUSE, SIGN_WORDS, without_net_of
 from mdqa_kernel.text.statement_titles import statement_title
 
 # Words that add nothing to a line item's identity ("Total net revenue" is total revenue).
@@ -195,15 +195,12 @@ def words(text: str) -> list[str]:
     return list(_words(text))
 
 
-# "Less: Net income attributable to noncontrolling interests": how the row enters the sum, not its name
-_ARITHMETIC_LEAD = re.compile(r"^\W*(?:less|add|plus|deduct)\s*:\s*")
-
-
 # Every row of every page is judged against each field, mostly with the same few label texts: cached.
 @lru_cache(maxsize=1 << 16)
 def _words(text: str) -> tuple[str, ...]:
     # a balance's date ("… – December 31", "Ending …") dates the row; it restricts nothing
-    t = _ARITHMETIC_LEAD.sub("", unicodedata.normalize("NFKC", balance_name(text)).lower())
+    # "Less: Net income attributable to noncontrolling interests": how the row enters the sum, not its name
+    t = ARITHMETIC_LEAD.sub("", unicodedata.normalize("NFKC", balance_name(text)).lower())
     t = _PPE.sub("property and equipment", t)
     for pattern, form in _SAME_PHRASE:
         t = pattern.sub(form, t)
@@ -373,26 +370,34 @@ def head_cover(label: str, description: str) -> float:
     return 0.9 if any(names(t, head, also) for t in texts for head in description_heads(description)) else 0.0
 
 
-def lead_in_cover(label: str, description: str, lead: str) -> float:
-    """How well an English label names the description's head with the words its table's lead-in sentence
-    states: 0.9 when the lead-in names the whole head, the label has two or more of the head's words and at
-    least as many as it leaves to the lead-in ("Effective rate" under "… income taxes computed at the U.S.
-    federal statutory rate and our effective rate were as follows:" names "Effective income tax rate"), and
-    the label adds no restricting word; 0 otherwise (a label that names the head itself is `head_cover`'s). A lead-in sharing a
-    word by chance ("the purchase price was as follows:" above "Property, plant & equipment") names nothing,
-    nor does a one-word label ("Other" among the components of other income (expense))."""
+@lru_cache(maxsize=1 << 16)  # every row label that names no head whole, against the same few descriptions
+def heads_left_to_lead_in(label: str, description: str) -> tuple[frozenset[str], ...]:
+    """The description's heads an English label names only in part, each as the words it needs: the label
+    holds two or more of them and at least as many as it leaves out, and adds no restricting word
+    ("Effective rate" for "Effective income tax rate"). The words left out may be stated by the sentence
+    introducing the label's table (`lead_in_names`); () when no head is left so (a label that names a
+    head whole is `head_cover`'s; a one-word label, "Other" among the components of other income
+    (expense), names no head through its table)."""
     where = location_words(description)
     text = _naming_text(label, where)
     also = where | included_words(description)
-    said = set(words(lead))
+    out = []
     for head in description_heads(description):
         need = _needed(head)
         have = _as_income(set(words(_split_attributable(text)[0])), need)
         missing = need - have
-        enough = len(need & have) >= max(len(missing), 2)
-        if missing and enough and need <= said and not (_extra(have, need) - also):
-            return 0.9
-    return 0.0
+        if missing and len(need & have) >= max(len(missing), 2) and not (_extra(have, need) - also):
+            out.append(frozenset(need))
+    return tuple(out)
+
+
+def lead_in_names(heads: tuple[frozenset[str], ...], lead: str) -> bool:
+    """A table's lead-in sentence names one of the heads whole ("… income taxes computed at the U.S.
+    federal statutory rate and our effective rate were as follows:" names "Effective income tax rate"); a
+    lead-in sharing a word by chance ("the purchase price was as follows:" above "Property, plant &
+    equipment" for "purchases of property and equipment") does not."""
+    said = set(words(lead))
+    return any(need <= said for need in heads)
 
 
 @lru_cache(maxsize=1 << 10)  # asked for every row label a description is scored against
@@ -587,12 +592,12 @@ def other_share_basis(heading: str, description: str, label: str) -> bool:
     return len(held) == 1 and bool(asked) and not held & asked and not share_bases(label)
 
 
-def basic_count_label(label: str, heading: str, description: str) -> str | None:
-    """A share count's label naming no basis in a block headed by the basic basis alone ("Weighted average
-    shares of common stock outstanding" under "Basic Earnings Per Common Share:"), read for the basic count:
-    the label with its basis. Under a diluted heading the plain count may be either (the basic count the
-    dilution starts from, or the diluted count itself): None, as for any other row."""
-    if share_bases(description) != {"basic"} or share_bases(label) or share_bases(heading) != {"basic"}:
+def basic_count_label(label: str, description: str) -> str | None:
+    """For the basic count, a share count's label naming no basis, with the basis ("Weighted average shares
+    of common stock outstanding" → "Basic Weighted average shares …"): it names the basic count in a block
+    headed by the basic basis alone ("Basic Earnings Per Common Share:"). Under a diluted heading the plain
+    count may be either (the basic count the dilution starts from, or the diluted count itself)."""
+    if share_bases(description) != {"basic"} or share_bases(label):
         return None
     return f"Basic {label}" if _SHARE_COUNT_HEADING.match(label) else None
 

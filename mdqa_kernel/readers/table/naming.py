@@ -30,8 +30,9 @@ from mdqa_kernel.text.statement_context import (
     class_first,
     description_heads,
     head_cover,
+    heads_left_to_lead_in,
     is_english,
-    lead_in_cover,
+    lead_in_names,
     other_share_basis,
     says_net,
     section_refuses,
@@ -81,15 +82,15 @@ def row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike)
 
 def _context_fit(page_ls: list[Line], row: Row, labels: LabelSet, description: str) -> float:
     """A label naming the line item with words the table around it states, ranked below a label that names
-    it alone: its lead-in sentence's (`lead_in_cover`), or a basic block heading's share basis
-    (`basic_count_label`)."""
-    lead = lead_in(page_ls, row.line.index)
-    cover = lead_in_cover(row.label, description, lead) if lead else 0.0
-    if cover:
-        cover *= specificity(row.label, description, row.label)
-    elif basic := basic_count_label(row.label, block_heading(page_ls, row.line.index), description):
-        cover = _english_fit(basic, labels, description, row.label)
-    return round(cover * LEAD_IN_NAMED, 4)
+    it alone: its lead-in sentence's (`lead_in_names`), or a basic block heading's share basis
+    (`basic_count_label`). The lines above a row are looked at only for a label that can be so named."""
+    heads = heads_left_to_lead_in(row.label, description)
+    if heads and lead_in_names(heads, lead_in(page_ls, row.line.index)):
+        return round(0.9 * specificity(row.label, description, row.label) * LEAD_IN_NAMED, 4)
+    basic = basic_count_label(row.label, description)
+    if basic and share_bases(block_heading(page_ls, row.line.index)) == {"basic"}:
+        return round(_english_fit(basic, labels, description, row.label) * LEAD_IN_NAMED, 4)
+    return 0.0
 
 
 def _part_of_asked_total(
