@@ -1020,3 +1020,54 @@ def test_the_noncontrolling_interests_share_of_net_income_is_their_row(tmp_path:
         doc, "Net income attributable to the company for the fiscal year of the report, in USD millions"
     )
     assert company.value == 1248, company
+
+
+def test_the_statement_section_a_description_places_its_line_in_is_no_part_of_its_name(
+    tmp_path: Path,
+) -> None:
+    """ "Repayments of long-term debt … in the financing activities section of the cash flow statement":
+    the section clause says where the line is printed, so "Repayment of long-term debt" names it, and the
+    short-term line beside it does not."""
+    statement = millions_page(
+        "CONSOLIDATED STATEMENTS OF CASH FLOWS",
+        ("2023", "2022"),
+        ("CASH FLOWS FROM FINANCING ACTIVITIES",),
+        ("Proceeds from short-term debt", "2,003", "1,400"),
+        ("Repayment of short-term debt", "(1,101)", "(900)"),
+        ("Proceeds from issuances of long-term debt", "3,377", "4,122"),
+        ("Repayment of long-term debt", "(2,134)", "(1,802)"),
+    )
+    doc = annual(tmp_path / "cf.pdf", statement)
+    where = "in the financing activities section of the cash flow statement for the fiscal year of the report"
+    assert description_heads(f"Repayments of long-term debt (principal payments) {where}") == [
+        "Repayments of long-term debt",
+        "principal payments",
+    ]
+    repaid = read(doc, f"Repayments of long-term debt {where}, in USD millions")
+    assert repaid.value == -2134 and repaid.confidence >= CONFIDENT, repaid
+    issued = read(doc, f"Proceeds from issuance of long-term debt {where}, in USD millions")
+    assert issued.value == 3377 and issued.confidence >= CONFIDENT, issued
+
+
+def test_a_ratio_named_by_its_parts_is_read_from_the_row_printing_those_parts(tmp_path: Path) -> None:
+    """ "Gross margin (gross profit as a percentage of revenue)": the parenthesis is the ratio's printed
+    name, so "Gross profit as a % of revenue" and "Operating income as a percentage of net sales" are the
+    margins' rows; the amounts' rows are not."""
+    page = millions_page(
+        "RESULTS OF OPERATIONS",
+        ("2023", "2022"),
+        ("Revenue", "43,452", "46,298"),
+        ("Gross profit", "9,912", "11,640"),
+        ("Gross profit as a % of revenue", "22.8 %", "25.1 %"),
+        ("Operating income", "1,795", "3,039"),
+        ("Operating income as a percentage of net sales", "4.1 %", "6.6 %"),
+    )
+    doc = annual(tmp_path / "mdna.pdf", page)
+    where = "for the fiscal year of the report, as printed by the filing, in percent"
+    gross = f"Gross margin (gross profit as a percentage of revenue) {where}"
+    assert description_heads(gross) == ["Gross margin", "gross profit as a percentage of revenue"]
+    got = read(doc, gross, type="percent", unit="%", scale=1.0)
+    assert got.value == 22.8 and got.confidence >= REVIEW_BELOW, got
+    operating = f"Operating margin (operating income as a percentage of revenue) {where}"
+    got = read(doc, operating, type="percent", unit="%", scale=1.0)
+    assert got.value == 4.1 and got.confidence >= REVIEW_BELOW, got

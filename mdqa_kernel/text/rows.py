@@ -249,6 +249,10 @@ def _assign_label_fragments(entries: list[_Entry], lines: list[Line], gap_limit:
         for e, first_x, top, bottom in geometry:
             if not any(w.x1 <= first_x + 1 for w in label_words) or (caption and j > e.index):
                 continue
+            # a line running on over the row's figures is a sentence or a title, not a wrapped label
+            # ("Amortization expense for acquired finite-lived intangible assets for the years …")
+            if any(w.x0 >= first_x for w in label_words):
+                continue
             dist = max(top - line.bottom, line.top - bottom, 0.0)
             if dist <= 2 * gap_limit and (best is None or dist < best[0]):
                 best = (dist, e)

@@ -49,6 +49,9 @@ _HARMLESS_BESIDE = {
     "debt": frozenset({"obligation"}),
     # a balance sheet's intangible assets are the acquired, identifiable ones ("Acquired intangible assets, net")
     "intangible": frozenset({"acquired", "identifiable"}),
+    # an amortization is an expense ("Amortization of intangible assets expense" is the "Amortization of
+    # intangible assets" line), and only intangibles of a finite life are amortized ("definite-lived")
+    "amortization": frozenset({"expense", "finite", "definite", "lived", "amortizable"}),
 }
 # "Revenue from products only": "only" restricts nothing a label would print
 _STOP = frozenset(
@@ -139,10 +142,18 @@ _SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bweighted[\s-]+average\s+number\s+of\b"), "weighted average"),
     (re.compile(r"(?<!weighted )(?<!weighted-)\baverage\s+(?=(?:common\s+)?shares\b)"), "weighted average "),
     (re.compile(r"\bshares\s+of\s+common\s+stock\b"), "shares"),
+    # "Amortization of intangibles": the noun names the intangible assets
+    (re.compile(r"\bintangibles\b"), "intangible assets"),
+    # "Gross profit as a % of revenue", "… as a percent of net sales": one ratio's name
+    (re.compile(r"\bas\s+a\s+(?:%|percent\b)\s*of\b"), "as a percentage of"),
     (re.compile(r",?\s*including\s+(?:the\s+)?dilutive\s+effects?\b"), " diluted"),
 )
 # Parenthesised sign words inside labels: "Net earnings (loss)", "Net income/(loss)".
 _SIGN_NOTE = re.compile(rf"/?\s*\((?:{SIGN_WORDS})\)", re.IGNORECASE)
+# A ratio named by its parts ("operating income as a percentage of revenue"), as margin tables print it
+_RATIO_NAME = re.compile(
+    r"(?:[A-Za-z'’-]+\s+){1,4}as\s+a\s+(?:percentage|percent|%)\s+of\s+(?:[A-Za-z'’-]+\s*){1,3}", re.I
+)
 _PAREN = re.compile(r"\([^)]*\)")
 _LOSS_NOTE = re.compile(r"\((?:loss|losses)\)", re.IGNORECASE)
 _SERIES = re.compile(r"[A-Za-z]+, [A-Za-z]+(?: [A-Za-z]+)? and [^,]*")
@@ -158,9 +169,11 @@ _ATTRIBUTABLE = re.compile(
 )
 _NONCONTROLLING = re.compile(r"non-?\s?controlling|minority", re.IGNORECASE)
 # Qualifier clauses of a description after its line item ("Net income attributable to the company",
-# "Cash and cash equivalents on the balance sheet", "… as printed in the cash flow statement").
+# "Cash and cash equivalents on the balance sheet", "… as printed in the cash flow statement", "… in the
+# financing activities section of the cash flow statement").
 _QUALIFIER = re.compile(
     r"\s+(?:attributable\s+to|including|excluding|on\s+the\s+balance\s+sheet|in\s+the\s+cash\s+flow"
+    r"|in\s+the\s+(?:[a-z'’-]+\s+){1,4}section\s+of\b"
     r"|to\s+(?:the\s+company's\s+|its\s+)?(?:common\s+)?(?:share|stock)holders"
     r"|as\s+(?:printed|stated|reported)\s+in)\b.*$",
     re.IGNORECASE,
@@ -284,7 +297,10 @@ def _description_heads(description: str) -> tuple[str, ...]:
             continue  # "(balance sheet)": where the line is printed, not another name of it
         w = alt.split()
         sign_note = _SIGN_NOTE.fullmatch(f"({alt})")  # "Operating income (loss)": a sign, not a name
-        if (
+        if _RATIO_NAME.fullmatch(alt.strip()):
+            # "(operating income as a percentage of revenue)": the ratio as margin tables print it
+            heads.append(alt.strip())
+        elif (
             2 <= len(w) <= 5  # one word ("(FLNA)") names a segment, not its line item
             and is_english(alt)
             and not sign_note
@@ -373,11 +389,11 @@ def head_cover(label: str, description: str) -> float:
 @lru_cache(maxsize=1 << 16)  # every row label that names no head whole, against the same few descriptions
 def heads_left_to_lead_in(label: str, description: str) -> tuple[frozenset[str], ...]:
     """The description's heads an English label names only in part, each as the words it needs: the label
-    holds two or more of them and at least as many as it leaves out, and adds no restricting word
-    ("Effective rate" for "Effective income tax rate"). The words left out may be stated by the sentence
-    introducing the label's table (`lead_in_names`); () when no head is left so (a label that names a
-    head whole is `head_cover`'s; a one-word label, "Other" among the components of other income
-    (expense), names no head through its table)."""
+    holds two or more of them and at least as many as it leaves out, the head's noun among them, and adds
+    no restricting word ("Effective rate" for "Effective income tax rate"). The words left out may be
+    stated by the sentence introducing the label's table (`lead_in_names`); () when no head is left so (a
+    label that names a head whole is `head_cover`'s; a one-word label, "Other" among the components of
+    other income (expense), names no head through its table)."""
     where = location_words(description)
     text = _naming_text(label, where)
     also = where | included_words(description)
@@ -386,9 +402,24 @@ def heads_left_to_lead_in(label: str, description: str) -> tuple[frozenset[str],
         need = _needed(head)
         have = _as_income(set(words(_split_attributable(text)[0])), need)
         missing = need - have
-        if missing and len(need & have) >= max(len(missing), 2) and not (_extra(have, need) - also):
+        # a word harmless beside a head word is so only when the label prints that word: "definite-lived"
+        # beside "amortization", not in "Total definite-lived intangible assets" under an amortization lead-in
+        if (
+            missing
+            and _head_noun(head) in have
+            and len(need & have) >= max(len(missing), 2)
+            and not (_extra(have, need & have) - also)
+        ):
             out.append(frozenset(need))
     return tuple(out)
+
+
+def _head_noun(head: str) -> str | None:
+    """The noun a line item's name is about: its last word before an "of" ("Amortization of intangible
+    assets" → "amortization"), else its last word ("Effective income tax rate" → "rate"). A label naming
+    the rest of the head only is about another thing ("Total intangible assets, net")."""
+    said = words(re.split(r"\s+of\s+", head, maxsplit=1, flags=re.IGNORECASE)[0]) or words(head)
+    return said[-1] if said else None
 
 
 def lead_in_names(heads: tuple[frozenset[str], ...], lead: str) -> bool:

@@ -201,24 +201,24 @@ def _bounded(text: str, start: int, end: int) -> bool:
 
 
 @dataclass(frozen=True)
-class _ProseLabel:
+class ProseLabel:
     norm: str  # label-normalised (see labels.normalize_label)
     base: float  # how much a match of this label is worth before the wording around it
     change: bool = False  # names a change: only a value right after a change verb counts
 
 
-def _prose_labels(labels: LabelSet, want: str) -> list[_ProseLabel]:
+def _prose_labels(labels: LabelSet, want: str) -> list[ProseLabel]:
     """The field's labels as prose words them: the names themselves, then shortened forms.
 
     - a date field's "Payable date" is written "is payable February 17, 2023" (the noun is dropped);
     - a change field's "comparable sales growth" is written "comparable sales increased 12.6%";
     - a Chinese name's modifiers are often left out ("燃煤电厂脱硫效率" → "脱硫效率"): its head, the
       suffixes of at least four characters, counts for less (longer suffixes are tried first)."""
-    out: dict[str, _ProseLabel] = {}
+    out: dict[str, ProseLabel] = {}
 
     def add(norm: str, base: float, change: bool = False) -> None:
         if len(norm) >= 2 and norm not in out:
-            out[norm] = _ProseLabel(norm, base, change)
+            out[norm] = ProseLabel(norm, base, change)
 
     for cand in labels.all:
         add(cand, 1.0 if cand in labels.primary else 0.95)
@@ -254,18 +254,18 @@ def label_then_value(
             for start, end in occurrences(w, label.norm):
                 if _other_measure(w.text[max(0, start - 24) : start], label.norm):
                     continue  # "non-cash capital expenditures of $92 million" are not capital expenditures
-                found = [_value_after(w.text, start, end, label, want)]
+                found = [value_after(w.text, start, end, label, want)]
                 if want != "date":
                     found.append(_count_before(w.text, start, label))
                 for at, score, raw, scale, value_end in filter(None, found):
                     if at not in best or best[at].score < score:
-                        best[at] = _prose_candidate(w, raw, scale, score, value_end)
+                        best[at] = prose_candidate(w, raw, scale, score, value_end)
         out.extend(best.values())
     return out
 
 
-def _value_after(
-    text: str, start: int, end: int, label: _ProseLabel, want: str
+def value_after(
+    text: str, start: int, end: int, label: ProseLabel, want: str
 ) -> tuple[int, float, str, tuple[float, str] | None, int] | None:
     """(value position, score, raw value, scale, value end) for the label at text[start:end], or None."""
     end = _past_as_of(text, end)
@@ -342,7 +342,7 @@ _INCLUDED = re.compile(r",\s*including\s+(?:[^,;.]|\.\d){1,80}?,\s*", re.I)
 _NAMES_PART = re.compile(r"\b(?:including|of\s+which)\s+(?:the\s+|our\s+|its\s+)?$", re.I)
 
 
-def _adjacent(gap: str, label: _ProseLabel) -> bool:
+def _adjacent(gap: str, label: ProseLabel) -> bool:
     """Nothing but a qualifier of the amount stands between an English link and the value."""
     if has_cjk(label.norm):
         return True
@@ -361,7 +361,7 @@ _LEVEL_AFTER = re.compile(r"(?:至|到|达到|\bto\b|\breaching\b)\s*", re.I)
 
 
 def _level_after_change(
-    rest: str, end: int, verb_end: int, label: _ProseLabel, want: str
+    rest: str, end: int, verb_end: int, label: ProseLabel, want: str
 ) -> tuple[int, float, str, tuple[float, str] | None, int] | None:
     """The level a level label reaches after its change ("Revenue increased 18% to $60.9 billion"): the
     value after "to"/"至" in the same clause; None when the clause states only the change."""
@@ -380,7 +380,7 @@ def _level_after_change(
 _BARE_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
-def _bare_year(raw: str, before: str, scale: tuple[float, str] | None, label: _ProseLabel) -> bool:
+def _bare_year(raw: str, before: str, scale: tuple[float, str] | None, label: ProseLabel) -> bool:
     """A 19xx/20xx number in English prose without a currency sign, a scale word or a thousands
     separator is a year: English prints a count or an amount of thousands with its separator ("2,019
     stores", "$2,019 million"); Chinese prints figures without one, so its labels are left out."""
@@ -393,7 +393,7 @@ def _bare_year(raw: str, before: str, scale: tuple[float, str] | None, label: _P
 
 
 def _count_before(
-    text: str, start: int, label: _ProseLabel
+    text: str, start: int, label: ProseLabel
 ) -> tuple[int, float, str, tuple[float, str] | None, int] | None:
     """An English count before its noun ("operates 847 warehouses"), the label being that noun."""
     if label.change or not label.norm.isascii():
@@ -411,7 +411,7 @@ def _count_before(
     return m.start(1), round(score, 4), m.group(1), None, m.end(1)
 
 
-def _prose_candidate(
+def prose_candidate(
     w: ProseWindow, raw: str, scale: tuple[float, str] | None, score: float, value_end: int
 ) -> Candidate:
     return lines_candidate(

@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-67"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-68"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -207,3 +207,8 @@ TABLE_READER_VERSION = "table-67"  # 4: disclosure topics under their printed na
 # note reference ("(Note 1)") no longer hides a balance's date; a deducted expense of a later column is the
 # amount spent ("Interest expense (160) (177)"); "Less:"/"Add:" leads name nothing; for the noncontrolling
 # interests' share a row not naming them names nothing; a lead-in names a label of two or more of the head's words.
+# 68: a description's "in the … section of the … statement" places its line, it is no part of its name; an
+# amortization line is named without "expense" or "finite-lived", "intangibles" are intangible assets; a ratio
+# named by its parts ("gross profit as a percentage of revenue") is a head, "as a % of" its printed form; a
+# sentence whose subject names the line item in its own word order is read (`subjects`); a line running on
+# over a row's figures is no wrapped label; a lead-in cannot supply the head's noun.
