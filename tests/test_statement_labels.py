@@ -766,7 +766,8 @@ def test_location_words_and_alternatives_of_unusual_descriptions() -> None:
     """Only a current section lets a label print "current"; alternatives without English words (a
     Chinese description) leave the description whole."""
     assert location_words("Deferred revenue within current liabilities at year end") == {"current"}
-    assert location_words("Deferred revenue within non-current liabilities at year end") == frozenset()
+    # a noncurrent section's word is "noncurrent", never "current"
+    assert location_words("Deferred revenue within non-current liabilities at year end") == {"noncurrent"}
     assert location_words("Noncontrolling interests within equity") == frozenset()
     assert description_heads("营业收入/营业总收入") == ["营业收入/营业总收入"]
 
@@ -1071,3 +1072,21 @@ def test_a_ratio_named_by_its_parts_is_read_from_the_row_printing_those_parts(tm
     operating = f"Operating margin (operating income as a percentage of revenue) {where}"
     got = read(doc, operating, type="percent", unit="%", scale=1.0)
     assert got.value == 4.1 and got.confidence >= REVIEW_BELOW, got
+
+
+def test_a_noncurrent_line_is_named_by_its_long_term_label(tmp_path: Path) -> None:
+    """ "Operating lease liabilities, non-current": "Long-term …" and "…, non-current" are one section
+    word, so "Long-term operating lease liabilities" is the line; the current one is not."""
+    page = millions_page(
+        "CONSOLIDATED BALANCE SHEETS",
+        ("December 31, 2023", "December 31, 2022"),
+        ("Current operating lease liabilities", "638", "648"),
+        ("Total current liabilities", "8,978", "10,674"),
+        ("Long-term operating lease liabilities", "2,164", "2,061"),
+        ("Long-term debt", "1,160", "1,216"),
+    )
+    doc = view(draw(tmp_path / "bs.pdf", [COVER, page]), year=2023, doctype="10-K")
+    ask = "Operating lease liabilities, non-current (the long-term portion) at the end of the fiscal year (balance sheet), in USD millions"
+    got = read(doc, ask)
+    assert got.value == 2164 and got.confidence >= CONFIDENT, got
+    assert location_words(ask) == {"noncurrent"}

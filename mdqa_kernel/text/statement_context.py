@@ -142,6 +142,8 @@ _SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bweighted[\s-]+average\s+number\s+of\b"), "weighted average"),
     (re.compile(r"(?<!weighted )(?<!weighted-)\baverage\s+(?=(?:common\s+)?shares\b)"), "weighted average "),
     (re.compile(r"\bshares\s+of\s+common\s+stock\b"), "shares"),
+    # "Long-term …", "Non-current …", "…, noncurrent": one section word, never read as "current"
+    (re.compile(r"\b(?:non[\s-]?current|long[\s-]+term)\b"), "noncurrent"),
     # "Amortization of intangibles": the noun names the intangible assets
     (re.compile(r"\bintangibles\b"), "intangible assets"),
     # "Gross profit as a % of revenue", "… as a percent of net sales": one ratio's name
@@ -433,12 +435,22 @@ def lead_in_names(heads: tuple[frozenset[str], ...], lead: str) -> bool:
 
 @lru_cache(maxsize=1 << 10)  # asked for every row label a description is scored against
 def location_words(description: str) -> frozenset[str]:
-    """The section word of a description's location clause ("… within current liabilities" → {"current"}):
-    a label may print it ("Deferred revenue, current") without restricting the line the description asks.
-    Only "current": a noncurrent line's labels ("Long-term …", "…, non-current") keep their restriction."""
-    m = LOCATION_CLAUSE.search(description.split("(")[0])
-    current = bool(m) and (m.group("where") or "").lower() == "current"
-    return frozenset({"current"}) if current else frozenset()
+    """The section word of a description's location clause ("… within current liabilities" → {"current"}),
+    or of its name's qualifier ("Operating lease liabilities, non-current" → {"noncurrent"}, the word
+    `words` makes of "long-term" and "non-current"): a label may print it ("Deferred revenue, current",
+    "Long-term operating lease liabilities") without restricting the line the description asks."""
+    name = description.split("(")[0]
+    m = LOCATION_CLAUSE.search(name)
+    where = re.sub(r"[\s-]+", "", (m.group("where") or "").lower()) if m else ""
+    if where == "current":
+        return frozenset({"current"})
+    if where in ("noncurrent", "longterm") or _NONCURRENT_NAME.match(name):
+        return frozenset({"noncurrent"})
+    return frozenset()
+
+
+# "Operating lease liabilities, non-current": the name's section qualifier after its first comma
+_NONCURRENT_NAME = re.compile(r"^[^,]+,\s*(?:non[\s-]?current|long[\s-]+term)\b", re.I)
 
 
 def holders_equity(label: str) -> str:

@@ -163,7 +163,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # number word is read whole; column dates printed close together head their own columns; a line item's
 # percentage change from its "% Change" column or its "X % change" row; "% Change" over "Total | Operational"
 # heads them; "First-Quarter" is a quarter).
-# mdqa v97: table reader table-68 (dev7: section clauses, amortization and margin names, subjects of sentences).
+# mdqa v97: table reader table-68 (dev7: section clauses, amortization, margin and noncurrent names, sentence subjects).
 # mdqa v96: table reader table-67 (dev7: opening balance of the prior year, note references, "Less:" leads, NCI share).
 # mdqa v95: table reader table-66 (a plain share count under a basic block heading is the basic count).
 # mdqa v94: table reader table-65 (labels named with their table's lead-in; whole-percent prose rates yield to the table's).

@@ -211,4 +211,5 @@ TABLE_READER_VERSION = "table-68"  # 4: disclosure topics under their printed na
 # amortization line is named without "expense" or "finite-lived", "intangibles" are intangible assets; a ratio
 # named by its parts ("gross profit as a percentage of revenue") is a head, "as a % of" its printed form; a
 # sentence whose subject names the line item in its own word order is read (`subjects`); a line running on
-# over a row's figures is no wrapped label; a lead-in cannot supply the head's noun.
+# over a row's figures is no wrapped label; a lead-in cannot supply the head's noun; "long-term" and "non-current"
+# are one section word, which a noncurrent line's label may print ("Long-term operating lease liabilities").
