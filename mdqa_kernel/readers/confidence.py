@@ -71,9 +71,6 @@ LISTED_DISAGREES = 0.5  # they differ: the LLM looks too
 # that only follows its label ("net sales for Abiomed products exceeds $3.7 billion", "included in net
 # earnings, net of tax of ($3)") is as often another noun's: held for review (under REVIEW_BELOW).
 PROSE_LINKED = 0.85
-# A sentence's subject naming the line item in its own word order ("Intangible assets amortization expense
-# was …"): worth what a row label naming the head by its words is (`head_cover`), before the link's factor.
-SUBJECT_NAMED = 0.9
 PROSE_UNLINKED = 0.6
 PROSE_UNLINKED_EN_NUMBER = 0.45
 # A count of people the sentence calls a part ("of whom", "including", "which constitute 32% of our total

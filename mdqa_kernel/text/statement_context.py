@@ -433,6 +433,10 @@ def lead_in_names(heads: tuple[frozenset[str], ...], lead: str) -> bool:
     return any(need <= said for need in heads)
 
 
+# "Operating lease liabilities, non-current": the name's section qualifier after its first comma
+_NONCURRENT_NAME = re.compile(r"^[^,]+,\s*(?:non[\s-]?current|long[\s-]+term)\b", re.I)
+
+
 @lru_cache(maxsize=1 << 10)  # asked for every row label a description is scored against
 def location_words(description: str) -> frozenset[str]:
     """The section word of a description's location clause ("… within current liabilities" → {"current"}),
@@ -447,10 +451,6 @@ def location_words(description: str) -> frozenset[str]:
     if where in ("noncurrent", "longterm") or _NONCURRENT_NAME.match(name):
         return frozenset({"noncurrent"})
     return frozenset()
-
-
-# "Operating lease liabilities, non-current": the name's section qualifier after its first comma
-_NONCURRENT_NAME = re.compile(r"^[^,]+,\s*(?:non[\s-]?current|long[\s-]+term)\b", re.I)
 
 
 def holders_equity(label: str) -> str:

@@ -102,7 +102,7 @@ from mdqa_kernel.readers.table.prose import ProseWindow, label_then_value, prose
 from mdqa_kernel.readers.table.prose_facts import dividend_per_share, firm_in_role, share_of
 from mdqa_kernel.readers.table.readings import Reading, agree, in_scope, in_statement, same, tolerance
 from mdqa_kernel.readers.table.scope import declared_above, line_index, line_scale, scope_at
-from mdqa_kernel.readers.table.subjects import subject_then_value
+from mdqa_kernel.readers.table.subjects import sentence_subjects, subject_then_value
 from mdqa_kernel.readers.table.version import TABLE_READER_VERSION
 from mdqa_kernel.readers.table.votes import vote_counts
 from mdqa_kernel.text.fieldtypes import NUMERIC_TYPES, coerce
@@ -409,8 +409,9 @@ class TableReader:
             and not (c.bbox is not None and c.scale is None and (c.page, round(c.bbox[1])) in rows)
         ]
         want = "integer" if field.type == "integer" else "number"
+        subjects = doc.memo("sentence_subjects", lambda: sentence_subjects(windows))
         out += label_then_value(lines, labels, want, windows) + subject_then_value(
-            windows, field.description, want
+            subjects, field.description, want
         )
         if field.type == "integer":
             out += counts(lines, field.description) + group_count(lines, field.description)

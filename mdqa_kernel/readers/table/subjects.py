@@ -9,8 +9,8 @@ after the verb as `prose.value_after` reads it after a label; the period of the 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from mdqa_kernel.readers.confidence import SUBJECT_NAMED
 from mdqa_kernel.readers.table.candidates import Candidate
 from mdqa_kernel.readers.table.prose import (
     SENTENCE_END,
@@ -20,7 +20,7 @@ from mdqa_kernel.readers.table.prose import (
     value_after,
 )
 from mdqa_kernel.text.labels import normalize_label
-from mdqa_kernel.text.statement_context import description_heads, head_cover, is_english
+from mdqa_kernel.text.statement_context import head_cover, is_english
 
 _VERB = re.compile(r"\s+(?:was|were|totaled|totalled|amounted\s+to)\s", re.I)
 # "… for the years ended December 31, 2018 and 2017 was $272": the sentence's period, not the subject's name
@@ -33,22 +33,45 @@ _LEADING = re.compile(r"^\W*(?:(?:the|our|its)\s+)*", re.I)
 MAX_SUBJECT_WORDS = 10  # a longer stretch before the verb is more than a line item's name
 
 
-def subject_then_value(windows: list[ProseWindow], description: str, want: str) -> list[Candidate]:
-    """Readings of sentences whose subject names the description's line item (want: 'number' or 'integer')."""
-    if not (is_english(description) and description_heads(description)):
-        return []
+@dataclass(frozen=True)
+class Subject:
+    """A sentence's subject before its verb of being, in a prose window."""
+
+    window: ProseWindow
+    start: int  # where the subject starts in the window's text (on its first line)
+    text: str  # the subject without a leading determiner or a trailing period phrase
+    verb_at: int  # where the verb's whitespace starts
+
+
+def sentence_subjects(windows: list[ProseWindow]) -> list[Subject]:
+    """Every sentence subject of a document's prose windows, once: each field only judges them."""
     out = []
     for w in windows:
         for verb in _VERB.finditer(w.text):
-            subject = _subject(w, verb.start())
-            if subject is None or subject[0] >= w.first_len or not head_cover(subject[1], description):
-                continue  # a subject starting on the next line is read with that line's window
-            label = ProseLabel(normalize_label(subject[1]), SUBJECT_NAMED)
-            found = value_after(w.text, subject[0], verb.start(), label, want)
-            if found is not None:
-                _at, score, raw, scale, _end = found
-                # the whole window: a list paired "respectively" with its years may end on the next line
-                out.append(prose_candidate(w, raw, scale, score, len(w.text)))
+            found = _subject(w, verb.start())
+            # a subject starting on the next line is read with that line's window
+            if found is not None and found[0] < w.first_len:
+                out.append(Subject(w, found[0], found[1], verb.start()))
+    return out
+
+
+def subject_then_value(subjects: list[Subject], description: str, want: str) -> list[Candidate]:
+    """Readings of sentences whose subject names the description's line item (want: 'number' or 'integer'),
+    worth what a row label naming it so is (`head_cover`)."""
+    if not is_english(description):
+        return []
+    out = []
+    for subject in subjects:
+        fit = head_cover(subject.text, description)
+        if not fit:
+            continue
+        w = subject.window
+        label = ProseLabel(normalize_label(subject.text), fit)
+        found = value_after(w.text, subject.start, subject.verb_at, label, want)
+        if found is not None:
+            _at, score, raw, scale, _end = found
+            # the whole window: a list paired "respectively" with its years may end on the next line
+            out.append(prose_candidate(w, raw, scale, score, len(w.text)))
     return out
 
 
