@@ -15,6 +15,7 @@ from mdqa_kernel.readers.confidence import CONFIDENT, REVIEW_BELOW
 from mdqa_kernel.readers.semantics import asks_expense, deducted_expense
 from mdqa_kernel.readers.table.columns import paired_columns
 from mdqa_kernel.readers.table.reader import TableReader, _lines_by_page
+from mdqa_kernel.text.holders import names_noncontrolling_income
 from mdqa_kernel.text.labels import _description_core, normalize_label, without_net_of
 from mdqa_kernel.text.layout import lines_by_page
 from mdqa_kernel.text.periods import ReportPeriod, wanted_period
@@ -25,7 +26,6 @@ from mdqa_kernel.text.statement_context import (
     holders_equity,
     included_words,
     location_words,
-    names_noncontrolling_income,
     short_term_as_current,
     without_tax_basis,
 )

@@ -32,9 +32,9 @@ from mdqa_kernel.parsing.pdf import CHUNKS_SCHEMA
 from mdqa_kernel.readers.confidence import REVIEW_BELOW
 from mdqa_kernel.registry import Registry
 from mdqa_kernel.text.fiscal_names import fiscal_naming, needs_name
+from mdqa_kernel.text.holders import names_noncontrolling_income
 from mdqa_kernel.text.language import CJK_RE
 from mdqa_kernel.text.periods import ReportPeriod, counted_quarter, report_period
-from mdqa_kernel.text.statement_context import names_noncontrolling_income
 from mdqa_kernel.text.values import has_scaled_caption, standing_scale, to_json_value
 
 

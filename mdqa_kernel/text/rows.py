@@ -259,7 +259,31 @@ def _assign_label_fragments(entries: list[_Entry], lines: list[Line], gap_limit:
         if best is not None:
             e = best[1]
             text = _join_label([w for w in label_words if w.x1 <= e.first_x + 1])
+            if j > e.index and _heads_rows_below(e.label_words, label_words):
+                continue
             (e.above if j < e.index else e.below).append((j, text))
+
+
+# the words a label wraps after: its tail is still to come on the next line
+_OPEN_END = re.compile(
+    r"(?:\b(?:and|or|of|for|to|in|from|by|with|on|at|per|as|than|into|under|over|after|before|less|the|a|an|"
+    r"excluding|including|attributable|applicable|available|provided|used|related|due)|[,&(/-])$",
+    re.IGNORECASE,
+)
+
+
+def _heads_rows_below(own_words: list[Word], line_words: list[Word]) -> bool:
+    """A capitalised line under a row whose own label is complete and in sentence case, not indented past
+    it ("Total liabilities" above "Stockholders' equity"), heads the rows below it. A wrapped tail starts
+    in lower case, follows an open end ("… net of" / "allowance …"), hangs indented under its row's label,
+    or continues a label in title case ("Total Liabilities And Shareholders'" / "Equity"), where case
+    tells nothing."""
+    own = _join_label(own_words).strip()
+    if not own or not line_words or not line_words[0].text[:1].isupper() or _OPEN_END.search(own):
+        return False
+    if all(w.text[:1].isupper() for w in own_words if w.text[:1].isalpha()) and len(own_words) > 1:
+        return False
+    return min(w.x0 for w in line_words) <= min(w.x0 for w in own_words) + 2.0
 
 
 def _variants(parts: list[str]) -> list[str]:

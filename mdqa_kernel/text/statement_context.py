@@ -22,6 +22,14 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from mdqa_kernel.text.holders import (
+    COMMON_HOLDERS,
+    NONCONTROLLING,
+    asks_whole_with_noncontrolling,
+    describes_noncontrolling_share,
+    split_attributable,
+    wants_attributable,
+)
 from mdqa_kernel.text.label_periods import balance_name
 from mdqa_kernel.text.labels import ARITHMETIC_LEAD, LOCATION_CLAUSE, SIGN_WORDS, without_net_of
 from mdqa_kernel.text.statement_titles import statement_title
@@ -166,10 +174,6 @@ _PAREN_BASIS = re.compile(r"\(\s*(diluted|basic)\s*\)")
 _PPE = re.compile(r"property,?\s+plant,?\s+(?:and|&)\s+equipment", re.IGNORECASE)
 # "… attributable to common stockholders Diluted" (a "Diluted" row read under its heading): the basis
 # ends the holder's name
-_ATTRIBUTABLE = re.compile(
-    r"\battributable\s+to\b(?P<who>.*?)(?=\s+per\s+|\s+(?:basic|diluted)\b|$)", re.IGNORECASE
-)
-_NONCONTROLLING = re.compile(r"non-?\s?controlling|minority", re.IGNORECASE)
 # Qualifier clauses of a description after its line item ("Net income attributable to the company",
 # "Cash and cash equivalents on the balance sheet", "… as printed in the cash flow statement", "… in the
 # financing activities section of the cash flow statement").
@@ -313,19 +317,6 @@ def _description_heads(description: str) -> tuple[str, ...]:
     return tuple(h for h in heads if h)
 
 
-def wants_attributable(description: str) -> bool:
-    """The description asks for the company's share ("attributable to the company / parent")."""
-    m = _ATTRIBUTABLE.search(re.split(r"[(]", description, maxsplit=1)[0])
-    return bool(m) and not _NONCONTROLLING.search(m.group("who"))
-
-
-def _split_attributable(label: str) -> tuple[str, str | None]:
-    m = _ATTRIBUTABLE.search(label)
-    if not m:
-        return label, None
-    return f"{label[: m.start()].strip(' ,:')} {label[m.end() :]}".strip(), m.group("who").strip()
-
-
 # "Share repurchases - common": the stock class printed after a dash, where a name puts it first
 _CLASS_AFTER_DASH = re.compile(
     r"^(?P<item>.+?)\s+[-—–]\s+(?P<cls>common|preferred)(?:\s+(?:stock|shares?))?\s*$", re.I
@@ -337,11 +328,6 @@ def class_first(label: str) -> str:
     "common Share repurchases" (the glossary's "common share repurchases"); other labels unchanged."""
     m = _CLASS_AFTER_DASH.match(label.strip())
     return f"{m.group('cls')} {m.group('item')}" if m else label
-
-
-def without_attributable(label: str) -> str:
-    """The label without its "attributable to …" clause: "Net income attributable to X" → "Net income"."""
-    return _split_attributable(label)[0]
 
 
 def _as_income(have: set[str], wanted: set[str]) -> set[str]:
@@ -382,7 +368,7 @@ def head_cover(label: str, description: str) -> float:
     """How well an English label names the description's head: 0.9 when the label's words cover a
     head's words and add only harmless ones ("Total net revenue" for "Total revenue"), 0 otherwise."""
     where = location_words(description)
-    label = _naming_text(label, where)
+    label = _naming_text(label, where, asks_whole_with_noncontrolling(description))
     also = where | included_words(description)
     texts = {label, holders_equity(label)}
     return 0.9 if any(names(t, head, also) for t in texts for head in description_heads(description)) else 0.0
@@ -397,12 +383,12 @@ def heads_left_to_lead_in(label: str, description: str) -> tuple[frozenset[str],
     label that names a head whole is `head_cover`'s; a one-word label, "Other" among the components of
     other income (expense), names no head through its table)."""
     where = location_words(description)
-    text = _naming_text(label, where)
+    text = _naming_text(label, where, asks_whole_with_noncontrolling(description))
     also = where | included_words(description)
     out = []
     for head in description_heads(description):
         need = _needed(head)
-        have = _as_income(set(words(_split_attributable(text)[0])), need)
+        have = _as_income(set(words(split_attributable(text)[0])), need)
         missing = need - have
         # a word harmless beside a head word is so only when the label prints that word: "definite-lived"
         # beside "amortization", not in "Total definite-lived intangible assets" under an amortization lead-in
@@ -456,7 +442,7 @@ def location_words(description: str) -> frozenset[str]:
 def holders_equity(label: str) -> str:
     """The holders a label of equity alone names ("Equity attributable to noncontrolling interests" →
     "noncontrolling interests", the balance sheet's noncontrolling interests line); other labels as they are."""
-    head, who = _split_attributable(label)
+    head, who = split_attributable(label)
     return who if who and set(words(head)) <= {"equity", "total"} and words(who) else label
 
 
@@ -498,9 +484,22 @@ def short_term_as_current(label: str, where: frozenset[str]) -> str:
     return _SHORT_TERM.sub("Current", label)
 
 
-def _naming_text(label: str, where: frozenset[str]) -> str:
+# "Net income before allocation to noncontrolling interests", "… (including noncontrolling interests)": the
+# whole, said with the share it includes
+_WITH_NONCONTROLLING = re.compile(
+    r",?\s*\(?\b(?:including|before\s+(?:the\s+)?(?:allocation|attribution|deduction)\s+(?:of\s+\w+(?:\s+\w+)?\s+)?to)"
+    r"\s+(?:the\s+)?(?:non-?\s?controlling|minority)\s+interests?\)?",
+    re.IGNORECASE,
+)
+
+
+def _naming_text(label: str, where: frozenset[str], whole: bool = False) -> str:
     """The label as it names a line item: without what its net figure is net of and without a "net of tax"
-    tail; "Short-term" read as current where the description's location clause is a current section."""
+    tail; "Short-term" read as current where the description's location clause is a current section;
+    where the whole with the noncontrolling interests' share is asked (`whole`), without the words saying
+    it includes that share."""
+    if whole:
+        label = _WITH_NONCONTROLLING.sub("", label)
     return short_term_as_current(without_tax_basis(without_net_of(label)), where)
 
 
@@ -508,7 +507,7 @@ def names(label: str, head: str, also_harmless: frozenset[str] = frozenset()) ->
     """The English label names the line item `head` ("Revenues:" names "Revenue"): it has the head's
     words and adds only harmless ones (and `also_harmless`)."""
     need = _needed(head)
-    have = _as_income(set(words(_split_attributable(label)[0])), need)
+    have = _as_income(set(words(split_attributable(label)[0])), need)
     return bool(need) and need <= have and not (_extra(have, need) - also_harmless)
 
 
@@ -528,10 +527,11 @@ def specificity(label: str, description: str, own_label: str = "") -> float:
     # The row's own words always count, also when a wrapped fragment or the heading around them is
     # read as the label (and a fragment's "attributable to …" clause must not swallow them).
     where = location_words(description)
-    label, own_label = _naming_text(label, where), _naming_text(own_label, where)
+    whole = asks_whole_with_noncontrolling(description)
+    label, own_label = _naming_text(label, where, whole), _naming_text(own_label, where, whole)
     rest = label.replace(own_label, " ") if own_label else label
-    head_text, who = _split_attributable(rest)
-    own_head, own_who = _split_attributable(own_label)
+    head_text, who = split_attributable(rest)
+    own_head, own_who = split_attributable(own_label)
     head_text, who = f"{head_text} {own_head}", who if who is not None else own_who
     desc_words = (
         set(words(_QUALIFIER.sub("", description.split("(")[0])))
@@ -542,9 +542,9 @@ def specificity(label: str, description: str, own_label: str = "") -> float:
     if _LOSS_NOTE.search(description):
         desc_words.add("loss")  # "Income (loss) before income taxes" asks for "Loss before income taxes" too
     factor = 1.0
-    if who is not None and _NONCONTROLLING.search(who) and not _describes_noncontrolling_share(description):
+    if who is not None and NONCONTROLLING.search(who) and not describes_noncontrolling_share(description):
         return 0.0
-    if _describes_noncontrolling_share(description) and not _NONCONTROLLING.search(f"{label} {own_label}"):
+    if describes_noncontrolling_share(description) and not NONCONTROLLING.search(f"{label} {own_label}"):
         return 0.0  # the noncontrolling interests' share is asked: a row not naming them is the whole's
     if wants_attributable(description):
         factor *= 1.0 if who is not None else 0.9
@@ -558,44 +558,14 @@ def specificity(label: str, description: str, own_label: str = "") -> float:
     return factor
 
 
-_COMMON_HOLDERS = re.compile(r"\b(?:common|ordinary)\s+(?:stock|share)?(?:holders?|shares?|stock)\b", re.I)
-
-
 def asks_company_amount(description: str) -> bool:
     """The description asks for the company's own amount ("Net income attributable to the company"),
     naming neither common shares nor a per-share figure."""
     return (
         wants_attributable(description)
-        and not _COMMON_HOLDERS.search(description)
+        and not COMMON_HOLDERS.search(description)
         and not _PER_SHARE.search(description)
     )
-
-
-def names_common_holders(label: str) -> bool:
-    """The label is the part of net income left to common shareholders ("Net income attributable to
-    common shareholders": after preferred dividends and participating awards)."""
-    _head, who = _split_attributable(label)
-    return who is not None and bool(_COMMON_HOLDERS.search(who))
-
-
-# "Less: Net income attributable to noncontrolling interests", "Minority interest in net earnings"
-_NONCONTROLLING_INCOME = re.compile(
-    r"\b(?:income|earnings|loss)\W+(?:\w+\W+){0,3}?(?:attributable|allocated|applicable)\s+to\s+(?:the\s+)?"
-    r"(?:non-?\s?controlling|minority)"
-    r"|\b(?:non-?\s?controlling|minority)\s+interests?\s+in\s+(?:the\s+)?(?:net\s+)?(?:income|earnings|loss)",
-    re.I,
-)
-
-
-def names_noncontrolling_income(text: str) -> bool:
-    """The text names income shared with a noncontrolling (minority) interest: where a filing does, the
-    rows left to its common shareholders are its own share of net income."""
-    return bool(_NONCONTROLLING_INCOME.search(re.sub(r"\s+", " ", text)))
-
-
-def _describes_noncontrolling_share(description: str) -> bool:
-    head = re.split(r"[(]", description, maxsplit=1)[0]
-    return bool(_NONCONTROLLING.search(head)) and not re.search(r"\bincluding\b", head, re.IGNORECASE)
 
 
 # "Shares used in per share calculation", "Weighted-average shares used to compute net loss per share …":
@@ -648,7 +618,7 @@ def basic_count_label(label: str, description: str) -> str | None:
 def section_refuses(section: str, description: str, per_share_field: bool, label: str = "") -> str | None:
     """Why a row (its own `label`) in this section cannot hold the field, or None: an amount field is not
     read from a per-share block, a balance or flow field not from a block of changes (working-capital
-    changes). A share count is read from a per-share block: the block computes a per-share figure from it
+    changes), a non-operating item not from the revenue block. A share count is read from a per-share block: the block computes a per-share figure from it
     ("Diluted Earnings Per Common Share:" over "Weighted average shares of common stock outstanding")."""
     if not section:
         return None
@@ -660,7 +630,13 @@ def section_refuses(section: str, description: str, per_share_field: bool, label
         return "per-share section"
     if _CHANGES.search(section) and not _CHANGES.search(description):
         return "changes section"
+    if _NON_OPERATING.search(description) and _REVENUE_SECTION.match(section):
+        return "revenue section"  # a part of revenue is operating: "Other income" under "Revenue"
     return None
+
+
+_NON_OPERATING = re.compile(r"\bnon-?\s?operating\b", re.IGNORECASE)
+_REVENUE_SECTION = re.compile(r"^\W*(?:total\s+)?(?:net\s+)?(?:revenues?|sales)\b", re.IGNORECASE)
 
 
 def change_row(label: str, description: str) -> bool:

@@ -8,6 +8,7 @@ from mdqa_kernel.readers.base import FieldLike
 from mdqa_kernel.readers.confidence import ADJUSTED_BLOCK, LEAD_IN_NAMED, NET_UNSAID, PART_OF_ASKED_TOTAL
 from mdqa_kernel.readers.semantics import field_basis
 from mdqa_kernel.readers.table.candidates import Candidate, label_before
+from mdqa_kernel.text.holders import without_attributable
 from mdqa_kernel.text.label_periods import balance_name
 from mdqa_kernel.text.labels import LabelSet, field_labels, label_score, normalize_label
 from mdqa_kernel.text.layout import Line
@@ -39,7 +40,6 @@ from mdqa_kernel.text.statement_context import (
     share_bases,
     specificity,
     with_section,
-    without_attributable,
 )
 
 

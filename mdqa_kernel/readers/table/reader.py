@@ -107,6 +107,12 @@ from mdqa_kernel.readers.table.version import TABLE_READER_VERSION
 from mdqa_kernel.readers.table.votes import vote_counts
 from mdqa_kernel.text.fieldtypes import NUMERIC_TYPES, coerce
 from mdqa_kernel.text.headers import column_headers, note_columns
+from mdqa_kernel.text.holders import (
+    asks_whole_with_noncontrolling,
+    names_common_holders,
+    names_noncontrolling_income,
+    names_owners_share,
+)
 from mdqa_kernel.text.labels import (
     LabelSet,
     is_topic,
@@ -118,13 +124,7 @@ from mdqa_kernel.text.period_fit import asks_sequential_quarter
 from mdqa_kernel.text.periods import Period, ReportPeriod, wanted_period
 from mdqa_kernel.text.row_context import section_heading
 from mdqa_kernel.text.rows import Row
-from mdqa_kernel.text.statement_context import (
-    asks_company_amount,
-    change_base,
-    names_common_holders,
-    names_loss,
-    with_section,
-)
+from mdqa_kernel.text.statement_context import asks_company_amount, change_base, names_loss, with_section
 from mdqa_kernel.text.statement_titles import asked_statement, page_statement
 from mdqa_kernel.text.values import (
     declared_scale,
@@ -370,10 +370,15 @@ class TableReader:
     ) -> Iterator[tuple[int, list[Line], Row, float]]:
         """(page, its lines, row, score) of every table row whose label names the field well enough."""
         company_amount = asks_company_amount(field.description)
+        whole = asks_whole_with_noncontrolling(field.description)
         for page, page_ls in lines.items():
             rows = page_rows(doc, page, page_ls)
             for row in rows:
                 score = row_score(page_ls, row, labels, field)
+                # the whole is asked and the row's statement deducts a noncontrolling share: the owners'
+                # share is not it (a filing naming one only elsewhere may print the owners' as its whole)
+                if score and whole and names_owners_share(row.label) and _deducts_noncontrolling(page_ls):
+                    score = 0.0
                 # the common shareholders' net income is after preferred dividends: not the company's
                 if (
                     score
@@ -752,6 +757,11 @@ def _ocr_confidence(doc: DocumentView, cand: Candidate) -> float | None:
             return None
     low = on_page["conf"].min()
     return float(low) if isinstance(low, int | float) else 0.0
+
+
+def _deducts_noncontrolling(page_ls: list[Line]) -> bool:
+    """The page names income shared with a noncontrolling interest (its statement deducts their share)."""
+    return names_noncontrolling_income(" ".join(line.text for line in page_ls))
 
 
 def _lines_by_page(doc: DocumentView) -> dict[int, list[Line]]:

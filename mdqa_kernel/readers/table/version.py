@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-68"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-69"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -213,3 +213,8 @@ TABLE_READER_VERSION = "table-68"  # 4: disclosure topics under their printed na
 # sentence whose subject names the line item in its own word order is read (`subjects`); a line running on
 # over a row's figures is no wrapped label; a lead-in cannot supply the head's noun; "long-term" and "non-current"
 # are one section word, which a noncurrent line's label may print ("Long-term operating lease liabilities").
+# table-69: a capitalised line under a row whose sentence-case label is complete, flush with it, heads the rows
+# below and is no part of that row's name ("Total liabilities" over "Stockholders' equity"); the whole with the
+# noncontrolling interests' share is named by "before allocation to noncontrolling interests" and, where the
+# statement deducts that share, never read from the owners' line; a non-operating item is not read from under a
+# "Revenue" heading (`text/holders.py` split from `statement_context`).
