@@ -33,6 +33,7 @@ def wants_attributable(description: str) -> bool:
 
 
 def split_attributable(label: str) -> tuple[str, str | None]:
+    """The label without its "attributable to …" clause, and whom that clause names (None: no clause)."""
     m = _ATTRIBUTABLE.search(label)
     if not m:
         return label, None
@@ -70,5 +71,6 @@ def names_noncontrolling_income(text: str) -> bool:
 
 
 def describes_noncontrolling_share(description: str) -> bool:
+    """The description asks for the noncontrolling interests' own share, not the whole including it."""
     head = re.split(r"[(]", description, maxsplit=1)[0]
     return bool(NONCONTROLLING.search(head)) and not re.search(r"\bincluding\b", head, re.IGNORECASE)
