@@ -172,8 +172,10 @@ def test_needs_review_queue(tmp_path: Path) -> None:
         items.nth(0).locator("td.mdqa-qvalue").dblclick()
         page.locator("input.mdqa-edit").fill("25")
         page.locator("input.mdqa-edit").press("Enter")
+        # the tab's count and the queue's rows are redrawn one after the other: wait for both
         page.wait_for_function(
-            "() => document.querySelector('button.mdqa-tab-queue').textContent === 'Needs review (1)'",
+            "() => document.querySelector('button.mdqa-tab-queue').textContent === 'Needs review (1)'"
+            " && document.querySelectorAll('tr.mdqa-qitem').length === 1",
             timeout=10_000,
         )
         assert [items.nth(i).get_attribute("data-doc") for i in range(items.count())] == ["d3"]
