@@ -5,6 +5,7 @@ interest's, or the whole with the noncontrolling interests' share included."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _ATTRIBUTABLE = re.compile(
     r"\battributable\s+to\b(?P<who>.*?)(?=\s+per\s+|\s+(?:basic|diluted)\b|$)", re.IGNORECASE
@@ -12,11 +13,26 @@ _ATTRIBUTABLE = re.compile(
 NONCONTROLLING = re.compile(r"non-?\s?controlling|minority", re.IGNORECASE)
 
 
+_INCLUDING = re.compile(r"\bincluding\b", re.IGNORECASE)
+
+
+def _head(description: str) -> str:
+    """The description's line item and its clauses, before any parenthesis."""
+    return description.split("(", 1)[0]
+
+
+@lru_cache(maxsize=1024)  # asked for every row label a description is scored against
+def _noncontrolling_ask(description: str) -> tuple[bool, bool]:
+    """Whether the description's head names a noncontrolling interest, and whether it says "including"."""
+    head = _head(description)
+    return bool(NONCONTROLLING.search(head)), bool(_INCLUDING.search(head))
+
+
 def asks_whole_with_noncontrolling(description: str) -> bool:
     """The description asks for the whole, the noncontrolling interests' share included ("Net income
     including the part attributable to noncontrolling interests")."""
-    head = re.split(r"[(]", description, maxsplit=1)[0]
-    return bool(re.search(r"\bincluding\b", head, re.IGNORECASE) and NONCONTROLLING.search(head))
+    named, including = _noncontrolling_ask(description)
+    return named and including
 
 
 def names_owners_share(label: str) -> bool:
@@ -28,7 +44,7 @@ def names_owners_share(label: str) -> bool:
 
 def wants_attributable(description: str) -> bool:
     """The description asks for the company's share ("attributable to the company / parent")."""
-    m = _ATTRIBUTABLE.search(re.split(r"[(]", description, maxsplit=1)[0])
+    m = _ATTRIBUTABLE.search(_head(description))
     return bool(m) and not NONCONTROLLING.search(m.group("who"))
 
 
@@ -72,5 +88,5 @@ def names_noncontrolling_income(text: str) -> bool:
 
 def describes_noncontrolling_share(description: str) -> bool:
     """The description asks for the noncontrolling interests' own share, not the whole including it."""
-    head = re.split(r"[(]", description, maxsplit=1)[0]
-    return bool(NONCONTROLLING.search(head)) and not re.search(r"\bincluding\b", head, re.IGNORECASE)
+    named, including = _noncontrolling_ask(description)
+    return named and not including
