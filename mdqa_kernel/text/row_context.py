@@ -2,7 +2,8 @@
 above it, or for a bare "Diluted" the line opening its block), the "Total …" row closing its block, and
 the row below that deducts from it. `naming` judges a row by them: "Diluted" under "Earnings per common
 share:" is the diluted EPS; a row of a deferred-tax table or of an adjusted (non-GAAP) block is not the
-statement's line item; a row above "Less: accumulated depreciation" is the gross amount.
+statement's line item; a row above "Less: accumulated depreciation" is the gross amount; a row that
+"Total current assets" closes is a current line.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import re
 
 from mdqa_kernel.text.layout import Line
-from mdqa_kernel.text.statement_context import asks_net, is_english, says_net
+from mdqa_kernel.text.statement_context import asks_net, is_english, says_net, words
 from mdqa_kernel.text.values import is_scale_caption
 
 _SECTION_LOOKUP = 40  # lines above a row searched for its heading
@@ -120,6 +121,24 @@ def closing_total(lines: list[Line], row_index: int) -> str:
         if TOTAL_LABEL.match(text) and is_english(text):
             return text
     return ""
+
+
+# "Prepaid expenses and other assets": the class a balance-sheet row ends on
+_CLASS_NOUN = re.compile(r"\b(assets|liabilities)\s*$", re.IGNORECASE)
+
+
+def as_current_line(lines: list[Line], row_index: int, label: str, description: str) -> str | None:
+    """A balance-sheet row named without its section word, in the block that "Total current assets"
+    closes ("Prepaid expenses and other assets"), read as the current line it is ("Prepaid expenses and
+    other current assets") for a description that asks a current line; None otherwise."""
+    asked = words(description.split("(")[0])
+    m = _CLASS_NOUN.search(label)
+    if m is None or "current" not in asked or {"current", "noncurrent"} & set(words(label)):
+        return None
+    total = closing_total(lines, row_index).lower()
+    if "current" not in words(total) or m.group(1).lower() not in total:
+        return None
+    return f"{label[: m.start()]}current {label[m.start() :]}"
 
 
 # The deduction that turns a gross amount into its net one: "Less: accumulated depreciation", "Allowance

@@ -152,6 +152,8 @@ _SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bshares\s+of\s+common\s+stock\b"), "shares"),
     # "Long-term …", "Non-current …", "…, noncurrent": one section word, never read as "current"
     (re.compile(r"\b(?:non[\s-]?current|long[\s-]+term)\b"), "noncurrent"),
+    # "Long-term operating lease obligations": a lease's recognised obligation is its lease liability
+    (re.compile(r"\b(lease)\s+obligations?\b"), r"\1 liability"),
     # "Amortization of intangibles": the noun names the intangible assets
     (re.compile(r"\bintangibles\b"), "intangible assets"),
     # "Gross profit as a % of revenue", "… as a percent of net sales": one ratio's name

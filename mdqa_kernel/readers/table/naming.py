@@ -15,6 +15,7 @@ from mdqa_kernel.text.layout import Line
 from mdqa_kernel.text.row_context import (
     TOTAL_LABEL,
     adjusted_block,
+    as_current_line,
     block_heading,
     closing_total,
     deferred_tax_block,
@@ -70,6 +71,8 @@ def row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike)
     section = row_heading(page_ls, row.line.index, row.label)
     if section:
         texts.append(with_section(section, row.label))
+    if current := as_current_line(page_ls, row.line.index, row.label, field.description):
+        texts.append(current)
     fit = max(_english_fit(v, labels, field.description, row.label) for v in texts) or _context_fit(
         page_ls, row, labels, field.description
     )

@@ -20,8 +20,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import polars as pl
-
 from mdqa_kernel.plan.ir import FieldSpec
 from mdqa_kernel.readers.base import (
     READERS,
@@ -43,26 +41,16 @@ from mdqa_kernel.readers.confidence import (
     COUNT_SCALE,
     KNOWN_SCALE,
     LOSS_UNSIGNED,
-    NAMED_STATEMENT_ELSEWHERE,
-    OCR_DOUBTFUL,
-    OCR_TRUSTED_WORD,
-    RIVALS_FACTOR,
-    ROUNDED_ONLY,
     STANDING_SCALE,
     UNDECLARED_AMONG_SCALED,
     UNDECLARED_SCALE,
-    UNSIGNED_ELSEWHERE,
 )
-from mdqa_kernel.readers.plausibility import asks_scaled_unit, checked, field_kind, reading_implausibility
+from mdqa_kernel.readers.plausibility import field_kind
 from mdqa_kernel.readers.semantics import (
     asks_expense,
     asks_percent,
-    asks_printed_sign,
     deducted_expense,
     field_basis,
-    field_scope,
-    rebase,
-    share_basis,
     signed_by_sums,
 )
 from mdqa_kernel.readers.table.arithmetic import Use, use_in_column
@@ -73,10 +61,10 @@ from mdqa_kernel.readers.table.candidates import (
     column_values,
     counts,
     key_values,
-    label_before,
     statement_phrase,
     statements,
 )
+from mdqa_kernel.readers.table.choice import best_reading, number_of, typed_value
 from mdqa_kernel.readers.table.columns import (
     cell_span,
     change_cell,
@@ -100,12 +88,12 @@ from mdqa_kernel.readers.table.naming import field_label_set, row_score, specifi
 from mdqa_kernel.readers.table.people import people_count
 from mdqa_kernel.readers.table.prose import ProseWindow, label_then_value, prose_windows
 from mdqa_kernel.readers.table.prose_facts import dividend_per_share, firm_in_role, share_of
-from mdqa_kernel.readers.table.readings import Reading, agree, in_scope, in_statement, same, tolerance
+from mdqa_kernel.readers.table.readings import same
 from mdqa_kernel.readers.table.scope import declared_above, line_index, line_scale, scope_at
 from mdqa_kernel.readers.table.subjects import sentence_subjects, subject_then_value
 from mdqa_kernel.readers.table.version import TABLE_READER_VERSION
 from mdqa_kernel.readers.table.votes import vote_counts
-from mdqa_kernel.text.fieldtypes import NUMERIC_TYPES, coerce
+from mdqa_kernel.text.fieldtypes import NUMERIC_TYPES
 from mdqa_kernel.text.headers import column_headers, note_columns
 from mdqa_kernel.text.holders import (
     asks_whole_with_noncontrolling,
@@ -125,14 +113,11 @@ from mdqa_kernel.text.periods import Period, ReportPeriod, wanted_period
 from mdqa_kernel.text.row_context import section_heading
 from mdqa_kernel.text.rows import Row
 from mdqa_kernel.text.statement_context import asks_company_amount, change_base, names_loss, with_section
-from mdqa_kernel.text.statement_titles import asked_statement, page_statement
+from mdqa_kernel.text.statement_titles import page_statement
 from mdqa_kernel.text.values import (
     declared_scale,
-    find_numbers,
-    is_absent,
     parse_number,
     scale_factor,
-    to_field_scale,
 )
 
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
@@ -211,7 +196,9 @@ class TableReader:
 
     def read(self, doc: DocumentView, field: FieldLike, question: str) -> ReadResult:
         gathered = self._gather(doc, field, question)
-        return gathered if isinstance(gathered, ReadResult) else self._best(doc, field, gathered)
+        if isinstance(gathered, ReadResult):
+            return gathered
+        return best_reading(doc, field, gathered, self.name, lambda: _statement_pages(doc))
 
     def candidates(self, doc: DocumentView, field: FieldLike, question: str) -> list[Choice]:
         """The readings `read` ranked, best first (the first is `read`'s answer), one per distinct
@@ -229,7 +216,7 @@ class TableReader:
         typed: list[tuple[Candidate, Any, float | None]] = []
         for cand in gathered:
             try:
-                value, applied = self._typed(field, cand)
+                value, applied = typed_value(field, cand)
             except ValueError:
                 continue
             if value is None or (_is_percent(cand.raw) and field.type != "percent" and applied != 0.01):
@@ -237,7 +224,7 @@ class TableReader:
                 # only a ratio the reader read as one (82.84% as 0.8284) is offered for a number field
                 continue
             typed.append((cand, value, applied))
-        typed.sort(key=lambda t: (-t[0].score, t[0].page))  # as `_best` ranks them
+        typed.sort(key=lambda t: (-t[0].score, t[0].page))  # as `best_reading` ranks them
         out: list[Choice] = []
         for cand, value, applied in typed:
             if any(same(c.value, value) or _same_print(c, cand) for c in out):
@@ -410,7 +397,7 @@ class TableReader:
         out += [
             specific(c, field.description)
             for c in key_values(lines, labels)
-            if _number_of(c)
+            if number_of(c)
             and not (c.bbox is not None and c.scale is None and (c.page, round(c.bbox[1])) in rows)
         ]
         want = "integer" if field.type == "integer" else "number"
@@ -565,118 +552,6 @@ class TableReader:
             return 1.0, None, UNDECLARED_AMONG_SCALED
         return 1.0, None, UNDECLARED_SCALE  # nothing declared: probably units, but say so
 
-    # -- choosing ---------------------------------------------------------------------------------
-    def _best(self, doc: DocumentView, field: FieldLike, candidates: list[Candidate]) -> ReadResult:
-        typed: list[Reading] = []
-        for cand in candidates:
-            try:
-                value, applied = self._typed(field, cand)
-            except ValueError:
-                continue
-            if value is not None:
-                why = (
-                    reading_implausibility(field, value, cand.raw, cand.snippet)
-                    if field.type in NUMERIC_TYPES
-                    else None
-                )
-                typed.append(Reading(cand, value, applied, cand.score, why))
-        if not typed:
-            return not_found(doc.doc_id, field.name, self.name, "no row, line or statement names this field")
-        typed, scope_note = in_scope(field, typed)
-        # only the group's statements define a consolidated field's line items
-        statements = _statement_pages(doc) if field_scope(field) == "consolidated" else {}
-        asked = asked_statement(field.description) if statements else None
-        if asked is not None:
-            # "… as printed in the cash flow statement": the same label elsewhere is another table's
-            signed = asks_printed_sign(field.description)
-            for t in typed:
-                if statements.get(t.cand.page) != asked:
-                    t.score = round(t.score * NAMED_STATEMENT_ELSEWHERE, 4)
-                    if signed and (parse_number(t.cand.raw) or 0.0) >= 0:
-                        # "Total capital expenditures $649" in the discussion, "(649)" in the statement
-                        t.score = round(t.score * UNSIGNED_ELSEWHERE, 4)
-        # A plausible reading goes before any implausible one, whatever their scores: a headcount read
-        # from a row about shares must not win over the one read from the sentence about employees. At
-        # equal scores a primary statement's row goes first: that is where its line items are defined.
-        typed.sort(key=lambda t: (t.why is not None, -t.score, not in_statement(t, statements), t.cand.page))
-        chosen = typed[0]
-        confidence = chosen.score
-        notes = [scope_note] if scope_note and chosen.cand.scope else []
-        agreeing = [t for t in typed[1:] if t.why is None and agree(field, t, chosen)]
-        exact = min([chosen, *agreeing], key=lambda t: tolerance(field, t))
-        if exact is not chosen:
-            # "$60.9 billion" in prose and 60,915 (in millions) in a table are one fact: the exact figure.
-            notes.append(f"{chosen.cand.kind} {chosen.cand.raw!r} rounds it")
-            chosen = exact
-        elif chosen.cand.kind == "prose" and asks_scaled_unit(field) and tolerance(field, chosen) > 0.5:
-            confidence = min(confidence, ROUNDED_ONLY)
-            notes.append("printed rounded coarser than the field's unit; no exact figure found")
-        # A note's or a summary's row with the same label does not put a primary statement's reading in
-        # doubt; two statements' rows, or two rows of neither, that disagree do.
-        rivals = [
-            t
-            for t in typed[1:]
-            if t.why is None
-            and t.score >= confidence - 0.05
-            and t is not chosen
-            and not agree(field, t, chosen)
-            and not (in_statement(chosen, statements) and not in_statement(t, statements))
-        ]
-        if rivals:
-            # Two equally good readings disagree (the same label in two tables, two years...): do not guess.
-            confidence = round(confidence * RIVALS_FACTOR, 4)
-        best, value, applied = chosen.cand, chosen.value, chosen.applied
-        message = f"{best.kind}: {best.raw!r}" + (
-            f" ×{applied:g} ({best.scale_word})" if applied and applied != 1 else ""
-        )
-        printed = parse_number(best.raw)
-        if best.number is not None and printed is not None and printed * best.number < 0:
-            message += " (negated: the line prints the asked side in parentheses)"
-        ocr_note = ""
-        if (ocr_conf := _ocr_confidence(doc, best)) is not None:
-            ocr_note = f" (read by OCR, word confidence {ocr_conf:g})"
-            if ocr_conf < OCR_TRUSTED_WORD:
-                confidence = min(confidence, OCR_DOUBTFUL)
-        result = found(
-            doc.doc_id,
-            field.name,
-            self.name,
-            value,
-            unit=field.unit,
-            scale=applied,
-            confidence=confidence,
-            evidence=Evidence(
-                doc_id=doc.doc_id,
-                page=best.page,
-                bbox=best.bbox,
-                char_span=best.char_span,
-                snippet=best.snippet,
-                reader=self.name,
-            ),
-            message="; ".join([message + ocr_note, *notes]),
-        )
-        # A value no real document holds (999999999 employees), or one the words around it deny (a
-        # percentage for an amount), is kept for review, never confident.
-        return checked(field, result, best.raw if field.type in NUMERIC_TYPES else None)
-
-    def _typed(self, field: FieldLike, cand: Candidate) -> tuple[Any, float | None]:
-        if field.type == "boolean":
-            return cand.boolean, None
-        if field.type in ("text", "date", "list_text"):
-            return coerce(cand.raw, field.type), None
-        number = cand.number if cand.number is not None else _number_of(cand)
-        if number is None:
-            return None, None
-        wanted = field_basis(field)
-        if wanted is not None:
-            # "每10股派发现金红利3元" is 3 per 10 shares: 0.30 for a field asking per share, 3 per 10 shares.
-            number = rebase(number, cand.basis or _basis_before(cand), wanted)
-        if number < 0 and asks_expense(field) and deducted_expense(label_before(cand)):
-            number = -number
-        scale = cand.scale or 1.0
-        value = to_field_scale(number, scale, field.scale or 1.0)
-        return coerce(value, field.type), scale
-
 
 @dataclass(frozen=True)
 class _Described:
@@ -699,36 +574,6 @@ def _statement_pages(doc: DocumentView) -> dict[int, str | None]:
     )
 
 
-def _basis_before(cand: Candidate) -> int | None:
-    """The share basis named just before the printed value in its row or sentence ("每10股派息数（元）")."""
-    at = cand.snippet.find(cand.raw)
-    return share_basis(cand.snippet[:at] if at > 0 else cand.snippet)
-
-
-def _number_of(cand: Candidate) -> float | None:
-    if cand.number is not None:
-        return cand.number
-    value = parse_number(cand.raw)
-    first = cand.raw.split()[:1]
-    if value is None and first and is_absent(first[0]):
-        return None  # a dash cell first ("—  9,876"): no value, and not the next column's number
-    if value is None and cand.kind == "key_value" and len(find_numbers(cand.raw)) == 1:
-        # exactly one number after the label ("社会捐赠额：1,768万元"); two numbers are a table row
-        m = re.search(r"[(（\-−]?\d[\d,]*(?:\.\d+)?%?", cand.raw)
-        if m:
-            value = parse_number(m.group(0))
-            scale = declared_scale(cand.raw[m.end() : m.end() + 8]) or _scale_word_after(cand.raw[m.end() :])
-            if scale:
-                cand.scale, cand.scale_word = scale
-    return value
-
-
-def _scale_word_after(tail: str) -> tuple[float, str] | None:
-    from mdqa_kernel.readers.table.candidates import declared_scale_word
-
-    return declared_scale_word(tail)
-
-
 def _is_percent(printed: str) -> bool:
     return "%" in printed or "％" in printed
 
@@ -739,24 +584,6 @@ def _same_print(choice: Choice, cand: Candidate) -> bool:
     shown = parse_number(choice.printed.lstrip("$¥￥€£ "))
     percent = _is_percent(cand.raw) == _is_percent(choice.printed)
     return percent and number is not None and shown is not None and same(shown, number)
-
-
-def _ocr_confidence(doc: DocumentView, cand: Candidate) -> float | None:
-    """The lowest OCR confidence (0-100) of the words the candidate's value was read from, or None when
-    they come from a text layer. A candidate without a character span is judged by its whole page."""
-    words = doc.words
-    if words is None or "source" not in words.columns:  # a parse from before OCR
-        return None
-    on_page = words.filter((pl.col("page") == cand.page) & (pl.col("source") == "ocr"))
-    if on_page.height == 0:
-        return None
-    if cand.char_span is not None:
-        start, end = cand.char_span
-        on_page = on_page.filter((pl.col("char_end") > start) & (pl.col("char_start") < end))
-        if on_page.height == 0:
-            return None
-    low = on_page["conf"].min()
-    return float(low) if isinstance(low, int | float) else 0.0
 
 
 def _deducts_noncontrolling(page_ls: list[Line]) -> bool:
