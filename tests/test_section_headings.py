@@ -1,7 +1,7 @@
 """A section heading printed under a row is no part of that row's name, on statements drawn here: a bank's
 balance sheet prints "Total liabilities", then the heading "Stockholders' equity" over the equity lines.
 A wrapped tail (lower case, or after an open end such as "attributable to") still joins its row. A
-non-operating item is not read from under a "Revenue" heading."""
+non-operating item is not read from under a "Revenue" heading, nor from rows a revenue total closes."""
 
 from __future__ import annotations
 
@@ -105,3 +105,43 @@ def test_a_non_operating_item_is_not_read_from_the_revenue_block(tmp_path: Path)
     )
     assert read(doc, other).status == "not_found"
     assert (read(doc, "Other income for the fiscal year of the report, in USD millions").value) == 1954
+
+
+OTHER_NON_OPERATING = (
+    "Other income (expense), net (non-operating) for the fiscal year of the report (income statement), "
+    "in USD millions (an expense in parentheses is negative)"
+)
+
+
+def test_a_non_operating_item_is_not_read_from_rows_the_revenue_total_closes(tmp_path: Path) -> None:
+    """Flush with their heading, the revenue lines are told by the total that closes them."""
+    page = millions_page(
+        "CONSOLIDATED STATEMENTS OF INCOME",
+        ("2023", "2022"),
+        ("Asset management fees", "7,845", "7,412"),
+        ("Other income", "1,954", "1,722"),
+        ("Noninterest revenue", "9,799", "9,134"),
+        ("Net interest income", "3,210", "2,980"),
+        ("Total net revenue", "13,009", "12,114"),
+        ("Income before income tax expense", "2,321", "1,531"),
+    )
+    doc = annual(tmp_path / "f.pdf", page)
+    assert read(doc, OTHER_NON_OPERATING).status == "not_found"
+    assert (read(doc, "Other income for the fiscal year of the report, in USD millions").value) == 1954
+
+
+def test_other_income_below_operating_income_is_still_read(tmp_path: Path) -> None:
+    page = millions_page(
+        "CONSOLIDATED STATEMENTS OF INCOME",
+        ("2023", "2022"),
+        ("Net sales", "25,000", "24,000"),
+        ("Cost of sales", "15,000", "14,500"),
+        ("Operating income", "3,100", "2,900"),
+        ("Other income (expense), net", "(5)", "12"),
+        ("Income before income taxes", "3,095", "2,912"),
+        ("Net sales by segment",),  # another table: its total closes none of the statement's rows
+        ("Americas", "15,000", "14,100"),
+        ("Total net sales", "25,000", "24,000"),
+    )
+    res = read(annual(tmp_path / "o.pdf", page), OTHER_NON_OPERATING)
+    assert (res.status, res.value) == ("found", -5)

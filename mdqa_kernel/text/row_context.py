@@ -3,7 +3,7 @@ above it, or for a bare "Diluted" the line opening its block), the "Total …" r
 the row below that deducts from it. `naming` judges a row by them: "Diluted" under "Earnings per common
 share:" is the diluted EPS; a row of a deferred-tax table or of an adjusted (non-GAAP) block is not the
 statement's line item; a row above "Less: accumulated depreciation" is the gross amount; a row that
-"Total current assets" closes is a current line.
+"Total current assets" closes is a current line, one that a revenue total closes is operating.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from mdqa_kernel.text.layout import Line
-from mdqa_kernel.text.statement_context import asks_net, is_english, says_net, words
+from mdqa_kernel.text.statement_context import asks_net, asks_non_operating, is_english, says_net, words
 from mdqa_kernel.text.values import is_scale_caption
 
 _SECTION_LOOKUP = 40  # lines above a row searched for its heading
@@ -121,6 +121,19 @@ def closing_total(lines: list[Line], row_index: int) -> str:
         if TOTAL_LABEL.match(text) and is_english(text):
             return text
     return ""
+
+
+# "Total net revenue", "Total noninterest revenue", "Total net sales": the total a block of revenue lines closes with
+_REVENUE_TOTAL = re.compile(
+    r"^\W*total\s+(?:net\s+)?(?:non-?interest\s+)?(?:revenues?|sales)\b", re.IGNORECASE
+)
+
+
+def revenue_part(lines: list[Line], row_index: int, description: str) -> bool:
+    """A row that the revenue total closes is a part of revenue, so operating: a description asking a
+    non-operating item does not read it, however it is named ("Other income" among a bank's fees, above
+    "Total net revenue")."""
+    return asks_non_operating(description) and bool(_REVENUE_TOTAL.match(closing_total(lines, row_index)))
 
 
 # "Prepaid expenses and other assets": the class a balance-sheet row ends on

@@ -84,6 +84,14 @@ _SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (re.compile(r"\bcapital\s+spending\b"), "capital expenditures"),
     (re.compile(r"\bcost\s+of\s+(?:goods|products|merchandise)\s+sold\b"), "cost of sales"),
+    # "Deferred income tax provision/(benefit)", "Deferred income tax expense": the deferred part of the tax
+    # line is the deferred income taxes (before the tax line's own names turn "expense" into "provision")
+    (
+        re.compile(
+            r"\bdeferred\s+(?:income\s+)?tax(?:es)?\s+(?:provision|expense)(?:\s*/?\s*\(\s*benefit\s*\))?"
+        ),
+        "deferred income taxes",
+    ),
     # The income tax line: "Income tax expense", "Income tax provision", "Provision for taxes on income";
     # "Income taxes from continuing operations" is that line of a filer with discontinued operations,
     # whose taxes are netted into their own line below it (a bare "Income taxes" row may be a balance)
@@ -641,9 +649,31 @@ _NON_OPERATING = re.compile(r"\bnon-?\s?operating\b", re.IGNORECASE)
 _REVENUE_SECTION = re.compile(r"^\W*(?:total\s+)?(?:net\s+)?(?:revenues?|sales)\b", re.IGNORECASE)
 
 
+def asks_non_operating(description: str) -> bool:
+    """The description asks a non-operating item ("Other income (expense), net (non-operating)")."""
+    return bool(_NON_OPERATING.search(description))
+
+
+# "… in the operating activities section of the cash flow statement": an adjustment reconciling net income
+_OPERATING_SECTION = re.compile(r"\bin\s+the\s+operating\s+activities\s+section\b", re.IGNORECASE)
+# "Change in deferred income taxes", "Net changes in …": an operating adjustment named by its change
+_CHANGE_LEAD = re.compile(r"^\W*(?:net\s+)?changes?\s+in\s+", re.IGNORECASE)
+
+
+def operating_adjustment(label: str, description: str) -> str:
+    """Where the description places its line among the operating activities' adjustments, a label that
+    names an item by its change ("Change in deferred income taxes") names the adjustment itself: the
+    label without its "Change in" lead. Other labels as they are."""
+    if not _OPERATING_SECTION.search(description):
+        return label
+    return _CHANGE_LEAD.sub("", label)
+
+
 def change_row(label: str, description: str) -> bool:
     """A row whose own label names a change ("Net increase (decrease) during the year", "Change in
-    inventories") holds no level or balance: only a field that asks a change reads it."""
+    inventories") holds no level or balance: only a field that asks a change, or an operating activities'
+    adjustment (`operating_adjustment`), reads it."""
+    label = operating_adjustment(label, description)
     return bool(_CHANGES.search(label)) and not _CHANGES.search(description)
 
 

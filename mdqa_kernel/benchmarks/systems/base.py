@@ -163,6 +163,8 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # number word is read whole; column dates printed close together head their own columns; a line item's
 # percentage change from its "% Change" column or its "X % change" row; "% Change" over "Total | Operational"
 # heads them; "First-Quarter" is a quarter).
+# mdqa v100: table reader table-71 (revenue parts are operating; operating adjustments named by their change;
+# the deferred tax provision is the deferred income taxes).
 # mdqa v99: table reader table-70 (rows closed by "Total current assets/liabilities" are current lines; lease obligations).
 # mdqa v98: table reader table-69 (headings under a total row, the whole with the noncontrolling share, non-operating items).
 # mdqa v97: table reader table-68 (dev7: section clauses, amortization, margin and noncurrent names, sentence subjects).
@@ -233,7 +235,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 99,
+    "mdqa": 100,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

@@ -21,6 +21,7 @@ from mdqa_kernel.text.row_context import (
     deferred_tax_block,
     gross_before_deduction,
     lead_in,
+    revenue_part,
     row_heading,
 )
 from mdqa_kernel.text.rows import Row
@@ -35,6 +36,7 @@ from mdqa_kernel.text.statement_context import (
     heads_left_to_lead_in,
     is_english,
     lead_in_names,
+    operating_adjustment,
     other_share_basis,
     says_net,
     section_refuses,
@@ -73,7 +75,10 @@ def row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike)
         texts.append(with_section(section, row.label))
     if current := as_current_line(page_ls, row.line.index, row.label, field.description):
         texts.append(current)
-    fit = max(_english_fit(v, labels, field.description, row.label) for v in texts) or _context_fit(
+    # "Change in deferred income taxes" among the operating adjustments the description places its line in
+    own = operating_adjustment(row.label, field.description)
+    texts = [operating_adjustment(t, field.description) for t in texts]
+    fit = max(_english_fit(v, labels, field.description, own) for v in texts) or _context_fit(
         page_ls, row, labels, field.description
     )
     if fit and adjusted_block(page_ls, row.line.index, field.description):
@@ -112,7 +117,8 @@ def _part_of_asked_total(
 def refused_row(page_ls: list[Line], row: Row, field: FieldLike) -> bool:
     """The row cannot hold the field, whatever else its label says: an amount in a per-share block, a
     balance in a block of changes or on a row naming a change, a row of the other share basis's block
-    (outdented heading or not), a deferred-tax table's "Inventory (37) (24)" (a tax amount)."""
+    (outdented heading or not), a deferred-tax table's "Inventory (37) (24)" (a tax amount), a part of
+    revenue for a non-operating item."""
     section = row_heading(page_ls, row.line.index, row.label)
     if section_refuses(section, field.description, field_basis(field) is not None, row.label):
         return True
@@ -127,6 +133,7 @@ def refused_row(page_ls: list[Line], row: Row, field: FieldLike) -> bool:
         change_row(row.label, field.description)
         or deferred_tax_block(page_ls, row.line.index, field.description)
         or gross_before_deduction(page_ls, row.line.index, field.description)
+        or revenue_part(page_ls, row.line.index, field.description)
     )
 
 

@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-70"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-71"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -220,3 +220,6 @@ TABLE_READER_VERSION = "table-70"  # 4: disclosure topics under their printed na
 # "Revenue" heading (`text/holders.py` split from `statement_context`).
 # 70: a balance-sheet row in the block "Total current assets/liabilities" closes is read as the current line
 # ("Prepaid expenses and other assets"); a lease's "obligations" are its lease liability.
+# 71: a non-operating item is not read from rows a revenue total ("Total net revenue") closes; "Change in X" among
+# the operating adjustments a description places its line in is the adjustment X; "Deferred income tax
+# provision/(benefit)" is the deferred income taxes.
