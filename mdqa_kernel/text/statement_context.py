@@ -649,6 +649,7 @@ _NON_OPERATING = re.compile(r"\bnon-?\s?operating\b", re.IGNORECASE)
 _REVENUE_SECTION = re.compile(r"^\W*(?:total\s+)?(?:net\s+)?(?:revenues?|sales)\b", re.IGNORECASE)
 
 
+@lru_cache(maxsize=1 << 10)  # asked for every row a field's description is judged against
 def asks_non_operating(description: str) -> bool:
     """The description asks a non-operating item ("Other income (expense), net (non-operating)")."""
     return bool(_NON_OPERATING.search(description))
@@ -664,9 +665,12 @@ def operating_adjustment(label: str, description: str) -> str:
     """Where the description places its line among the operating activities' adjustments, a label that
     names an item by its change ("Change in deferred income taxes") names the adjustment itself: the
     label without its "Change in" lead. Other labels as they are."""
-    if not _OPERATING_SECTION.search(description):
-        return label
-    return _CHANGE_LEAD.sub("", label)
+    return _CHANGE_LEAD.sub("", label) if _in_operating_section(description) else label
+
+
+@lru_cache(maxsize=1 << 10)  # asked for every label of every row a field's description is judged against
+def _in_operating_section(description: str) -> bool:
+    return _OPERATING_SECTION.search(description) is not None
 
 
 def change_row(label: str, description: str) -> bool:
