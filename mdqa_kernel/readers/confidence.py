@@ -104,6 +104,10 @@ OCR_DOUBTFUL = 0.5
 # A field that names its statement ("… as printed in the cash flow statement"): a reading from another page
 # (a note, the management discussion) keeps this share of its score, so the statement's row wins.
 NAMED_STATEMENT_ELSEWHERE = 0.9
+# ... and where the document prints that statement but none of its rows read the field: the note's row may be
+# another table's line of the same name (a hedging note's "Other income (expense), net"), so it is kept for
+# review (1.0 x 0.9 x 0.85 is below CONFIDENT).
+NO_STATEMENT_ROW = 0.85
 # ... and one printed without a sign for a field that asks the statement's sign ("an outflow in parentheses
 # is negative"): the statement may print it in parentheses, so its sign is not known.
 UNSIGNED_ELSEWHERE = 0.5

@@ -152,6 +152,8 @@ _INNER_SIGN = re.compile(rf"\s*\((?:{SIGN_WORDS}|used\s+in)\){_NAME_GOES_ON}", r
 _LOSS_SIDE = re.compile(
     rf"\b(?:income|earnings|profit)\s*\((?P<loss>loss|losses|deficit)\){_NAME_GOES_ON}", re.IGNORECASE
 )
+# "Other income (expense), net": a year's net expense is printed under the expense's name ("Other expense, net")
+_EXPENSE_SIDE = re.compile(r"\bincome\s*\((?P<side>expenses?)\)", re.IGNORECASE)
 # "Income (earnings) before income taxes", "Current portion (current maturities) of long-term debt": up to
 # three words in parentheses inside the name are another name of as many words before them, not where the
 # name ends (cut there, "Income" would name every income row); "of" goes on with the name unless a period
@@ -234,6 +236,9 @@ def _description_core(description: str) -> list[str]:
     as_loss = _LOSS_SIDE.sub(r"\g<loss>", desc)
     if as_loss != desc and (loss := _core(as_loss)):
         out.append(loss)
+    as_expense = _EXPENSE_SIDE.sub(r"\g<side>", desc)
+    if as_expense != desc and (expense := _core(as_expense)):
+        out.append(expense)
     if core:
         out.insert(0, core)
         # "Auditor ratified", "Stock repurchase program reauthorized": the thing the event happened to,

@@ -83,6 +83,23 @@ _SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
         "purchases of ",
     ),
     (re.compile(r"\bcapital\s+spending\b"), "capital expenditures"),
+    # A financing flow of the company's debt: "Repayments of debt", "Debt repayments", "Repayment of
+    # borrowings" are its repayments of long-term debt, "Borrowings of debt", "Proceeds from issuance of debt"
+    # its proceeds (short-term debt, commercial paper and credit lines keep their restricting words)
+    (
+        re.compile(
+            r"\b(?:re)?payments?\s+(?:of|on)\s+(?:long[\s-]term\s+)?(?:debt|borrowings)\b"
+            r"|\b(?:long[\s-]term\s+)?(?:debt|borrowings?)\s+(?:re)?payments?\b"
+        ),
+        "repayments of debt",
+    ),
+    (
+        re.compile(
+            r"\b(?:proceeds\s+from\s+(?:the\s+)?(?:issuances?\s+of\s+)?|issuances?\s+of\s+|borrowings\s+of\s+)"
+            r"(?:long[\s-]term\s+)?(?:debt|borrowings)\b"
+        ),
+        "proceeds from issuance of debt",
+    ),
     (re.compile(r"\bcost\s+of\s+(?:goods|products|merchandise)\s+sold\b"), "cost of sales"),
     # "Deferred income tax provision/(benefit)", "Deferred income tax expense": the deferred part of the tax
     # line is the deferred income taxes (before the tax line's own names turn "expense" into "provision")
@@ -353,12 +370,19 @@ def _as_income(have: set[str], wanted: set[str]) -> set[str]:
 
 
 def names_loss(label: str, description: str) -> bool:
-    """The English label names the loss of an income line the description asks for ("Operating loss" for
-    "Operating income (loss)"): a positive figure printed on it may be the size of the loss."""
+    """The English label names the loss or the expense of an income line the description asks for
+    ("Operating loss" for "Operating income (loss)", "Other expense, net" for "Other income (expense), net"):
+    a positive figure printed on it may be the size of the loss."""
     if not (is_english(label) and is_english(description)):
         return False
     have = set(words(label))
-    return "loss" in have and "income" not in have and "loss" not in set(words(_PAREN.sub(" ", description)))
+    asked = set(words(_PAREN.sub(" ", description)))
+    if "income" in have:
+        return False
+    expense = (
+        "income" in asked and not asked & {"expense", "expenses"} and bool(have & {"expense", "expenses"})
+    )
+    return ("loss" in have and "loss" not in asked) or expense
 
 
 def _needed(head: str) -> set[str]:

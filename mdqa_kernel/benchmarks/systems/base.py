@@ -163,6 +163,8 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # number word is read whole; column dates printed close together head their own columns; a line item's
 # percentage change from its "% Change" column or its "X % change" row; "% Change" over "Total | Operational"
 # heads them; "First-Quarter" is a quarter).
+# mdqa v101: table reader table-72 (a stated sign convention reads two-sign rows as printed; "Other expense, net"
+# names an income (expense) line; debt flows without "long-term"; a note's row when the named statement lacks it).
 # mdqa v100: table reader table-71 (revenue parts are operating; operating adjustments named by their change;
 # the deferred tax provision is the deferred income taxes).
 # mdqa v99: table reader table-70 (rows closed by "Total current assets/liabilities" are current lines; lease obligations).
@@ -235,7 +237,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 100,
+    "mdqa": 101,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

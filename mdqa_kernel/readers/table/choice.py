@@ -15,6 +15,7 @@ import polars as pl
 from mdqa_kernel.readers.base import DocumentView, Evidence, FieldLike, ReadResult, found, not_found
 from mdqa_kernel.readers.confidence import (
     NAMED_STATEMENT_ELSEWHERE,
+    NO_STATEMENT_ROW,
     OCR_DOUBTFUL,
     OCR_TRUSTED_WORD,
     RIVALS_FACTOR,
@@ -71,9 +72,12 @@ def best_reading(
     if asked is not None:
         # "… as printed in the cash flow statement": the same label elsewhere is another table's
         signed = asks_printed_sign(field.description)
+        unread = asked in statements.values() and all(statements.get(t.cand.page) != asked for t in typed)
         for t in typed:
             if statements.get(t.cand.page) != asked:
-                t.score = round(t.score * NAMED_STATEMENT_ELSEWHERE, 4)
+                t.score = round(
+                    t.score * NAMED_STATEMENT_ELSEWHERE * (NO_STATEMENT_ROW if unread else 1.0), 4
+                )
                 if signed and (parse_number(t.cand.raw) or 0.0) >= 0:
                     # "Total capital expenditures $649" in the discussion, "(649)" in the statement
                     t.score = round(t.score * UNSIGNED_ELSEWHERE, 4)

@@ -49,6 +49,7 @@ from mdqa_kernel.readers.plausibility import field_kind
 from mdqa_kernel.readers.semantics import (
     asks_expense,
     asks_percent,
+    asks_printed_sign,
     deducted_expense,
     field_basis,
     signed_by_sums,
@@ -504,8 +505,10 @@ class TableReader:
             scale_conf *= LOSS_UNSIGNED
         label = row.label or row.extended_label
         sign = sign_of_pair(label, field.description)
-        if sign is None and cell.value:
-            scale_conf *= LOSS_UNSIGNED  # "Income tax (expense)/benefit" for a field naming neither side
+        if sign is None and cell.value and not asks_printed_sign(field.description):
+            # "Income tax (expense)/benefit" for a field naming neither side nor its sign convention: a field
+            # stating "a loss in parentheses is negative" takes the row as printed
+            scale_conf *= LOSS_UNSIGNED
         elif sign == 1 and cell.value and signed_by_sums(field.description, label):
             use = use_in_column(page_rows(doc, row.page, lines), row, cell)
             if use is Use.ADDED:
