@@ -60,6 +60,8 @@ _HARMLESS_BESIDE = {
     # an amortization is an expense ("Amortization of intangible assets expense" is the "Amortization of
     # intangible assets" line), and only intangibles of a finite life are amortized ("definite-lived")
     "amortization": frozenset({"expense", "finite", "definite", "lived", "amortizable"}),
+    # an income statement's "Restructuring" line is its restructuring charges ("Restructuring and related costs")
+    "restructuring": frozenset({"charge", "cost", "expense", "related"}),
 }
 # "Revenue from products only": "only" restricts nothing a label would print
 _STOP = frozenset(
@@ -68,6 +70,8 @@ _STOP = frozenset(
 # Verbs of a cash-flow total's name: "Net cash provided by (used in)" names one line either way.
 _PERIOD_TOKEN = re.compile(r"q[1-4]|fy\d*|h[12]|20\d\dq[1-4]")  # "Revenues Q1 2023": a period, not a word
 _FLOW_VERBS = frozenset({"provided", "used", "generated"})
+# "Restructuring charges recognised in the fiscal year": when a charge is booked, not a kind of it
+_BOOKED = frozenset({"recognised", "recognized"})
 # Same concept under another word, after stemming ("net earnings" is net income, "cost of sales" is
 # cost of revenue).
 # "Income from operations" is operating income; "Net cash from operations" the operating cash flow.
@@ -83,6 +87,14 @@ _SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
         "purchases of ",
     ),
     (re.compile(r"\bcapital\s+spending\b"), "capital expenditures"),
+    # the expense of equity awards under any of its names: "Share-based plans expense", "Equity award
+    # compensation expense" are the stock-based compensation expense
+    (
+        re.compile(
+            r"\b(?:stock|share|equity)(?:[\s-]based)?\s+(?:award|plan)s?\s+(?:compensation\s+)?expense\b"
+        ),
+        "stock-based compensation expense",
+    ),
     # A financing flow of the company's debt: "Repayments of debt", "Debt repayments", "Repayment of
     # borrowings" are its repayments of long-term debt, "Borrowings of debt", "Proceeds from issuance of debt"
     # its proceeds (short-term debt, commercial paper and credit lines keep their restricting words)
@@ -256,7 +268,14 @@ def _words(text: str) -> tuple[str, ...]:
     t = _PERIOD_TAIL.sub(" ", t)
     out = []
     for w in re.split(r"[^a-z0-9]+", t.replace("'s", "")):
-        if not w or w in _STOP or w in _FLOW_VERBS or w.isdigit() or _PERIOD_TOKEN.fullmatch(w):
+        if (
+            not w
+            or w in _STOP
+            or w in _FLOW_VERBS
+            or w in _BOOKED
+            or w.isdigit()
+            or _PERIOD_TOKEN.fullmatch(w)
+        ):
             continue
         if len(w) > 4 and w.endswith("ies"):
             w = w[:-3] + "y"  # inventories → inventory

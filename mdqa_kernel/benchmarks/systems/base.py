@@ -163,6 +163,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # number word is read whole; column dates printed close together head their own columns; a line item's
 # percentage change from its "% Change" column or its "X % change" row; "% Change" over "Total | Operational"
 # heads them; "First-Quarter" is a quarter).
+# mdqa v102: table reader table-73 (an income statement's "Restructuring" line; equity award expense is stock-based compensation).
 # mdqa v101: table reader table-72 (a stated sign convention reads two-sign rows as printed; "Other expense, net"
 # names an income (expense) line; debt flows without "long-term"; a note's row when the named statement lacks it).
 # mdqa v100: table reader table-71 (revenue parts are operating; operating adjustments named by their change;
@@ -237,7 +238,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 101,
+    "mdqa": 102,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,
