@@ -1,0 +1,171 @@
+"""The vocabulary a line item's name is compared in (`text/statement_context`): words that restrict nothing
+anywhere or beside one head word, words dropped before comparing, and the other printed names of one line
+item, each rewritten to one form."""
+
+from __future__ import annotations
+
+import re
+
+# Words that add nothing to a line item's identity ("Total net revenue" is total revenue).
+HARMLESS = frozenset({"total", "net", "consolidated", "common", "company", "amount", "reported"})
+# Words that restrict nothing beside one head: "operating revenues" is the top line of utilities,
+# carriers and bottlers ("Net operating revenues"), not a component of revenue; a cash-flow total is
+# "Net cash (flows) from operating (activities)"; dividends paid are "Dividends (to shareholders)".
+ACTIVITY = frozenset({"activity"})
+HARMLESS_BESIDE = {
+    "revenue": frozenset({"operating"}),
+    "cash": frozenset({"flow"}),
+    "operating": ACTIVITY,
+    "investing": ACTIVITY,
+    "financing": ACTIVITY,
+    "dividend": frozenset({"cash", "paid", "shareholder", "stockholder", "shareowner"}),
+    # "Income from continuing operations before income taxes": discontinued operations are reported net of
+    # tax, below that line, so every pre-tax income is the continuing operations' ("before income tax
+    # expense" and "before provision for income taxes" are before the income taxes line)
+    "before": frozenset({"continuing", "operating", "expense", "provision"}),
+    # a retailer's inventory is its "Merchandise inventories" line
+    "inventory": frozenset({"merchandise"}),
+    # "Long-term debt obligations" is the long-term debt line, not a kind of it
+    "debt": frozenset({"obligation"}),
+    # a balance sheet's intangible assets are the acquired, identifiable ones ("Acquired intangible assets, net")
+    "intangible": frozenset({"acquired", "identifiable"}),
+    # an amortization is an expense ("Amortization of intangible assets expense" is the "Amortization of
+    # intangible assets" line), and only intangibles of a finite life are amortized ("definite-lived")
+    "amortization": frozenset({"expense", "finite", "definite", "lived", "amortizable"}),
+    # an income statement's "Restructuring" line is its restructuring charges ("Restructuring and related costs")
+    "restructuring": frozenset({"charge", "cost", "expense", "related"}),
+}
+# "Revenue from products only": "only" restricts nothing a label would print
+STOP = frozenset(
+    {"the", "of", "a", "an", "and", "to", "in", "on", "for", "by", "from", "at", "its", "or", "only"}
+)
+# Verbs of a cash-flow total's name: "Net cash provided by (used in)" names one line either way.
+PERIOD_TOKEN = re.compile(r"q[1-4]|fy\d*|h[12]|20\d\dq[1-4]")  # "Revenues Q1 2023": a period, not a word
+FLOW_VERBS = frozenset({"provided", "used", "generated"})
+# "Restructuring charges recognised in the fiscal year": when a charge is booked, not a kind of it
+BOOKED = frozenset({"recognised", "recognized"})
+# Same concept under another word, after stemming ("net earnings" is net income, "cost of sales" is
+# cost of revenue).
+# "Income from operations" is operating income; "Net cash from operations" the operating cash flow.
+SAME_WORD = {"earning": "income", "sale": "revenue", "profit": "income", "operation": "operating"}
+# Printed names of one line item that differ by more than a word, each rewritten to one form first:
+# the outflow for fixed assets ("Additions to / Payments for / Payments to acquire / Purchase of
+# property and equipment", "Capital spending"), the cost of what was sold ("Cost of products sold").
+SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(
+            r"\b(?:additions?\s+to|payments?\s+(?:for|to\s+acquire)|purchases?\s+of)\s+(?=property and equipment)"
+        ),
+        "purchases of ",
+    ),
+    (re.compile(r"\bcapital\s+spending\b"), "capital expenditures"),
+    # the expense of equity awards under any of its names: "Share-based plans expense", "Equity award
+    # compensation expense" are the stock-based compensation expense
+    (
+        re.compile(
+            r"\b(?:stock|share|equity)(?:[\s-]based)?\s+(?:award|plan)s?\s+(?:compensation\s+)?expense\b"
+        ),
+        "stock-based compensation expense",
+    ),
+    # A financing flow of the company's debt: "Repayments of debt", "Debt repayments", "Repayment of
+    # borrowings" are its repayments of long-term debt, "Borrowings of debt", "Proceeds from issuance of debt"
+    # its proceeds (short-term debt, commercial paper and credit lines keep their restricting words)
+    (
+        re.compile(
+            r"\b(?:re)?payments?\s+(?:of|on)\s+(?:long[\s-]term\s+)?(?:debt|borrowings)\b"
+            r"|\b(?:long[\s-]term\s+)?(?:debt|borrowings?)\s+(?:re)?payments?\b"
+        ),
+        "repayments of debt",
+    ),
+    (
+        re.compile(
+            r"\b(?:proceeds\s+from\s+(?:the\s+)?(?:issuances?\s+of\s+)?|issuances?\s+of\s+|borrowings\s+of\s+)"
+            r"(?:long[\s-]term\s+)?(?:debt|borrowings)\b"
+        ),
+        "proceeds from issuance of debt",
+    ),
+    (re.compile(r"\bcost\s+of\s+(?:goods|products|merchandise)\s+sold\b"), "cost of sales"),
+    # "Deferred income tax provision/(benefit)", "Deferred income tax expense": the deferred part of the tax
+    # line is the deferred income taxes (before the tax line's own names turn "expense" into "provision")
+    (
+        re.compile(
+            r"\bdeferred\s+(?:income\s+)?tax(?:es)?\s+(?:provision|expense)(?:\s*/?\s*\(\s*benefit\s*\))?"
+        ),
+        "deferred income taxes",
+    ),
+    # The income tax line: "Income tax expense", "Income tax provision", "Provision for taxes on income";
+    # "Income taxes from continuing operations" is that line of a filer with discontinued operations,
+    # whose taxes are netted into their own line below it (a bare "Income taxes" row may be a balance)
+    (
+        re.compile(
+            r"\b(?:provision\s+for\s+)?income\s+tax(?:es)?(?:\s+(?:expense|provision))?\s+(?:from|on)\s+"
+            r"continuing\s+operations\b|\bincome\s+tax\s+(?:expense|provision)\b|\bprovision\s+for\s+taxes\s+on\s+income\b"
+        ),
+        "provision for income taxes",
+    ),
+    # "Sales to customers": the sales (a region or a class of customer after it still restricts them)
+    (re.compile(r"\bsales\s+to\s+customers\b"), "sales"),
+    # "Common stock cash dividends paid", "Dividends — common and preferred": the dividends paid to
+    # shareholders, every class of them (a preferred stock's dividends alone keep their restricting word)
+    (re.compile(r"\bcommon(?:\s+and\s+preferred)?\s+(?:stock|shares?)\s+(?=(?:cash\s+)?dividends?\b)"), ""),
+    (
+        re.compile(
+            r"(?<=\bdividends)(?:\s+paid)?\s*(?:[—–-]|,|\s+on|\s+to)\s*common\s+and\s+preferred"
+            r"(?:\s+(?:stock|shares?|stockholders|shareholders))?\b"
+        ),
+        "",
+    ),
+    # "Earnings before income tax expense and equity in income of affiliates": the pre-tax line of a filer
+    # that adds its share of affiliates' earnings after the tax line, so it is the pre-tax income
+    (
+        re.compile(
+            r"\b(before\s+(?:provision\s+for\s+)?income\s+tax(?:es)?(?:\s+expense)?)\s+and\s+equity\s+in\s+"
+            r"(?:the\s+)?(?:net\s+)?\(?(?:income|earnings|loss(?:es)?)\)?(?:\s*\([a-z]+\))?\s+of\s+"
+            r"(?:unconsolidated\s+|equity[\s-]+method\s+)?(?:affiliates?|investees?|subsidiaries|joint\s+ventures?|"
+            r"companies|entities)\b"
+        ),
+        r"\1",
+    ),
+    # "Depreciation and amortization of property and intangibles": of both classes of assets it applies to, so
+    # the whole of it
+    (
+        re.compile(
+            r"\b(depreciation\s+(?:and|&)\s+amortization)\s+of\s+property(?:\s+and\s+equipment|,\s+equipment)?,?"
+            r"\s+and\s+intangible(?:s|\s+assets)\b"
+        ),
+        r"\1",
+    ),
+    # The share count behind earnings per share, as statements head it: "Average shares outstanding",
+    # "Shares used in per share calculation", "Weighted-average shares used to compute net loss per share
+    # attributable to common stockholders", "Weighted average shares of common stock outstanding, including
+    # dilutive effect" all name the weighted-average shares outstanding ("number of" is the description's).
+    (
+        re.compile(
+            r"\b(?:weighted[\s-]+average\s+)?(?:common\s+)?shares\s+used\s+(?:in|to|for)\s+(?:the\s+)?(?:comput\w*"
+            r"\s+(?:of\s+)?(?:basic\s+and\s+diluted\s+)?)?(?:[a-z]+\s+){0,3}?per[\s-]+(?:common\s+)?share"
+            r"(?:\s+calculations?|\s+attributable\s+to\s+common\s+(?:stock|share)holders)?"
+        ),
+        "weighted average shares outstanding",
+    ),
+    # "Average common shares outstanding for earnings per common share:", "… in computing basic and diluted
+    # net income per share": the purpose of the count, not a restriction of it
+    (
+        re.compile(
+            r"\b(shares\s+outstanding)\s*,?\s+(?:used\s+)?(?:for|in)\s+(?:(?:comput|calculat|determin)\w*\s+)?"
+            r"(?:[a-z()]+\s+){0,4}?per[\s-]+(?:common\s+)?share\b:?"
+        ),
+        r"\1",
+    ),
+    (re.compile(r"\bweighted[\s-]+average\s+number\s+of\b"), "weighted average"),
+    (re.compile(r"(?<!weighted )(?<!weighted-)\baverage\s+(?=(?:common\s+)?shares\b)"), "weighted average "),
+    (re.compile(r"\bshares\s+of\s+common\s+stock\b"), "shares"),
+    # "Long-term …", "Non-current …", "…, noncurrent": one section word, never read as "current"
+    (re.compile(r"\b(?:non[\s-]?current|long[\s-]+term)\b"), "noncurrent"),
+    # "Long-term operating lease obligations": a lease's recognised obligation is its lease liability
+    (re.compile(r"\b(lease)\s+obligations?\b"), r"\1 liability"),
+    # "Amortization of intangibles": the noun names the intangible assets
+    (re.compile(r"\bintangibles\b"), "intangible assets"),
+    # "Gross profit as a % of revenue", "… as a percent of net sales": one ratio's name
+    (re.compile(r"\bas\s+a\s+(?:%|percent\b)\s*of\b"), "as a percentage of"),
+    (re.compile(r",?\s*including\s+(?:the\s+)?dilutive\s+effects?\b"), " diluted"),
+)
