@@ -148,12 +148,15 @@ _EVENT_TAIL = re.compile(r"^(?P<thing>[A-Za-z][A-Za-z -]*[a-z])\s+[a-z]{3,}ed$")
 SIGN_WORDS = r"loss|losses|gain|income|deficit|benefit|expense"
 _NAME_GOES_ON = r"(?=\s+(?!(?:for|at|in|as|during|of|on)\b)[A-Za-z])"  # more of the name, not a period
 _INNER_SIGN = re.compile(rf"\s*\((?:{SIGN_WORDS}|used\s+in)\){_NAME_GOES_ON}", re.IGNORECASE)
-# "Income (loss) before income taxes": the income word and its loss note, inside the name
-_LOSS_SIDE = re.compile(
-    rf"\b(?:income|earnings|profit)\s*\((?P<loss>loss|losses|deficit)\){_NAME_GOES_ON}", re.IGNORECASE
+# The other side of an income line, under whose name a year on that side prints it: "Income (loss) before
+# income taxes" (the loss note inside the name) as "Loss before income taxes", "Other income (expense), net"
+# as "Other expense, net"
+_OTHER_SIDES = (
+    re.compile(
+        rf"\b(?:income|earnings|profit)\s*\((?P<side>loss|losses|deficit)\){_NAME_GOES_ON}", re.IGNORECASE
+    ),
+    re.compile(r"\bincome\s*\((?P<side>expenses?)\)", re.IGNORECASE),
 )
-# "Other income (expense), net": a year's net expense is printed under the expense's name ("Other expense, net")
-_EXPENSE_SIDE = re.compile(r"\bincome\s*\((?P<side>expenses?)\)", re.IGNORECASE)
 # "Income (earnings) before income taxes", "Current portion (current maturities) of long-term debt": up to
 # three words in parentheses inside the name are another name of as many words before them, not where the
 # name ends (cut there, "Income" would name every income row); "of" goes on with the name unless a period
@@ -231,14 +234,11 @@ def _description_core(description: str) -> list[str]:
     if alt is not None and (other := _core(alt)):
         out.append(other)
     core = _core(desc)
-    # the same line printed for a year with a loss: "Income (loss) before income taxes" is printed
-    # "Loss before income taxes" then (its figure in parentheses)
-    as_loss = _LOSS_SIDE.sub(r"\g<loss>", desc)
-    if as_loss != desc and (loss := _core(as_loss)):
-        out.append(loss)
-    as_expense = _EXPENSE_SIDE.sub(r"\g<side>", desc)
-    if as_expense != desc and (expense := _core(as_expense)):
-        out.append(expense)
+    # the same line printed for a year on its other side (its figure in parentheses)
+    for side in _OTHER_SIDES:
+        as_side = side.sub(r"\g<side>", desc)
+        if as_side != desc and (named := _core(as_side)):
+            out.append(named)
     if core:
         out.insert(0, core)
         # "Auditor ratified", "Stock repurchase program reauthorized": the thing the event happened to,

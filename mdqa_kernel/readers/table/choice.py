@@ -72,15 +72,16 @@ def best_reading(
     if asked is not None:
         # "… as printed in the cash flow statement": the same label elsewhere is another table's
         signed = asks_printed_sign(field.description)
-        unread = asked in statements.values() and all(statements.get(t.cand.page) != asked for t in typed)
-        for t in typed:
-            if statements.get(t.cand.page) != asked:
-                t.score = round(
-                    t.score * NAMED_STATEMENT_ELSEWHERE * (NO_STATEMENT_ROW if unread else 1.0), 4
-                )
-                if signed and (parse_number(t.cand.raw) or 0.0) >= 0:
-                    # "Total capital expenditures $649" in the discussion, "(649)" in the statement
-                    t.score = round(t.score * UNSIGNED_ELSEWHERE, 4)
+        elsewhere = [t for t in typed if statements.get(t.cand.page) != asked]
+        # the statement is printed but none of its rows reads the field: a note's row of the same name is
+        # not trusted alone
+        unread = len(elsewhere) == len(typed) and asked in statements.values()
+        factor = NAMED_STATEMENT_ELSEWHERE * (NO_STATEMENT_ROW if unread else 1.0)
+        for t in elsewhere:
+            t.score = round(t.score * factor, 4)
+            if signed and (parse_number(t.cand.raw) or 0.0) >= 0:
+                # "Total capital expenditures $649" in the discussion, "(649)" in the statement
+                t.score = round(t.score * UNSIGNED_ELSEWHERE, 4)
     # A plausible reading goes before any implausible one, whatever their scores: a headcount read
     # from a row about shares must not win over the one read from the sentence about employees. At
     # equal scores a primary statement's row goes first: that is where its line items are defined.
