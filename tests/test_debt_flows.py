@@ -1,7 +1,8 @@
 """A cash flow statement's flows of the company's debt under their printed names: "Debt repayments",
-"Repayment of borrowings", "Repayments of debt" are the repayments of long-term debt; "Borrowings of
-debt", "Proceeds from issuance of debt" the proceeds. Short-term debt and commercial paper keep their
-restricting words and are not read for either."""
+"Repayment of borrowings", "Repayments of debt", "Long-term debt payments, including current portion"
+are the repayments of long-term debt; "Borrowings of debt", "Proceeds from issuance of debt" the
+proceeds. Short-term debt and commercial paper keep their restricting words and are not read for
+either."""
 
 from __future__ import annotations
 
@@ -42,6 +43,7 @@ def _cash_flows(*financing: tuple[str, ...]) -> list:
     [
         ("Debt repayments", "Borrowings of debt"),
         ("Repayment of borrowings", "Proceeds from issuance of debt"),
+        ("Long-term debt payments, including current portion", "Proceeds from borrowings"),
     ],
 )
 def test_debt_flows_printed_without_long_term(tmp_path: Path, repaid: str, borrowed: str) -> None:

@@ -58,8 +58,8 @@ def test_a_wrapped_tail_still_joins_its_row(tmp_path: Path) -> None:
         ("of allowance for credit losses",),
     )
     variants = _rows(tmp_path / "w.pdf", page)
-    assert "Net income attributable toAcme Inc." in variants["Net income attributable to"]
-    assert "Accounts receivable, netof allowance for credit losses" in variants["Accounts receivable, net"]
+    assert "Net income attributable to Acme Inc." in variants["Net income attributable to"]
+    assert "Accounts receivable, net of allowance for credit losses" in variants["Accounts receivable, net"]
 
 
 def test_a_capitalised_tail_hanging_under_its_row_still_joins_it(tmp_path: Path) -> None:

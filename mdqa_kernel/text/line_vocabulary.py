@@ -69,11 +69,13 @@ SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     # A financing flow of the company's debt: "Repayments of debt", "Debt repayments", "Repayment of
     # borrowings" are its repayments of long-term debt, "Borrowings of debt", "Proceeds from issuance of debt"
-    # its proceeds (short-term debt, commercial paper and credit lines keep their restricting words)
+    # its proceeds (short-term debt, commercial paper and credit lines keep their restricting words); a
+    # repayment is always of the debt's current part, so ", including current portion" names the same flow
     (
         re.compile(
-            r"\b(?:re)?payments?\s+(?:of|on)\s+(?:long[\s-]term\s+)?(?:debt|borrowings)\b"
-            r"|\b(?:long[\s-]term\s+)?(?:debt|borrowings?)\s+(?:re)?payments?\b"
+            r"(?:\b(?:re)?payments?\s+(?:of|on)\s+(?:long[\s-]term\s+)?(?:debt|borrowings)\b"
+            r"|\b(?:long[\s-]term\s+)?(?:debt|borrowings?)\s+(?:re)?payments?\b)"
+            r"(?:\s*,?\s*(?:including|and)\s+(?:the\s+)?current\s+(?:portions?|maturities)\b)?"
         ),
         "repayments of debt",
     ),
@@ -83,6 +85,17 @@ SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
             r"(?:long[\s-]term\s+)?(?:debt|borrowings)\b"
         ),
         "proceeds from issuance of debt",
+    ),
+    # Interest expense under its itemised names: "Interest expense on debt", "Interest expense from debt and
+    # amortization of debt discount and deferred financing costs" (debt discount and issuance costs are
+    # amortized into interest expense, so they name no other line)
+    (
+        re.compile(
+            r"\binterest\s+expense(?:\s+(?:from|on)\s+(?:the\s+)?(?:debt|borrowings|notes))?"
+            r"(?:\s*,?\s*(?:and|including)\s+(?:the\s+)?amortization\s+of\s+debt\s+(?:discounts?|premiums?|issuance\s+costs)"
+            r"(?:\s*,?\s*(?:and\s+)?(?:deferred\s+)?(?:financing|issuance)\s+costs)?)?"
+        ),
+        "interest expense",
     ),
     (re.compile(r"\bcost\s+of\s+(?:goods|products|merchandise)\s+sold\b"), "cost of sales"),
     # "Deferred income tax provision/(benefit)", "Deferred income tax expense": the deferred part of the tax

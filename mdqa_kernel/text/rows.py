@@ -11,6 +11,7 @@ import re
 import statistics
 import unicodedata
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from mdqa_kernel.text.language import has_cjk
 from mdqa_kernel.text.layout import Cell, Line, Word, is_year_word
@@ -108,7 +109,7 @@ def table_rows(lines: list[Line]) -> list[Row]:
         # below it: never the row's own name
         headings = {t for _, t in e.below if own and _HEADING_LINE.match(t)}
         variants = [v for v in _variants(parts) if v not in headings]
-        rows.append(Row(line.page, line, own, "".join(parts), e.cells, snippet, variants))
+        rows.append(Row(line.page, line, own, _join_parts(parts), e.cells, snippet, variants))
     return rows
 
 
@@ -254,6 +255,8 @@ def _assign_label_fragments(entries: list[_Entry], lines: list[Line], gap_limit:
             if any(w.x0 >= first_x for w in label_words):
                 continue
             dist = max(top - line.bottom, line.top - bottom, 0.0)
+            if j < e.index and dist <= gap_limit and _lower_case_start(e.label_words):
+                dist = -1.0  # a row label in lower case ("financing costs") continues the line over it
             if dist <= 2 * gap_limit and (best is None or dist < best[0]):
                 best = (dist, e)
         if best is not None:
@@ -291,7 +294,23 @@ def _variants(parts: list[str]) -> list[str]:
     out = []
     for a in range(len(parts)):
         for b in range(a + 1, min(len(parts), a + 5) + 1):
-            out.append("".join(parts[a:b]))
+            out.append(_join_parts(parts[a:b]))
+    return out
+
+
+def _lower_case_start(words: list[Word]) -> bool:
+    return bool(words) and words[0].text[:1].isalpha() and words[0].text[:1].islower()
+
+
+def _join_parts(parts: list[str]) -> str:
+    """Label fragments as one label. A fragment that continues the one before it (it starts in lower case,
+    or the one before ends open: "… and", "… of") wraps between words and joins with a space; others (CJK,
+    a heading over the row: "Operating Activities" / "Net income") run on without one, so that a heading's
+    words never pass for the label's ("Operating activities net income" is no operating income)."""
+    out = parts[0] if parts else ""
+    for prev, part in pairwise(parts):
+        wraps = not has_cjk(prev + part) and (part[:1].islower() or bool(_OPEN_END.search(prev)))
+        out += (" " if wraps else "") + part
     return out
 
 
