@@ -204,6 +204,12 @@ _SEGMENT_TITLE = re.compile(
     r"|^[\d一二三四五六七八九十()（）.、\s]*(?:分部信息|分部报告|报告分部)",
     re.I,
 )
+# One segment's heading in a discussion of results ("Walmart U.S. Segment", "Sam's Club Segment",
+# "International Segment Results"): a few capitalised words, then "Segment". It opens that segment's tables
+# on its page only (`readers/table/scope`), since the discussion that follows has no closing title.
+_SEGMENT_HEADING = re.compile(
+    r"^(?:[A-Z][\w.'’&-]*\s+){1,4}[Ss]egment(?:\s+(?:[Rr]esults|[Pp]erformance(?:\s+[Ss]ummary)?))?$"
+)
 # Titles that end a parent or segment scope: the consolidated statements, the next note or item. Numbered
 # Chinese headings ("一、经营活动产生的现金流量") are rows of the statements too: they end nothing.
 _CONSOLIDATED_TITLE = re.compile(
@@ -257,7 +263,8 @@ def field_scope(field: FieldLike) -> Scope:
 
 def statement_scope(line: str) -> str | None:
     """The scope a title line opens ("parent", "segment", "consolidated" for a title that ends one,
-    "section" for a heading that ends a segment discussion only), or None when the line is no title. A title is short: a sentence that mentions one is not."""
+    "section" for a heading that ends a segment discussion only, "segment heading" for one segment's
+    heading, whose scope ends with its page), or None when the line is no title. A title is short: a sentence that mentions one is not."""
     text = unicodedata.normalize("NFKC", line).strip()
     if not text or len(text) > 90 or "。" in text or len(re.findall(r"\d+", text)) > 2:
         return None  # a sentence or a row of figures, not a title
@@ -265,6 +272,8 @@ def statement_scope(line: str) -> str | None:
         return "parent"
     if _SEGMENT_TITLE.search(text):
         return "segment"
+    if _SEGMENT_HEADING.match(text):
+        return "segment heading"
     if _CONSOLIDATED_TITLE.search(text) or _numbered_note(text):
         return "consolidated"
     if _SECTION_HEADING.match(text):

@@ -442,7 +442,7 @@ class TableReader:
         for page, page_ls, row, score in self._named_rows(doc, field, labels, lines):
             cand = self._pick_cell(doc, field, row, page_ls, score, period, chooser)
             if cand is not None:
-                cand.scope = scope_at(doc, lines, page, row.line.index)
+                cand.scope = scope_at(doc, lines, page, row.line.index, table_row=True)
                 out.append(cand)
         return out
 

@@ -13,15 +13,23 @@ from mdqa_kernel.readers.table.candidates import Candidate
 from mdqa_kernel.text.layout import Line
 from mdqa_kernel.text.values import EXCEPT_PER_SHARE, declared_scale, read_number
 
+_SEGMENT_TABLES = "segment tables"  # the mark of one segment's heading: its page's tables below it
 
-def scope_at(doc: DocumentView, lines: dict[int, list[Line]], page: int, index: int) -> str | None:
-    """The statement a row is printed in when it is not the consolidated one: "parent" or "segment"."""
+
+def scope_at(
+    doc: DocumentView, lines: dict[int, list[Line]], page: int, index: int, table_row: bool = False
+) -> str | None:
+    """The statement a row is printed in when it is not the consolidated one: "parent" or "segment". One
+    segment's heading counts for the table rows under it only: the page may go on to other topics in prose
+    ("Employees" after the last segment's description)."""
     scopes = doc.memo("scopes", lambda: _scope_marks(lines))
     carried, marks = scopes.get(page, (None, []))
     scope = carried
     for i, mark in marks:
-        if i <= index:
+        if i <= index and (table_row or mark != _SEGMENT_TABLES):
             scope = mark
+    if scope == _SEGMENT_TABLES:
+        return "segment"
     return scope if scope in ("parent", "segment") else None
 
 
@@ -93,6 +101,11 @@ def _scope_marks(lines: dict[int, list[Line]]) -> dict[int, tuple[str | None, li
         carried = current
         for i, line in enumerate(lines[page]):
             scope = statement_scope(line.text) if seen[line.text.strip()] < 3 else None
+            if scope == "segment heading":
+                marks.append(
+                    (i, _SEGMENT_TABLES)
+                )  # to the page's end; the scope carried on is left as it was
+                continue
             if scope == "section" and current != "segment":
                 continue  # a heading in capitals ends a segment discussion only
             if scope is not None:
