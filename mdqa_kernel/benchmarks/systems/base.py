@@ -163,8 +163,8 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # number word is read whole; column dates printed close together head their own columns; a line item's
 # percentage change from its "% Change" column or its "X % change" row; "% Change" over "Total | Operational"
 # heads them; "First-Quarter" is a quarter).
-# mdqa v103: table reader table-75 (wrapped labels joined with a space; itemised interest expense and debt payment
-# names; one segment's heading makes the tables under it, on its page, that segment's).
+# mdqa v103: table reader table-75 (a wrapped label's continuing fragment joined with a space; itemised interest
+# expense and debt payment names; one segment's heading makes the table rows under it, on its page, that segment's).
 # mdqa v102: table reader table-73 (an income statement's "Restructuring" line; equity award expense is stock-based compensation).
 # mdqa v101: table reader table-72 (a stated sign convention reads two-sign rows as printed; "Other expense, net"
 # names an income (expense) line; debt flows without "long-term"; a note's row when the named statement lacks it).

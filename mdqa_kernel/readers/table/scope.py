@@ -102,9 +102,8 @@ def _scope_marks(lines: dict[int, list[Line]]) -> dict[int, tuple[str | None, li
         for i, line in enumerate(lines[page]):
             scope = statement_scope(line.text) if seen[line.text.strip()] < 3 else None
             if scope == "segment heading":
-                marks.append(
-                    (i, _SEGMENT_TABLES)
-                )  # to the page's end; the scope carried on is left as it was
+                # to the page's end; the scope carried on to the next page is left as it was
+                marks.append((i, _SEGMENT_TABLES))
                 continue
             if scope == "section" and current != "segment":
                 continue  # a heading in capitals ends a segment discussion only

@@ -228,8 +228,9 @@ TABLE_READER_VERSION = "table-75"  # 4: disclosure topics under their printed na
 # prints none of its rows, is below CONFIDENT.
 # 73: an income statement's "Restructuring" line is the restructuring charges ("recognised" restricts nothing);
 # "Share-based plans expense", "Equity award compensation expense" are the stock-based compensation expense.
-# 74: a label wrapped over lines is joined with a space between fragments (CJK without); "Long-term debt
-# payments, including current portion" is the repayments of debt; "Interest expense from debt and amortization
-# of debt discount and deferred financing costs" is the interest expense.
-# 75: one segment's heading in a discussion of results ("Walmart U.S. Segment") makes the tables under it, on
-# its page, that segment's.
+# 74: a label's fragment that continues the one before it (lower-case start, open end) joins it with a space;
+# a lower-case row label takes the label-only line just over it; "Long-term debt payments, including current
+# portion" is the repayments of debt; "Interest expense from debt and amortization of debt discount and deferred
+# financing costs" is the interest expense.
+# 75: one segment's heading in a discussion of results ("Walmart U.S. Segment") makes the table rows under it,
+# on its page, that segment's; prose on the page stays the company's.
