@@ -104,6 +104,33 @@ def test_q_columns_beside_a_total(tmp_path: Path) -> None:
     assert read(doc, FOURTH).value == 28341
 
 
+def test_ordinal_quarters_beside_the_year_column_are_that_year_s(tmp_path: Path) -> None:
+    """ "Quarter 1st 2nd 3rd 4th" beside "12-Month 2023": the only year of the table heads its full-year
+    column, and the quarters are that year's; the next table, of 2022, holds none of them."""
+
+    def table(year: str, *values: str) -> list:
+        return [
+            row("", "Quarter", "", "", "", "12-Month", cols=EIGHT[3:]),
+            row("", "1st", "2nd", "3rd", "4th", year, cols=EIGHT[3:]),
+            row("Revenue", *values, cols=EIGHT[3:]),
+        ]
+
+    quarterly = [
+        text("13. Quarterly Financial Information (Unaudited)"),
+        MILLIONS,
+        *table("2023", "23,382", "24,258", "25,146", "28,341", "101,127"),
+        *table("2022", "21,961", "23,051", "24,223", "24,770", "94,005"),
+    ]
+    doc = annual(tmp_path / "q.pdf", quarterly)
+    fourth = read(doc, FOURTH)
+    assert fourth.value == 28341 and fourth.confidence >= CONFIDENT, fourth
+    heads = ["Quarter 1st", "Quarter 2nd", "Quarter 3rd", "Quarter 4th", "12-Month 2023"]
+    assert [p.year for p in column_periods(heads)] == [2023] * 5
+    # with a second year in the header, which year the quarters belong to is not known
+    two_years = column_periods(["Quarter 1st", "Quarter 2nd", "12-Month 2023", "12-Month 2022"])
+    assert [p.year for p in two_years[:2]] == [None, None]
+
+
 def test_a_sentence_about_the_year_is_not_the_quarter(tmp_path: Path) -> None:
     mdna = [
         text("MANAGEMENT'S DISCUSSION AND ANALYSIS"),

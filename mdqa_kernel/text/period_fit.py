@@ -105,10 +105,12 @@ def column_periods(headers: list[str]) -> list[Period]:
       2015  Jun. 27, 2015 …", or "Dec. 26  Sep. 26 …" under a spanning "2015": a 10-K's quarterly
       data) are quarters, not the year that ends on the first of them;
     - beside two or more quarters, a "Total" (or "Year", "Full year") column is their year;
+    - quarters that name no year beside a full year's column, the table's only year, are that year's;
     - a column whose header is only the text spanning its siblings, while each of them adds its own
       label ("Q2", "Q3"), has lost its own label: its period is not known."""
     periods = [parse_period(h) for h in headers]
     periods = _ordinal_columns(headers, periods)
+    periods = _quarters_of_the_year_column(periods)
     periods = _quarter_columns(periods)
     periods = _paired_spans(periods)
     quarters = [i for i, p in enumerate(periods) if p.months == 3]
@@ -144,6 +146,19 @@ def _ordinal_columns(headers: list[str], periods: list[Period]) -> list[Period]:
         replace(p, months=3, quarter=found[i], point=False) if i in found else p
         for i, p in enumerate(periods)
     ]
+
+
+def _quarters_of_the_year_column(periods: list[Period]) -> list[Period]:
+    """Quarter columns that name no year beside a full year's column, the table's only year ("Quarter 1st
+    2nd 3rd 4th | 12-Month 2017"): that year's quarters. With another year in the table, or no year column,
+    which year they belong to is not known and they stay without one."""
+    years = {p.year for p in periods if p.year is not None}
+    full_year = any(p.months == 12 and p.year is not None for p in periods)
+    unyeared = [p for p in periods if p.months == 3 and p.quarter is not None and p.year is None]
+    if len(years) != 1 or not full_year or len(unyeared) < 2:
+        return periods
+    year = next(iter(years))
+    return [replace(p, year=year) if p in unyeared else p for p in periods]
 
 
 def _bare_year(p: Period) -> bool:

@@ -163,6 +163,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # number word is read whole; column dates printed close together head their own columns; a line item's
 # percentage change from its "% Change" column or its "X % change" row; "% Change" over "Total | Operational"
 # heads them; "First-Quarter" is a quarter).
+# mdqa v104: table reader table-76 (ordinal quarter columns beside the table's only year column are that year's).
 # mdqa v103: table reader table-75 (a wrapped label's continuing fragment joined with a space; itemised interest
 # expense and debt payment names; one segment's heading makes the table rows under it, on its page, that segment's).
 # mdqa v102: table reader table-73 (an income statement's "Restructuring" line; equity award expense is stock-based compensation).
@@ -240,7 +241,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 103,
+    "mdqa": 104,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-75"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-76"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -234,3 +234,5 @@ TABLE_READER_VERSION = "table-75"  # 4: disclosure topics under their printed na
 # financing costs" is the interest expense.
 # 75: one segment's heading in a discussion of results ("Walmart U.S. Segment") makes the table rows under it,
 # on its page, that segment's; prose on the page stays the company's.
+# 76: quarter columns that name no year beside a full year's column, the table's only year ("Quarter 1st … 4th |
+# 12-Month 2017"), are that year's quarters.
