@@ -207,6 +207,7 @@ _SEGMENT_TITLE = re.compile(
 # One segment's heading in a discussion of results ("Walmart U.S. Segment", "Sam's Club Segment",
 # "International Segment Results"): a few capitalised words, then "Segment". It opens that segment's tables
 # on its page only (`readers/table/scope`), since the discussion that follows has no closing title.
+SEGMENT_HEADING = "segment heading"  # the scope `statement_scope` names for such a heading
 _SEGMENT_HEADING = re.compile(
     r"^(?:[A-Z][\w.'’&-]*\s+){1,4}[Ss]egment(?:\s+(?:[Rr]esults|[Pp]erformance(?:\s+[Ss]ummary)?))?$"
 )
@@ -273,7 +274,7 @@ def statement_scope(line: str) -> str | None:
     if _SEGMENT_TITLE.search(text):
         return "segment"
     if _SEGMENT_HEADING.match(text):
-        return "segment heading"
+        return SEGMENT_HEADING
     if _CONSOLIDATED_TITLE.search(text) or _numbered_note(text):
         return "consolidated"
     if _SECTION_HEADING.match(text):

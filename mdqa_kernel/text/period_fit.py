@@ -152,13 +152,16 @@ def _quarters_of_the_year_column(periods: list[Period]) -> list[Period]:
     """Quarter columns that name no year beside a full year's column, the table's only year ("Quarter 1st
     2nd 3rd 4th | 12-Month 2017"): that year's quarters. With another year in the table, or no year column,
     which year they belong to is not known and they stay without one."""
+
+    def unyeared(p: Period) -> bool:
+        return p.months == 3 and p.quarter is not None and p.year is None
+
     years = {p.year for p in periods if p.year is not None}
     full_year = any(p.months == 12 and p.year is not None for p in periods)
-    unyeared = [p for p in periods if p.months == 3 and p.quarter is not None and p.year is None]
-    if len(years) != 1 or not full_year or len(unyeared) < 2:
+    if len(years) != 1 or not full_year or sum(map(unyeared, periods)) < 2:
         return periods
     year = next(iter(years))
-    return [replace(p, year=year) if p in unyeared else p for p in periods]
+    return [replace(p, year=year) if unyeared(p) else p for p in periods]
 
 
 def _bare_year(p: Period) -> bool:

@@ -255,7 +255,7 @@ def _assign_label_fragments(entries: list[_Entry], lines: list[Line], gap_limit:
             if any(w.x0 >= first_x for w in label_words):
                 continue
             dist = max(top - line.bottom, line.top - bottom, 0.0)
-            if j < e.index and dist <= gap_limit and _lower_case_start(e.label_words):
+            if j < e.index and dist <= gap_limit and e.label_words and _starts_lower(e.label_words[0].text):
                 dist = -1.0  # a row label in lower case ("financing costs") continues the line over it
             if dist <= 2 * gap_limit and (best is None or dist < best[0]):
                 best = (dist, e)
@@ -298,8 +298,8 @@ def _variants(parts: list[str]) -> list[str]:
     return out
 
 
-def _lower_case_start(words: list[Word]) -> bool:
-    return bool(words) and words[0].text[:1].isalpha() and words[0].text[:1].islower()
+def _starts_lower(text: str) -> bool:
+    return text[:1].islower()  # a cased letter only: digits, signs and CJK are no lower case
 
 
 def _join_parts(parts: list[str]) -> str:
@@ -309,7 +309,7 @@ def _join_parts(parts: list[str]) -> str:
     words never pass for the label's ("Operating activities net income" is no operating income)."""
     out = parts[0] if parts else ""
     for prev, part in pairwise(parts):
-        wraps = not has_cjk(prev + part) and (part[:1].islower() or bool(_OPEN_END.search(prev)))
+        wraps = not has_cjk(prev + part) and (_starts_lower(part) or bool(_OPEN_END.search(prev)))
         out += (" " if wraps else "") + part
     return out
 

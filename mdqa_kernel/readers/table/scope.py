@@ -8,12 +8,16 @@ from collections import Counter
 from mdqa_kernel.readers.base import DocumentView, FieldLike
 from mdqa_kernel.readers.confidence import STANDING_SCALE
 from mdqa_kernel.readers.plausibility import asks_scaled_unit
-from mdqa_kernel.readers.semantics import asks_percent, field_basis, share_basis, statement_scope
+from mdqa_kernel.readers.semantics import (
+    SEGMENT_HEADING,
+    asks_percent,
+    field_basis,
+    share_basis,
+    statement_scope,
+)
 from mdqa_kernel.readers.table.candidates import Candidate
 from mdqa_kernel.text.layout import Line
 from mdqa_kernel.text.values import EXCEPT_PER_SHARE, declared_scale, read_number
-
-_SEGMENT_TABLES = "segment tables"  # the mark of one segment's heading: its page's tables below it
 
 
 def scope_at(
@@ -26,10 +30,10 @@ def scope_at(
     carried, marks = scopes.get(page, (None, []))
     scope = carried
     for i, mark in marks:
-        if i <= index and (table_row or mark != _SEGMENT_TABLES):
+        if i <= index and (table_row or mark != SEGMENT_HEADING):
             scope = mark
-    if scope == _SEGMENT_TABLES:
-        return "segment"
+    if scope == SEGMENT_HEADING:
+        return "segment"  # a table row under one segment's heading
     return scope if scope in ("parent", "segment") else None
 
 
@@ -101,9 +105,9 @@ def _scope_marks(lines: dict[int, list[Line]]) -> dict[int, tuple[str | None, li
         carried = current
         for i, line in enumerate(lines[page]):
             scope = statement_scope(line.text) if seen[line.text.strip()] < 3 else None
-            if scope == "segment heading":
+            if scope == SEGMENT_HEADING:
                 # to the page's end; the scope carried on to the next page is left as it was
-                marks.append((i, _SEGMENT_TABLES))
+                marks.append((i, scope))
                 continue
             if scope == "section" and current != "segment":
                 continue  # a heading in capitals ends a segment discussion only
