@@ -108,6 +108,10 @@ NAMED_STATEMENT_ELSEWHERE = 0.9
 # another table's line of the same name (a hedging note's "Other income (expense), net"), so it is kept for
 # review (1.0 x 0.9 x 0.85 is below CONFIDENT).
 NO_STATEMENT_ROW = 0.85
+# ... a sentence is not the statement's line at all ("deferred income tax assets of $12,301 million" before
+# the valuation allowance and netting, for the balance sheet's 63): held for review (0.85 x 0.9 x 0.55 is
+# below REVIEW_BELOW).
+NO_STATEMENT_ROW_SENTENCE = 0.55
 # ... and one printed without a sign for a field that asks the statement's sign ("an outflow in parentheses
 # is negative"): the statement may print it in parentheses, so its sign is not known.
 UNSIGNED_ELSEWHERE = 0.5

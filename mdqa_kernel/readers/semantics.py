@@ -155,6 +155,26 @@ def names_debit(text: str) -> bool:
     return _DEDUCTION.search(_TAXED.sub(" ", text)) is not None and not names_credit(text)
 
 
+# A line item paid out by nature ("Capital expenditures", "Purchases of …", "Repurchases of common stock",
+# "Cash dividends paid", "Acquisitions of businesses", "Repayments of debt"), in a description that states
+# an outflow negative: the amount leaves the company whatever table prints it, so an unsigned figure (an
+# MD&A table's "Capital expenditures $ 2,553") is the outflow's size.
+_PAID_OUT_ITEM = re.compile(
+    r"^(?:cash\s+)?(?:capital\s+expenditures?|purchases?|payments?|acquisitions?|(?:share|stock)\s+repurchases?"
+    r"|repurchases?|repayments?|dividends\s+paid|additions\s+to)\b",
+    re.I,
+)
+_OUTFLOW_NEGATIVE = re.compile(r"\boutflows?\b[^.;]*\bnegative\b", re.I)
+
+
+def asks_paid_out(field: FieldLike) -> bool:
+    """True when the field is an amount paid out by nature and its description states outflows negative
+    ("Capital expenditures … (an outflow is negative)"): its figure is negative however it is printed."""
+    if not is_amount(field) or not _OUTFLOW_NEGATIVE.search(field.description):
+        return False
+    return any(_PAID_OUT_ITEM.match(head) for head in description_heads(field.description))
+
+
 def asks_printed_sign(description: str) -> bool:
     """True when a field fixes its sign convention ("… (an outflow in parentheses is negative)")."""
     return _STATED_SIGN.search(description) is not None

@@ -16,9 +16,16 @@ NONCONTROLLING = re.compile(r"non-?\s?controlling|minority", re.IGNORECASE)
 _INCLUDING = re.compile(r"\bincluding\b", re.IGNORECASE)
 
 
+# "Total comprehensive income (attributable to the company) for …": whose share, said in parentheses
+_ATTRIBUTABLE_NOTE = re.compile(r"\((?P<clause>attributable\s+to\b[^)]*)\)", re.IGNORECASE)
+
+
 def _head(description: str) -> str:
-    """The description's line item and its clauses, before any parenthesis."""
-    return description.split("(", 1)[0]
+    """The description's line item and its clauses, before any parenthesis; an "attributable to …" clause
+    set in parentheses is one of its clauses."""
+    head = description.split("(", 1)[0]
+    note = _ATTRIBUTABLE_NOTE.search(description)
+    return f"{head.rstrip()} {note.group('clause')}" if note and not _ATTRIBUTABLE.search(head) else head
 
 
 @lru_cache(maxsize=1024)  # asked for every row label a description is scored against

@@ -185,7 +185,9 @@ def _inner_alternatives(desc: str) -> tuple[str, str | None]:
 # revenue within current liabilities"): the statement's section it sits in, never printed in its label.
 LOCATION_CLAUSE = re.compile(
     r"\s+(?:within|among)\s+(?:the\s+)?(?:total\s+)?(?P<where>current|non-?current|long[\s-]+term)?\s*"
-    r"(?:assets|liabilities|(?:(?:share|stock)holders['’]?\s+)?(?:equity|deficit))\b",
+    r"(?:assets|liabilities|(?:(?:share|stock)holders['’]?\s+)?(?:equity|deficit))\b"
+    # "Foreign currency translation adjustment in other comprehensive income": the statement it is a line of
+    r"|\s+(?:in|within)\s+(?:the\s+)?other\s+comprehensive\s+(?:income|loss)\b",
     re.IGNORECASE,
 )
 

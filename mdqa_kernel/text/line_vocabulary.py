@@ -18,7 +18,8 @@ HARMLESS_BESIDE = {
     "operating": ACTIVITY,
     "investing": ACTIVITY,
     "financing": ACTIVITY,
-    "dividend": frozenset({"cash", "paid", "shareholder", "stockholder", "shareowner"}),
+    # a dividend is declared, then paid: a name may state either stage or neither (`DIVIDEND_STAGES`)
+    "dividend": frozenset({"cash", "paid", "declared", "shareholder", "stockholder", "shareowner"}),
     # "Income from continuing operations before income taxes": discontinued operations are reported net of
     # tax, below that line, so every pre-tax income is the continuing operations' ("before income tax
     # expense" and "before provision for income taxes" are before the income taxes line)
@@ -34,7 +35,14 @@ HARMLESS_BESIDE = {
     "amortization": frozenset({"expense", "finite", "definite", "lived", "amortizable"}),
     # an income statement's "Restructuring" line is its restructuring charges ("Restructuring and related costs")
     "restructuring": frozenset({"charge", "cost", "expense", "related"}),
+    # "Currency translation adjustments", "Foreign currency translation": one line of other comprehensive income
+    "currency": frozenset({"foreign"}),
+    "translation": frozenset({"adjustment"}),
 }
+# The stages of a dividend: a label stating one names no line the description names by the other
+# ("Dividends paid per share" is not "Cash dividends declared per share"; one declared in December is paid
+# in January).
+DIVIDEND_STAGES = frozenset({"declared", "paid"})
 # "Revenue from products only": "only" restricts nothing a label would print
 STOP = frozenset(
     {"the", "of", "a", "an", "and", "to", "in", "on", "for", "by", "from", "at", "its", "or", "only"}

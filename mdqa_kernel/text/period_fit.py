@@ -368,6 +368,13 @@ def target_offset(want: Period, report: ReportPeriod) -> int | None:
     return want.offset
 
 
+def asked_year(want: Period, report: ReportPeriod) -> int | None:
+    """The year the wanted period is named by (the report's year, shifted by `target_offset`); None when
+    either is unknown."""
+    target = target_offset(want, report)
+    return None if target is None or report.year is None else report.year + target
+
+
 def _spans_agree(col: Period, want: Period, report: ReportPeriod) -> bool:
     if col.months and want.months and col.months != want.months and not (col.span or want.span):
         # "the first half" is no nine months' year to date, whatever the report's quarter ("year to

@@ -76,12 +76,17 @@ _BARE_BALANCE = re.compile(
 )
 
 
+# A row labelled only "Total" ("Number of stores" / "Domestic" / "International" / "Total"): its block's total
+_BARE_TOTAL = re.compile(r"^\W*total\W*(?:\(\d{1,2}\)\W*)?$", re.I)
+
+
 def row_heading(lines: list[Line], row_index: int, label: str) -> str:
     """The heading a row is read under: its outdented section's; for a row naming only its share basis
-    ("Diluted" flush with "Earnings per common share" above it) or only its balance's date ("Balance at
-    beginning of year" flush with "CASH AND CASH EQUIVALENTS" above it), the line that opens its block."""
+    ("Diluted" flush with "Earnings per common share" above it), only its balance's date ("Balance at
+    beginning of year" flush with "CASH AND CASH EQUIVALENTS" above it) or only "Total", the line that
+    opens its block."""
     section = section_heading(lines, row_index)
-    if section or not (_BARE_BASIS.match(label) or _BARE_BALANCE.match(label)):
+    if section or not (_BARE_BASIS.match(label) or _BARE_BALANCE.match(label) or _BARE_TOTAL.match(label)):
         return section
     return block_heading(lines, row_index)
 

@@ -255,8 +255,13 @@ def _assign_label_fragments(entries: list[_Entry], lines: list[Line], gap_limit:
             if any(w.x0 >= first_x for w in label_words):
                 continue
             dist = max(top - line.bottom, line.top - bottom, 0.0)
-            if j < e.index and dist <= gap_limit and e.label_words and _starts_lower(e.label_words[0].text):
-                dist = -1.0  # a row label in lower case ("financing costs") continues the line over it
+            continued = (e.label_words and _starts_lower(e.label_words[0].text)) or _OPEN_END.search(
+                line.text
+            )
+            if j < e.index and dist <= gap_limit and continued:
+                # a row label in lower case ("financing costs") continues the line over it, and so does any
+                # row's under a line that ends open ("TOTAL COMPREHENSIVE INCOME ATTRIBUTABLE TO")
+                dist = -1.0
             if dist <= 2 * gap_limit and (best is None or dist < best[0]):
                 best = (dist, e)
         if best is not None:

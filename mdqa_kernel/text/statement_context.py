@@ -34,6 +34,7 @@ from mdqa_kernel.text.label_periods import balance_name
 from mdqa_kernel.text.labels import ARITHMETIC_LEAD, LOCATION_CLAUSE, SIGN_WORDS, without_net_of
 from mdqa_kernel.text.line_vocabulary import (
     BOOKED,
+    DIVIDEND_STAGES,
     FLOW_VERBS,
     HARMLESS,
     HARMLESS_BESIDE,
@@ -141,6 +142,15 @@ def change_base(description: str) -> str | None:
     return m.group("x") if m else None
 
 
+# A parenthesis stating the basis a line item is asked on, not another name of it: "(net of tax)",
+# "(before income taxes)", "(excluding …)", "(attributable to the company)", "(unaudited)"
+_BASIS_NOTE = re.compile(
+    r"^\s*(?:net\s+of\b|before\b|after\b|pre-?tax\b|after-?tax\b|excluding\b|including\b|attributable\s+to\b"
+    r"|unaudited\b|as\s+reported\b|in\s+(?:millions|thousands|billions)\b)",
+    re.I,
+)
+
+
 def description_heads(description: str) -> list[str]:
     """The line item(s) a description names, without qualifiers: "Total revenue (net sales) for …" →
     ["Total revenue", "net sales"]; "Net income attributable to the company …" → ["Net income"]."""
@@ -167,6 +177,14 @@ def _description_heads(description: str) -> tuple[str, ...]:
         core,
     )
     core = re.sub(r"\s+\bfor\s+the\b.*$", "", core, flags=re.IGNORECASE)
+    # "Number of stores the company operated at …": a clause saying who has them names nothing printed
+    core = re.sub(
+        r"\s+\b(?:that|which|(?:the\s+)?(?:company|filer|registrant|group))\s+(?:\w+\s+)?(?:operated|operates"
+        r"|had|has|employed|employs|held|holds|owned|owns|reported|reports)\b.*$",
+        "",
+        core,
+        flags=re.IGNORECASE,
+    )
     core = _QUALIFIER.sub("", LOCATION_CLAUSE.split(core, maxsplit=1)[0]).strip()
     # "Deferred revenue / unearned revenue / contract liabilities": each alternative is a name of its own
     parts = [p.strip() for p in re.split(r"\s*/\s*", core)]
@@ -185,8 +203,9 @@ def _description_heads(description: str) -> tuple[str, ...]:
             continue
         # "(gross margin in dollars)": the amount the alternative name is printed as
         alt = _IN_CURRENCY.sub("", alt.strip())
-        if statement_title(alt):
-            continue  # "(balance sheet)": where the line is printed, not another name of it
+        if statement_title(alt) or _BASIS_NOTE.match(alt):
+            # "(balance sheet)": where the line is printed; "(net of tax)": its basis; neither names it
+            continue
         w = alt.split()
         sign_note = _SIGN_NOTE.fullmatch(f"({alt})")  # "Operating income (loss)": a sign, not a name
         if _RATIO_NAME.fullmatch(alt.strip()):
@@ -401,7 +420,18 @@ def names(label: str, head: str, also_harmless: frozenset[str] = frozenset()) ->
     words and adds only harmless ones (and `also_harmless`)."""
     need = _needed(head)
     have = _as_income(set(words(split_attributable(label)[0])), need)
-    return bool(need) and need <= have and not (_extra(have, need) - also_harmless)
+    return (
+        bool(need)
+        and need <= have
+        and not (_extra(have, need) - also_harmless)
+        and not _other_stage(head, have)
+    )
+
+
+def _other_stage(head: str, have: set[str]) -> bool:
+    """The label states another stage of a dividend than the head ("paid" for "declared")."""
+    stated = DIVIDEND_STAGES & set(words(head))
+    return bool(stated) and bool(DIVIDEND_STAGES & have) and not (stated & have)
 
 
 def _extra(have: set[str], wanted: set[str]) -> set[str]:
@@ -425,6 +455,9 @@ def specificity(label: str, description: str, own_label: str = "") -> float:
     rest = label.replace(own_label, " ") if own_label else label
     head_text, who = split_attributable(rest)
     own_head, own_who = split_attributable(own_label)
+    if who is not None and not who.strip():
+        # a fragment ending "… ATTRIBUTABLE TO" over the row's "SHAREOWNERS OF ACME": its holders
+        who, own_head = own_label, ""
     head_text, who = f"{head_text} {own_head}", who if who is not None else own_who
     desc_words = (
         set(words(_QUALIFIER.sub("", description.split("(")[0])))

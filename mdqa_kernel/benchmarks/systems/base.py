@@ -163,6 +163,9 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # number word is read whole; column dates printed close together head their own columns; a line item's
 # percentage change from its "% Change" column or its "X % change" row; "% Change" over "Total | Operational"
 # heads them; "First-Quarter" is a quarter).
+# mdqa v105: table reader table-77 (dividends per share listed with their years, dividend spans and years; "declared"
+# may go unsaid; an "attributable to" clause in parentheses; "(net of tax)" is no name; amounts paid out are negative
+# where outflows are; counts keep out of money scales; a bare "Total" row is its block's; open-ended label lines wrap).
 # mdqa v104: table reader table-76 (ordinal quarter columns beside the table's only year column are that year's).
 # mdqa v103: table reader table-75 (a wrapped label's continuing fragment joined with a space; itemised interest
 # expense and debt payment names; one segment's heading makes the table rows under it, on its page, that segment's).
@@ -241,7 +244,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 104,
+    "mdqa": 105,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

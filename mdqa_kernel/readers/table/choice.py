@@ -16,6 +16,7 @@ from mdqa_kernel.readers.base import DocumentView, Evidence, FieldLike, ReadResu
 from mdqa_kernel.readers.confidence import (
     NAMED_STATEMENT_ELSEWHERE,
     NO_STATEMENT_ROW,
+    NO_STATEMENT_ROW_SENTENCE,
     OCR_DOUBTFUL,
     OCR_TRUSTED_WORD,
     RIVALS_FACTOR,
@@ -25,6 +26,7 @@ from mdqa_kernel.readers.confidence import (
 from mdqa_kernel.readers.plausibility import asks_scaled_unit, checked, reading_implausibility
 from mdqa_kernel.readers.semantics import (
     asks_expense,
+    asks_paid_out,
     asks_printed_sign,
     deducted_expense,
     field_basis,
@@ -76,9 +78,11 @@ def best_reading(
         # the statement is printed but none of its rows reads the field: a note's row of the same name is
         # not trusted alone
         unread = len(elsewhere) == len(typed) and asked in statements.values()
-        factor = NAMED_STATEMENT_ELSEWHERE * (NO_STATEMENT_ROW if unread else 1.0)
         for t in elsewhere:
-            t.score = round(t.score * factor, 4)
+            unread_factor = (
+                (NO_STATEMENT_ROW_SENTENCE if t.cand.kind == "prose" else NO_STATEMENT_ROW) if unread else 1.0
+            )
+            t.score = round(t.score * NAMED_STATEMENT_ELSEWHERE * unread_factor, 4)
             if signed and (parse_number(t.cand.raw) or 0.0) >= 0:
                 # "Total capital expenditures $649" in the discussion, "(649)" in the statement
                 t.score = round(t.score * UNSIGNED_ELSEWHERE, 4)
@@ -161,7 +165,8 @@ def typed_value(field: FieldLike, cand: Candidate) -> tuple[Any, float | None]:
     if wanted is not None:
         # "每10股派发现金红利3元" is 3 per 10 shares: 0.30 for a field asking per share, 3 per 10 shares.
         number = rebase(number, cand.basis or _basis_before(cand), wanted)
-    if number < 0 and asks_expense(field) and deducted_expense(label_before(cand)):
+    spent = number < 0 and asks_expense(field) and deducted_expense(label_before(cand))
+    if spent or (number > 0 and asks_paid_out(field)):
         number = -number
     scale = cand.scale or 1.0
     value = to_field_scale(number, scale, field.scale or 1.0)

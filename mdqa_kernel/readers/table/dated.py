@@ -19,7 +19,7 @@ from mdqa_kernel.readers.table.prose import SENTENCE_END
 from mdqa_kernel.readers.table.scope import line_index
 from mdqa_kernel.text.headers import column_headers
 from mdqa_kernel.text.layout import Cell, Line
-from mdqa_kernel.text.period_fit import asks_other_quarter, fits, target_offset
+from mdqa_kernel.text.period_fit import asked_year, asks_other_quarter, fits, target_offset
 from mdqa_kernel.text.periods import RESPECTIVELY, Period, ReportPeriod, parse_period
 from mdqa_kernel.text.rows import Row
 from mdqa_kernel.text.statement_context import is_english
@@ -121,10 +121,9 @@ def _respective(cand: Candidate, period: tuple[Period, ReportPeriod]) -> Candida
     """In "During fiscal years 2016, 2015, and 2014, R&D expense was $12.0 billion, $12.0 billion, and
     $11.4 billion, respectively" the n-th amount is the n-th year's: the asked year's amount, None when
     the sentence lists other years only. Left as read when years and amounts do not pair up."""
-    want, report = period
     raw = cand.raw.strip()
-    target = target_offset(want, report)
-    if (not raw.startswith("$") and not raw.endswith("%")) or target is None or report.year is None:
+    asked = asked_year(*period)
+    if (not raw.startswith("$") and not raw.endswith("%")) or asked is None:
         return cand
     text = unicodedata.normalize("NFKC", cand.snippet)
     numbers = numbers_in(text)
@@ -136,7 +135,6 @@ def _respective(cand: Candidate, period: tuple[Period, ReportPeriod]) -> Candida
     ]
     if len(amounts) < 2 or len(amounts) != len(years) or len(set(years)) != len(years):
         return cand
-    asked = report.year + target
     if asked not in years:
         return None
     printed = text[amounts[years.index(asked)].start : amounts[years.index(asked)].end]

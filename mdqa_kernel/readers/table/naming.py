@@ -4,6 +4,8 @@ covered, how specific the label is for the description)."""
 
 from __future__ import annotations
 
+import re
+
 from mdqa_kernel.readers.base import FieldLike
 from mdqa_kernel.readers.confidence import ADJUSTED_BLOCK, LEAD_IN_NAMED, NET_UNSAID, PART_OF_ASKED_TOTAL
 from mdqa_kernel.readers.semantics import field_basis
@@ -114,13 +116,24 @@ def _part_of_asked_total(
     return bool(total) and _english_fit(total, labels, field.description, total) >= fit
 
 
+# A row label that states its per-share amount in parentheses ("Cash dividends declared ($5.97 per share)",
+# "Dividends (per share — $1.48, $1.40 and $1.32 in …)"): the row's figures are the total amounts.
+_PER_SHARE_NOTE = re.compile(
+    r"\([^)]*(?:\$\s?\d[^)]*\bper\s+(?:common\s+)?share\b|\bper\s+(?:common\s+)?share\b[^)]*\$\s?\d)", re.I
+)
+
+
 def refused_row(page_ls: list[Line], row: Row, field: FieldLike) -> bool:
     """The row cannot hold the field, whatever else its label says: an amount in a per-share block, a
     balance in a block of changes or on a row naming a change, a row of the other share basis's block
     (outdented heading or not), a deferred-tax table's "Inventory (37) (24)" (a tax amount), a part of
-    revenue for a non-operating item."""
+    revenue for a non-operating item; for a per-share field, a row whose label states its per-share
+    amount in a note (the row holds the totals)."""
+    per_share = field_basis(field) is not None
+    if per_share and _PER_SHARE_NOTE.search(row.line.text):  # the note's amounts may be read as cells
+        return True
     section = row_heading(page_ls, row.line.index, row.label)
-    if section_refuses(section, field.description, field_basis(field) is not None, row.label):
+    if section_refuses(section, field.description, per_share, row.label):
         return True
     # only a field naming its share basis looks further up for the heading of the row's block
     if share_bases(field.description) and other_share_basis(

@@ -39,10 +39,86 @@ _DIVIDEND_EN = re.compile(
 )
 
 
-def dividend_per_share(windows: list[ProseWindow]) -> list[Candidate]:
+# A list of per-share dividends paired with its years: "Dividends (per share — $1.48, $1.40 and $1.32 in
+# 2017, 2016 and 2015, respectively)", "dividends declared per common share were $4.53, $4.25 and $4.02 for
+# 2022, 2021 and 2020, respectively", "dividends of $2.04 and $2.00 per share in fiscal 2018 and 2017, respectively".
+_AMOUNT = r"\$\s?\d+(?:\.\d+)?"
+_AND = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+)"
+_LIST_YEAR = r"(?:fiscal\s+)?(?:19|20)\d\d"
+_PAIRED_YEARS = (
+    rf"[^.;$\d]{{0,12}}?\b(?:in|for)\s+(?:(?:the\s+)?(?:fiscal\s+)?years?\s+)?"
+    rf"(?P<years>{_LIST_YEAR}(?:{_AND}{_LIST_YEAR})+)\s*,?\s*respectively"
+)
+_DIVIDEND_LISTS = (
+    re.compile(
+        rf"\bdividends?\b[^.;$\d]{{0,40}}?\bper\s+(?:common\s+)?share\b[^.;$\d]{{0,20}}?"
+        rf"(?P<amounts>{_AMOUNT}(?:{_AND}{_AMOUNT})+){_PAIRED_YEARS}",
+        re.I,
+    ),
+    re.compile(
+        rf"\bdividends?\b[^.;$\d]{{0,40}}?\b(?:of|was|were|is|are)\s+"
+        rf"(?P<amounts>{_AMOUNT}(?:{_AND}{_AMOUNT})+)\s+per\s+(?:common\s+)?share\b{_PAIRED_YEARS}",
+        re.I,
+    ),
+)
+# The period a dividend is paid for, as the words beside it state it ("a quarterly dividend of $1.15 per
+# share", "a full year dividend of $1.56", "$0.25 per share each quarter"): its months. A field asking for
+# the year's dividends per share is not answered by a quarter's, nor a quarterly one by the year's.
+_FREQUENCY = (
+    (re.compile(r"\bquarterly\b|\b(?:per|each|a|every)\s+quarter\b", re.I), 3),
+    (re.compile(r"\bmonthly\b|\b(?:per|each|a|every)\s+month\b", re.I), 1),
+    (re.compile(r"\bsemi-?annual(?:ly)?\b|\bhalf[- ]year(?:ly)?\b", re.I), 6),
+    (re.compile(r"\bannual(?:ized|ly)?\b|\b(?:per|each|a|every|full)\s+year\b|\byearly\b", re.I), 12),
+)
+_FREQUENCY_BEFORE = 40  # characters before the dividend's words searched for its frequency
+_FREQUENCY_AFTER = 25  # and after its "per share"
+
+
+def stated_frequency(text: str, start: int, end: int) -> int | None:
+    """Months of the period the dividend stated at text[start:end] is for: the frequency word nearest
+    before it in its sentence, else one right after it; None when its sentence states none there."""
+    opens = max((m.end() for m in SENTENCE_END.finditer(text, 0, start)), default=0)
+    closes = next((m.start() for m in SENTENCE_END.finditer(text, end)), len(text))
+    before = text[max(opens, start - _FREQUENCY_BEFORE) : end]
+    after = text[end : min(closes, end + _FREQUENCY_AFTER)]
+    for part, last in ((before, True), (after, False)):
+        hits = [
+            (m.end(), -m.start(), months) for pattern, months in _FREQUENCY for m in pattern.finditer(part)
+        ]
+        if hits:
+            # the nearest to the amount; of two ending together the longer ("semi-annual", not "annual")
+            return (max(hits) if last else min(hits, key=lambda h: (-h[1], h[0])))[2]
+    return None
+
+
+def _other_frequency(stated: int | None, months: int | None) -> bool:
+    return stated is not None and months is not None and stated != months
+
+
+# The year a dividend is named for, printed right before its words ("the fiscal 2021 annual dividend of
+# $2.16 per share") or right after its amount ("… was $1.56 per share in 2018"): not the date it was declared
+_YEAR_BEFORE = re.compile(
+    r"\b(?:fiscal\s+(?:year\s+)?)?(?P<y>(?:19|20)\d\d)\s+"
+    r"(?:(?:annual|annualized|quarterly|cash|regular|total|full[- ]year|common(?:\s+stock)?)\s+){0,3}$",
+    re.I,
+)
+_YEAR_AFTER = re.compile(r"^\s*,?\s*(?:in|for)\s+(?:fiscal\s+(?:year\s+)?)?(?P<y>(?:19|20)\d\d)\b", re.I)
+
+
+def _named_year(text: str, start: int, end: int) -> int | None:
+    """The year a dividend stated at text[start:end] is named for (`_YEAR_BEFORE`, `_YEAR_AFTER`), or None."""
+    m = _YEAR_BEFORE.search(text[:start]) or _YEAR_AFTER.match(text[end:])
+    return int(m.group("y")) if m else None
+
+
+def dividend_per_share(
+    windows: list[ProseWindow], months: int | None = None, year: int | None = None
+) -> list[Candidate]:
     """'每10股派发现金红利X元' → X per 10 shares; '每股派发现金红利X元' → X per share; 'dividend of $X per
     share' → X, 'of N cents per share' → N/100. Each candidate carries the basis it is printed for: the
-    reader states it per the shares the field asks for (readers/semantics.py)."""
+    reader states it per the shares the field asks for (readers/semantics.py). An English dividend stated
+    for another span than `months` (12 for a year's dividends) or named for another year than `year` is
+    not read."""
     out = []
     for w in windows:
         line = w.lines[0]
@@ -52,11 +128,44 @@ def dividend_per_share(windows: list[ProseWindow]) -> list[Candidate]:
             if m:
                 out.append(_dividend(w.page, [line], m.group(0), float(m.group("v")), basis))
                 break
-        for m in _DIVIDEND_EN.finditer(unicodedata.normalize("NFKC", w.text)):
+        norm = unicodedata.normalize("NFKC", w.text)
+        for m in _DIVIDEND_EN.finditer(norm):
             if m.start() >= w.first_len:
                 break  # starts on the next line: read with that line
+            if _other_frequency(stated_frequency(norm, m.start(), m.end()), months):
+                continue
+            named = _named_year(norm, m.start(), m.end())
+            if named is not None and year is not None and named != year:
+                continue
             value = float(m.group("usd")) if m.group("usd") else float(m.group("cents")) / 100
             out.append(_dividend(w.page, w.used(m.end()), m.group(0), value, 1))
+    return out
+
+
+def dividend_of_year(
+    windows: list[ProseWindow], year: int | None, months: int | None = None
+) -> list[Candidate]:
+    """The asked year's amount of a per-share dividend list paired "respectively" with its years (see
+    `_DIVIDEND_LISTS`), in a sentence or in a row's label; none when the list does not name the year, its
+    years and amounts do not pair up, or it states another frequency than `months`."""
+    if year is None:
+        return []
+    out = []
+    for w in windows:
+        norm = unicodedata.normalize("NFKC", w.text)
+        for pattern in _DIVIDEND_LISTS:
+            for m in pattern.finditer(norm):
+                if m.start() >= w.first_len:
+                    break  # starts on the next line: read with that line
+                amounts = re.findall(_AMOUNT, m.group("amounts"))
+                years = [int(y[-4:]) for y in re.findall(_LIST_YEAR, m.group("years"), re.I)]
+                if len(amounts) != len(years) or len(set(years)) != len(years) or year not in years:
+                    continue
+                if _other_frequency(stated_frequency(norm, m.start(), m.end("amounts")), months):
+                    continue
+                printed = amounts[years.index(year)]
+                value = float(printed.lstrip("$").strip())
+                out.append(_dividend(w.page, w.used(m.end()), printed, value, 1))
     return out
 
 

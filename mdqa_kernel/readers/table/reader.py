@@ -88,7 +88,7 @@ from mdqa_kernel.readers.table.derived import (
 from mdqa_kernel.readers.table.naming import field_label_set, row_score, specific
 from mdqa_kernel.readers.table.people import people_count
 from mdqa_kernel.readers.table.prose import ProseWindow, label_then_value, prose_windows
-from mdqa_kernel.readers.table.prose_facts import dividend_per_share, firm_in_role, share_of
+from mdqa_kernel.readers.table.prose_facts import dividend_of_year, dividend_per_share, firm_in_role, share_of
 from mdqa_kernel.readers.table.readings import same
 from mdqa_kernel.readers.table.scope import declared_above, line_index, line_scale, scope_at
 from mdqa_kernel.readers.table.subjects import sentence_subjects, subject_then_value
@@ -109,7 +109,7 @@ from mdqa_kernel.text.labels import (
     sign_of_pair,
 )
 from mdqa_kernel.text.layout import Cell, Line, is_contents_page, lines_by_page
-from mdqa_kernel.text.period_fit import asks_sequential_quarter
+from mdqa_kernel.text.period_fit import asked_year, asks_sequential_quarter
 from mdqa_kernel.text.periods import Period, ReportPeriod, wanted_period
 from mdqa_kernel.text.row_context import section_heading
 from mdqa_kernel.text.rows import Row
@@ -388,7 +388,9 @@ class TableReader:
         report = document_period(doc)
         period = (wanted_period(field.description, report), report)
         if per_share and _DIVIDEND.search(field.description):
-            out += undated(dividend_per_share(windows), period)
+            months, year = period[0].months, asked_year(*period)
+            out += undated(dividend_per_share(windows, months, year), period)
+            out += dividend_of_year(windows, year, months)
         table = self._table_candidates(doc, field, labels, lines, period)
         table += self._change_candidates(doc, field, lines, period)
         out += table
@@ -543,10 +545,13 @@ class TableReader:
         own = declared_scale(row.label) or declared_scale(row.extended_label)
         if own:
             return own[0], own[1], KNOWN_SCALE
-        above = declared_above(lines, row.line.index, row.label)
+        counted = field.type == "integer" or (field.unit or "").lower() in _COUNT_UNITS
+        # shares are counted in a statement's millions; stores and people are not
+        things = counted and (field.unit or "").lower() not in ("shares", "股")
+        above = declared_above(lines, row.line.index, row.label, count=things)
         if above is not None:
             return above[0], above[1], KNOWN_SCALE
-        if field.type == "integer" or (field.unit or "").lower() in _COUNT_UNITS:
+        if counted:
             return 1.0, None, COUNT_SCALE
         standing = doc.standing_scale(row.page)
         if standing is not None:

@@ -3,6 +3,7 @@ declared above a line, for readings that the table reader did not make itself.""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from mdqa_kernel.readers.base import DocumentView, FieldLike
@@ -37,12 +38,21 @@ def scope_at(
     return scope if scope in ("parent", "segment") else None
 
 
-def declared_above(lines: list[Line], index: int, label: str) -> tuple[float, str | None] | None:
+# A scale declared for money ("$ in millions", "(Dollars in thousands)", "in millions of dollars", "单位：万元")
+_MONEY_SCALE = re.compile(r"[$€£¥₹]|\b(?:dollars?|usd|euros?|rupees?)\b|元", re.I)
+
+
+def declared_above(
+    lines: list[Line], index: int, label: str, count: bool = False
+) -> tuple[float, str | None] | None:
     """The scale declared nearest above a line on its page ("(In millions)", "单位：万元"); (1, None)
-    for a per-share row under "(In millions, except per share data)"; None when nothing is declared."""
+    for a per-share row under "(In millions, except per share data)"; None when nothing is declared. For
+    a `count` (stores, employees) a scale declared for money ("$ in millions") is none of its own."""
     for j in range(index - 1, -1, -1):
         found = declared_scale(lines[j].text)
         if found:
+            if count and _MONEY_SCALE.search(lines[j].text):
+                return None  # "Number of stores" in a "$ in millions" table is counted one by one
             if EXCEPT_PER_SHARE.search(lines[j].text) and share_basis(label) is not None:
                 return 1.0, None  # the row is a per-share amount the caption exempts
             return found[0], found[1]

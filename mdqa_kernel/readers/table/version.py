@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-76"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-77"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -236,3 +236,12 @@ TABLE_READER_VERSION = "table-76"  # 4: disclosure topics under their printed na
 # on its page, that segment's; prose on the page stays the company's.
 # 76: quarter columns that name no year beside a full year's column, the table's only year ("Quarter 1st … 4th |
 # 12-Month 2017"), are that year's quarters.
+# 77: per-share dividends listed with their years ("$1.48, $1.40 and $1.32 in 2017, 2016 and 2015, respectively"),
+# in a sentence or a row's label, are read by year; a dividend stated for another span ("a quarterly dividend")
+# or named for another year ("the fiscal 2021 annual dividend") is not the asked one; "declared" and "paid" may
+# be left unsaid by a label or a description, only the other stage names another line. An "attributable to" clause
+# in a description's parentheses asks the company's share, and a wrapped fragment ending "… ATTRIBUTABLE TO" names
+# the holders on the row below; "(net of tax)" is a basis, never another name of the line; an amount paid out by
+# nature is negative where the description says outflows are; a count in a "$ in millions" table is not scaled;
+# a bare "Total" row reads under its block's heading; a label-only line ending open continues on the row below;
+# a sentence is not the line of a statement the description names when that statement is printed.
