@@ -28,6 +28,7 @@ CAPEX_TWO_BACK = (
     "Capital expenditures (purchases of property, plant and equipment) for the fiscal year two years before the "
     "report, in USD millions (an outflow is negative)"
 )
+CAPEX_UNSIGNED = "Capital expenditures for the fiscal year two years before the report, in USD millions"
 STORES = (
     "Number of stores (retail locations) the company operated at the end of the fiscal year of the report"
 )
@@ -113,9 +114,11 @@ def test_an_amount_paid_out_is_negative_where_the_description_says_outflows_are(
     )
     got = read(doc, CAPEX_TWO_BACK)
     assert got.value == -2553 and got.confidence >= CONFIDENT, got
-    # a description that states no sign convention keeps the printed figure
-    plain = read(doc, "Capital expenditures for the fiscal year two years before the report, in USD millions")
+    # a description that states no sign convention, or one for printed signs only, keeps the printed figure
+    plain = read(doc, CAPEX_UNSIGNED)
     assert plain.value == 2553, plain
+    printed = read(doc, f"{CAPEX_UNSIGNED} (an outflow in parentheses is negative)")
+    assert printed.value == 2553, printed
 
 
 def test_a_store_count_in_a_money_table_is_its_blocks_total(tmp_path: Path) -> None:

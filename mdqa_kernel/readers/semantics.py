@@ -157,14 +157,16 @@ def names_debit(text: str) -> bool:
 
 # A line item paid out by nature ("Capital expenditures", "Purchases of …", "Repurchases of common stock",
 # "Cash dividends paid", "Acquisitions of businesses", "Repayments of debt"), in a description that states
-# an outflow negative: the amount leaves the company whatever table prints it, so an unsigned figure (an
-# MD&A table's "Capital expenditures $ 2,553") is the outflow's size.
+# outflows negative ("(an outflow is negative)"): the amount leaves the company whatever table prints it, so an
+# unsigned figure (an MD&A table's "Capital expenditures $ 2,553") is the outflow's size. "(an outflow in
+# parentheses is negative)" states how a printed sign is read, not that every outflow is negative: such a field
+# is read as printed.
 _PAID_OUT_ITEM = re.compile(
     r"^(?:cash\s+)?(?:capital\s+expenditures?|purchases?|payments?|acquisitions?|(?:share|stock)\s+repurchases?"
     r"|repurchases?|repayments?|dividends\s+paid|additions\s+to)\b",
     re.I,
 )
-_OUTFLOW_NEGATIVE = re.compile(r"\boutflows?\b[^.;]*\bnegative\b", re.I)
+_OUTFLOW_NEGATIVE = re.compile(r"\boutflows?\s+(?:is|are)\s+(?:shown\s+as\s+|given\s+as\s+)?negative\b", re.I)
 
 
 def asks_paid_out(field: FieldLike) -> bool:

@@ -242,6 +242,7 @@ TABLE_READER_VERSION = "table-77"  # 4: disclosure topics under their printed na
 # be left unsaid by a label or a description, only the other stage names another line. An "attributable to" clause
 # in a description's parentheses asks the company's share, and a wrapped fragment ending "… ATTRIBUTABLE TO" names
 # the holders on the row below; "(net of tax)" is a basis, never another name of the line; an amount paid out by
-# nature is negative where the description says outflows are; a count in a "$ in millions" table is not scaled;
-# a bare "Total" row reads under its block's heading; a label-only line ending open continues on the row below;
+# nature is negative where the description says outflows are ("(an outflow is negative)"; "(an outflow in
+# parentheses is negative)" is read as printed); a count in a "$ in millions" table is not scaled; a bare
+# "Total" row reads under its block's heading; a label-only line ending open continues on the row below;
 # a sentence is not the line of a statement the description names when that statement is printed.
