@@ -19,25 +19,33 @@ DPS_PRIOR = "Cash dividends declared per common share for the prior fiscal year"
 QUARTERLY = "Quarterly cash dividend per common share declared (or maintained) as stated in the filing"
 
 
+THREE = (430.0, 500.0, 570.0)  # right edges of a three-year statement's columns
+
+
 def _dps(doc, description: str):
     return read(doc, description, unit="USD/share", scale=1.0)
+
+
+def _dividends_note(path: Path, *sentences: str):
+    """A 10-K page under a "Dividends" heading, one sentence line after another."""
+    return annual(path, [text("Dividends"), *(text(t) for t in sentences)])
 
 
 def _equity_statement() -> list:
     return [
         text("CONSOLIDATED STATEMENTS OF SHAREHOLDERS' EQUITY"),
         text("(In millions, except per share data)"),
-        row("Year Ended December 31,", "2023", "2022", "2021", cols=(430.0, 500.0, 570.0)),
-        row("Balance at beginning of year", "40,000", "38,500", "37,000", cols=(430.0, 500.0, 570.0)),
-        row("Net income", "9,000", "8,100", "7,700", cols=(430.0, 500.0, 570.0)),
+        row("Year Ended December 31,", "2023", "2022", "2021", cols=THREE),
+        row("Balance at beginning of year", "40,000", "38,500", "37,000", cols=THREE),
+        row("Net income", "9,000", "8,100", "7,700", cols=THREE),
         row(
             "Dividends (per share — $2.10, $1.96 and $1.84 in 2023, 2022 and 2021, respectively)",
             "(6,300)",
             "(5,900)",
             "(5,600)",
-            cols=(430.0, 500.0, 570.0),
+            cols=THREE,
         ),
-        row("Balance at end of year", "42,700", "40,700", "39,100", cols=(430.0, 500.0, 570.0)),
+        row("Balance at end of year", "42,700", "40,700", "39,100", cols=THREE),
     ]
 
 
@@ -66,15 +74,10 @@ def test_a_footnote_listing_the_years_dividends_is_read_by_year(tmp_path: Path) 
 
 
 def test_a_quarterly_dividend_is_not_the_years_dividends_per_share(tmp_path: Path) -> None:
-    doc = annual(
+    doc = _dividends_note(
         tmp_path / "dividend.pdf",
-        [
-            text("Dividends"),
-            text(
-                "On February 1, 2024, the Board of Directors declared a quarterly dividend of $1.15 per share,"
-            ),
-            text("payable March 31, 2024, to shareholders of record on March 1, 2024."),
-        ],
+        "On February 1, 2024, the Board of Directors declared a quarterly dividend of $1.15 per share,",
+        "payable March 31, 2024, to shareholders of record on March 1, 2024.",
     )
     year = _dps(doc, DPS)
     assert year.value is None or year.confidence < CONFIDENT, year
@@ -83,15 +86,10 @@ def test_a_quarterly_dividend_is_not_the_years_dividends_per_share(tmp_path: Pat
 
 
 def test_the_next_fiscal_years_dividend_is_not_the_reports(tmp_path: Path) -> None:
-    doc = annual(
+    doc = _dividends_note(
         tmp_path / "approved.pdf",
-        [
-            text("Dividends"),
-            text(
-                "In February 2024, the Board of Directors approved the fiscal 2024 annual dividend of $2.28 per"
-            ),
-            text("share, an increase over the fiscal 2023 annual dividend of $2.24 per share."),
-        ],
+        "In February 2024, the Board of Directors approved the fiscal 2024 annual dividend of $2.28 per",
+        "share, an increase over the fiscal 2023 annual dividend of $2.24 per share.",
     )
     year = _dps(doc, DPS)
     assert year.value == pytest.approx(2.24) and year.confidence >= CONFIDENT, year

@@ -15,7 +15,7 @@ import pytest
 from mdqa_kernel.readers.confidence import CONFIDENT, REVIEW_BELOW
 from mdqa_kernel.text.statement_context import description_heads, head_cover
 from tests.test_periods import row, text
-from tests.test_statement_labels import annual, millions_page, read
+from tests.test_statement_labels import WIDE, annual, millions_page, read
 
 COMPREHENSIVE = (
     "Total comprehensive income (attributable to the company) for the prior fiscal year, in USD millions"
@@ -28,6 +28,7 @@ CAPEX_TWO_BACK = (
     "Capital expenditures (purchases of property, plant and equipment) for the fiscal year two years before the "
     "report, in USD millions (an outflow is negative)"
 )
+THREE = (430.0, 500.0, 570.0)  # right edges of a three-year table's columns
 CAPEX_UNSIGNED = "Capital expenditures for the fiscal year two years before the report, in USD millions"
 STORES = (
     "Number of stores (retail locations) the company operated at the end of the fiscal year of the report"
@@ -39,27 +40,26 @@ DEFERRED_TAX_ASSETS = (
 
 
 def _comprehensive(wrapped: bool) -> list:
-    wide = (475.0, 570.0)
     owners = (
         [
             row("TOTAL COMPREHENSIVE INCOME ATTRIBUTABLE TO"),
-            row("SHAREOWNERS OF ACME INC.", "$ 5,496", "$ 2,148", cols=wide),
+            row("SHAREOWNERS OF ACME INC.", "$ 5,496", "$ 2,148", cols=WIDE),
         ]
         if wrapped
-        else [row("Comprehensive income attributable to Acme Inc.", "$ 5,496", "$ 2,148", cols=wide)]
+        else [row("Comprehensive income attributable to Acme Inc.", "$ 5,496", "$ 2,148", cols=WIDE)]
     )
     return [
         text("CONSOLIDATED STATEMENTS OF COMPREHENSIVE INCOME"),
         text("(In millions)"),
-        row("", "2023", "2022", cols=(475.0, 570.0)),
-        row("Net income", "6,550", "1,283", cols=(475.0, 570.0)),
-        row("Net foreign currency translation adjustment", "(626)", "861", cols=(475.0, 570.0)),
-        row("Total comprehensive income", "5,506", "2,221", cols=(475.0, 570.0)),
+        row("", "2023", "2022", cols=WIDE),
+        row("Net income", "6,550", "1,283", cols=WIDE),
+        row("Net foreign currency translation adjustment", "(626)", "861", cols=WIDE),
+        row("Total comprehensive income", "5,506", "2,221", cols=WIDE),
         row(
             "Less: Comprehensive income attributable to noncontrolling interests",
             "10",
             "73",
-            cols=(475.0, 570.0),
+            cols=WIDE,
         ),
         *owners,
     ]
@@ -96,7 +96,7 @@ def test_the_translation_line_under_another_name(tmp_path: Path) -> None:
             ("Currency translation adjustments", "(86)", "128"),
             ("Other comprehensive income/(loss), net of tax", "1,290", "247"),
         ),
-        [text("EARNINGS BEFORE INTEREST AND"), row("TAXES", "$ 6,201", "$ 6,651", cols=(475.0, 570.0))],
+        [text("EARNINGS BEFORE INTEREST AND"), row("TAXES", "$ 6,201", "$ 6,651", cols=WIDE)],
     )
     got = read(doc, TRANSLATION)
     assert got.value == -86 and got.confidence >= CONFIDENT, got
@@ -108,8 +108,8 @@ def test_an_amount_paid_out_is_negative_where_the_description_says_outflows_are(
         [
             text("Capital Expenditures"),
             text("(In millions)"),
-            row("", "2023", "2022", "2021", cols=(430.0, 500.0, 570.0)),
-            row("Capital expenditures", "$ 1,675", "$ 2,262", "$ 2,553", cols=(430.0, 500.0, 570.0)),
+            row("", "2023", "2022", "2021", cols=THREE),
+            row("Capital expenditures", "$ 1,675", "$ 2,262", "$ 2,553", cols=THREE),
         ],
     )
     got = read(doc, CAPEX_TWO_BACK)
@@ -122,22 +122,21 @@ def test_an_amount_paid_out_is_negative_where_the_description_says_outflows_are(
 
 
 def test_a_store_count_in_a_money_table_is_its_blocks_total(tmp_path: Path) -> None:
-    cols = (430.0, 500.0, 570.0)
     doc = annual(
         tmp_path / "highlights.pdf",
         [
             text("Five-Year Financial Highlights"),
             text("$ in millions, except per share amounts"),
-            row("Fiscal Year", "2023", "2022", "2021", cols=cols),
-            row("Revenue", "$ 42,879", "$ 42,151", "$ 39,403", cols=cols),
-            row("Total assets", "$ 12,901", "$ 13,049", "$ 13,856", cols=cols),
+            row("Fiscal Year", "2023", "2022", "2021", cols=THREE),
+            row("Revenue", "$ 42,879", "$ 42,151", "$ 39,403", cols=THREE),
+            row("Total assets", "$ 12,901", "$ 13,049", "$ 13,856", cols=THREE),
             text("Number of stores"),
-            row("Domestic", "1,026", "1,298", "1,369", cols=cols),
-            row("International", "212", "216", "212", cols=cols),
-            row("Total", "1,238", "1,514", "1,581", cols=cols),
+            row("Domestic", "1,026", "1,298", "1,369", cols=THREE),
+            row("International", "212", "216", "212", cols=THREE),
+            row("Total", "1,238", "1,514", "1,581", cols=THREE),
             text("Retail square footage (in thousands)"),
-            row("Domestic", "39,500", "40,360", "41,039", cols=cols),
-            row("Total", "44,107", "44,962", "45,550", cols=cols),
+            row("Domestic", "39,500", "40,360", "41,039", cols=THREE),
+            row("Total", "44,107", "44,962", "45,550", cols=THREE),
         ],
     )
     got = read(doc, STORES, type="integer", unit="stores", scale=1.0)

@@ -247,6 +247,7 @@ def _assign_label_fragments(entries: list[_Entry], lines: list[Line], gap_limit:
         # A scale caption heads the table below it; it is never the tail of the row above's label.
         caption = is_scale_caption(line.text)
         best: tuple[float, _Entry] | None = None
+        ends_open = bool(_OPEN_END.search(line.text))
         for e, first_x, top, bottom in geometry:
             if not any(w.x1 <= first_x + 1 for w in label_words) or (caption and j > e.index):
                 continue
@@ -255,9 +256,7 @@ def _assign_label_fragments(entries: list[_Entry], lines: list[Line], gap_limit:
             if any(w.x0 >= first_x for w in label_words):
                 continue
             dist = max(top - line.bottom, line.top - bottom, 0.0)
-            continued = (e.label_words and _starts_lower(e.label_words[0].text)) or _OPEN_END.search(
-                line.text
-            )
+            continued = ends_open or (e.label_words and _starts_lower(e.label_words[0].text))
             if j < e.index and dist <= gap_limit and continued:
                 # a row label in lower case ("financing costs") continues the line over it, and so does any
                 # row's under a line that ends open ("TOTAL COMPREHENSIVE INCOME ATTRIBUTABLE TO")

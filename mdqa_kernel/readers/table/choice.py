@@ -79,10 +79,10 @@ def best_reading(
         # not trusted alone
         unread = len(elsewhere) == len(typed) and asked in statements.values()
         for t in elsewhere:
-            unread_factor = (
-                (NO_STATEMENT_ROW_SENTENCE if t.cand.kind == "prose" else NO_STATEMENT_ROW) if unread else 1.0
-            )
-            t.score = round(t.score * NAMED_STATEMENT_ELSEWHERE * unread_factor, 4)
+            factor = NAMED_STATEMENT_ELSEWHERE
+            if unread:
+                factor *= NO_STATEMENT_ROW_SENTENCE if t.cand.kind == "prose" else NO_STATEMENT_ROW
+            t.score = round(t.score * factor, 4)
             if signed and (parse_number(t.cand.raw) or 0.0) >= 0:
                 # "Total capital expenditures $649" in the discussion, "(649)" in the statement
                 t.score = round(t.score * UNSIGNED_ELSEWHERE, 4)

@@ -545,10 +545,12 @@ class TableReader:
         own = declared_scale(row.label) or declared_scale(row.extended_label)
         if own:
             return own[0], own[1], KNOWN_SCALE
-        counted = field.type == "integer" or (field.unit or "").lower() in _COUNT_UNITS
+        unit = (field.unit or "").lower()
+        counted = field.type == "integer" or unit in _COUNT_UNITS
         # shares are counted in a statement's millions; stores and people are not
-        things = counted and (field.unit or "").lower() not in ("shares", "股")
-        above = declared_above(lines, row.line.index, row.label, count=things)
+        above = declared_above(
+            lines, row.line.index, row.label, count=counted and unit not in ("shares", "股")
+        )
         if above is not None:
             return above[0], above[1], KNOWN_SCALE
         if counted:
