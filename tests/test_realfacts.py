@@ -34,6 +34,7 @@ DEV5_FACTS = REPO / "examples" / "realfacts" / "dev5.jsonl"
 DEV6_FACTS = REPO / "examples" / "realfacts" / "dev6.jsonl"
 DEV7_FACTS = REPO / "examples" / "realfacts" / "dev7.jsonl"
 DEV8_FACTS = REPO / "examples" / "realfacts" / "dev8.jsonl"
+DEV9_FACTS = REPO / "examples" / "realfacts" / "dev9.jsonl"
 
 COMPANIES = ["Acme", "Bolt", "Crane", "Dune", "Echo", "Flint", "Gale", "Hale", "Iris"]
 
@@ -225,8 +226,9 @@ def test_loader_refuses_one_field_name_with_two_scales(tmp_path: Path) -> None:
         (DEV6_FACTS, 92),
         (DEV7_FACTS, 105),
         (DEV8_FACTS, 127),
+        (DEV9_FACTS, 135),
     ],
-    ids=["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8"],
+    ids=["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9"],
 )
 def test_committed_dev_facts_hold_against_the_filings(facts_file: Path, count: int) -> None:
     if not (FINANCEBENCH / "pdfs").is_dir():

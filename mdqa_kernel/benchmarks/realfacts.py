@@ -20,6 +20,7 @@ The split is fixed by company: the companies sorted by sha256("realfacts-split:"
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -218,6 +219,13 @@ def _value_problem(fact: dict[str, Any]) -> str | None:
 
 def _page_texts(pdf: Path) -> dict[int, str] | str:
     """Page number -> text from our own parser, or the parser's message when the file does not parse."""
+    return _parsed_pages(str(pdf), pdf.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=64)
+def _parsed_pages(pdf: str, _mtime_ns: int) -> dict[int, str] | str:
+    """`_page_texts` once per file version: checking several fact files of the same filings (the tests check
+    every development set) parses each filing once."""
     from mdqa_kernel.parsing.pdf import parse_pdf  # the parser pulls in pypdfium2: only when checking
 
     result = parse_pdf(pdf)

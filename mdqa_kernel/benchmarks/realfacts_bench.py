@@ -3,7 +3,7 @@ says about them, and how far its confidence can be trusted.
 
 A *bench set* is a collection + a plan + gold cells, all opened in one workspace under the results
 folder, so a rerun reads only the cells not read yet and answers LLM calls from the journal:
-- a fact set: examples/realfacts/{dev,dev2,...,dev7,dev8,validation}.jsonl (facts of FinanceBench filings, read from
+- a fact set: examples/realfacts/{dev,dev2,...,dev8,dev9,validation}.jsonl (facts of FinanceBench filings, read from
   `<data_dir>/pdfs`; plan from `realfacts.plan_for`), or any facts file of that format. Its facts carry
   a `category` and a `trap` flag (a prior period or a look-alike value);
 - `realdocs`: ../shared/realdocs or $MDQA_REALDOCS (gold.jsonl, docs.csv), examples/realdocs/plan.yaml;
@@ -40,8 +40,8 @@ from mdqa_kernel.benchmarks import realfacts
 from mdqa_kernel.benchmarks.metrics import GOLD_SCHEMA, cell_correct
 from mdqa_kernel.errors import MdqaError
 
-SETS = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "validation", "realdocs", "simple")
-FACT_SETS = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "validation")
+FACT_SETS = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "validation")
+SETS = (*FACT_SETS, "realdocs", "simple")
 HELD_OUT = frozenset({"validation"})
 THRESHOLDS = tuple(round(i / 20, 2) for i in range(21))  # 0.00, 0.05, ..., 1.00
 TARGET_PRECISION = 0.98

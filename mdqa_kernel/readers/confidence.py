@@ -47,6 +47,10 @@ PART_OF_ASKED_TOTAL = 0.55
 # row above "Accumulated depreciation" prints the same name; ranked below a row that says net, so the two are
 # no rivals, and still read where the filing prints no other.
 NET_UNSAID = 0.9
+# A row of a table whose lead-in restricts it to some of the items ("Certain of our pension plans have projected
+# benefit obligations in excess of plan assets. For these plans, …"): the subset's figure, not the whole's;
+# held under REVIEW_BELOW unless the description asks for that subset.
+SUBSET_TABLE = 0.45
 # A row whose label leaves some of the line item's words to its table's lead-in sentence ("Effective rate"
 # under "… the U.S. federal statutory rate and our effective rate were as follows:"): below CONFIDENT on its
 # own, and the exact figure behind the same fact's rounded prose reading ("34%") when both are read.

@@ -177,6 +177,20 @@ def asks_paid_out(field: FieldLike) -> bool:
     return any(_PAID_OUT_ITEM.match(head) for head in description_heads(field.description))
 
 
+# "… valuation allowance, as a positive amount": the field is a magnitude, whichever side the filer prints it on
+_MAGNITUDE = re.compile(
+    r"\bas\s+(?:a\s+)?positive\s+(?:amounts?|numbers?|values?|figures?)\b|\bin\s+absolute\s+(?:terms|values?)\b"
+    r"|\bas\s+an?\s+absolute\s+(?:amount|number|value)\b|\(\s*unsigned\s*\)",
+    re.I,
+)
+
+
+def asks_magnitude(field: FieldLike) -> bool:
+    """True when an amount field asks for its size without a sign ("Accumulated depreciation …, as a positive
+    amount"): a figure printed in parentheses (deducted in its table) is the positive amount."""
+    return is_amount(field) and _MAGNITUDE.search(field.description) is not None
+
+
 def asks_printed_sign(description: str) -> bool:
     """True when a field fixes its sign convention ("… (an outflow in parentheses is negative)")."""
     return _STATED_SIGN.search(description) is not None

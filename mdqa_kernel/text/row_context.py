@@ -238,6 +238,22 @@ def lead_in(lines: list[Line], row_index: int) -> str:
     return ""
 
 
+# A lead-in that restricts its table to some of the items: "For these plans, …", "plans with projected benefit
+# obligations in excess of plan assets", "for those contracts"
+_SUBSET = re.compile(
+    r"\bfor\s+(?:these|those|such)\s+(?:\w+\s+){0,2}\w+,"
+    r"|\bwith\s+(?:an?\s+)?(?:\w+\s+){1,5}in\s+excess\s+of\b",
+    re.IGNORECASE,
+)
+
+
+def subset_table(lines: list[Line], row_index: int, description: str) -> bool:
+    """The row's table is introduced as covering only some of the items ("For these plans, the projected
+    benefit obligations … were as follows:") and the description does not restrict itself the same way."""
+    sentence = lead_in(lines, row_index)
+    return bool(sentence and _SUBSET.search(sentence)) and not _SUBSET.search(description)
+
+
 def _wrapped_sentence(lines: list[Line], j: int, text: str) -> str:
     """A sentence ending on line j with the label-only lines above it that it wraps from (up to three,
     back to the line ending the sentence before or to the table's scale caption)."""

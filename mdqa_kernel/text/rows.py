@@ -266,9 +266,16 @@ def _assign_label_fragments(entries: list[_Entry], lines: list[Line], gap_limit:
         if best is not None:
             e = best[1]
             text = _join_label([w for w in label_words if w.x1 <= e.first_x + 1])
-            if j > e.index and _heads_rows_below(e.label_words, label_words):
+            if j > e.index and (
+                _heads_rows_below(e.label_words, label_words) or _NUMBERED_HEADING.match(line.text)
+            ):
                 continue
             (e.above if j < e.index else e.below).append((j, text))
+
+
+# A numbered note or section heading ("6. Debt", "Note 7 — Leases"): it opens what follows, never the tail of
+# the row above it ("Total" of a derivatives table is no "Total … Debt")
+_NUMBERED_HEADING = re.compile(r"^\s*(?:(?i:note)\s+\d{1,2}\b|\d{1,2}[.:)]\s+[A-Z])")
 
 
 # the words a label wraps after: its tail is still to come on the next line

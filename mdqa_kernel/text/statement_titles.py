@@ -98,3 +98,15 @@ def asked_statement(description: str) -> str | None:
     """The primary statement a field's description names ("… as printed in the cash flow statement")."""
     kinds = [kind for kind, pattern in _ASKED_STATEMENT if pattern.search(description)]
     return kinds[0] if len(kinds) == 1 else None
+
+
+# "(the income tax note's total of …)", "(inventory note)": the field is a note's figure ("notes payable" and
+# "senior notes" are line items, not notes to the statements)
+_ASKED_NOTE = re.compile(r"\b(?<!senior\s)(?<!convertible\s)note(?:'s|’s)?\b(?!\s+payable)|附注", re.I)
+
+
+def asks_note(description: str) -> bool:
+    """The description places its figure in a note to the statements and names no primary statement."""
+    return _ASKED_NOTE.search(description) is not None and not any(
+        pattern.search(description) for _kind, pattern in _ASKED_STATEMENT
+    )

@@ -163,6 +163,9 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # number word is read whole; column dates printed close together head their own columns; a line item's
 # percentage change from its "% Change" column or its "X % change" row; "% Change" over "Total | Operational"
 # heads them; "First-Quarter" is a quarter).
+# mdqa v106: table reader table-78 (a magnitude asked "as a positive amount"; a header line labelled by its scale
+# caption holds no values; a numbered note heading is no row's tail; a note-placed field prefers the note's row; a
+# table covering some plans only is held for review; a payments-due table's "Total" column).
 # mdqa v105: table reader table-77 (dividends per share listed with their years, dividend spans and years; "declared"
 # may go unsaid; an "attributable to" clause in parentheses; "(net of tax)" is no name; amounts paid out are negative
 # where outflows are; counts keep out of money scales; a bare "Total" row is its block's; open-ended label lines wrap).
@@ -244,7 +247,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 105,
+    "mdqa": 106,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

@@ -26,6 +26,7 @@ from mdqa_kernel.readers.confidence import (
 from mdqa_kernel.readers.plausibility import asks_scaled_unit, checked, reading_implausibility
 from mdqa_kernel.readers.semantics import (
     asks_expense,
+    asks_magnitude,
     asks_paid_out,
     asks_printed_sign,
     deducted_expense,
@@ -37,7 +38,7 @@ from mdqa_kernel.readers.semantics import (
 from mdqa_kernel.readers.table.candidates import Candidate, declared_scale_word, label_before
 from mdqa_kernel.readers.table.readings import Reading, agree, in_scope, in_statement, tolerance
 from mdqa_kernel.text.fieldtypes import NUMERIC_TYPES, coerce
-from mdqa_kernel.text.statement_titles import asked_statement
+from mdqa_kernel.text.statement_titles import asked_statement, asks_note
 from mdqa_kernel.text.values import declared_scale, find_numbers, is_absent, parse_number, to_field_scale
 
 
@@ -86,6 +87,12 @@ def best_reading(
             if signed and (parse_number(t.cand.raw) or 0.0) >= 0:
                 # "Total capital expenditures $649" in the discussion, "(649)" in the statement
                 t.score = round(t.score * UNSIGNED_ELSEWHERE, 4)
+    elif statements and asks_note(field.description):
+        # "(the income tax note's total of … deferred taxes)": a statement's line of a like name ("Deferred
+        # income taxes" among the cash-flow adjustments) is another measure where the note prints the figure
+        for t in typed:
+            if statements.get(t.cand.page) is not None:
+                t.score = round(t.score * NAMED_STATEMENT_ELSEWHERE, 4)
     # A plausible reading goes before any implausible one, whatever their scores: a headcount read
     # from a row about shares must not win over the one read from the sentence about employees. At
     # equal scores a primary statement's row goes first: that is where its line items are defined.
@@ -168,6 +175,8 @@ def typed_value(field: FieldLike, cand: Candidate) -> tuple[Any, float | None]:
     spent = number < 0 and asks_expense(field) and deducted_expense(label_before(cand))
     if spent or (number > 0 and asks_paid_out(field)):
         number = -number
+    if asks_magnitude(field):
+        number = abs(number)
     scale = cand.scale or 1.0
     value = to_field_scale(number, scale, field.scale or 1.0)
     return coerce(value, field.type), scale

@@ -97,6 +97,9 @@ def period_cell(
             return chosen[0], unnamed
         cell, conf = by_basis(chosen, basis_headers(lines, row.line.index, chosen))
         return cell, conf * unnamed
+    due = maturity_total(row, cells, headers, want, report)
+    if due is not None:
+        return due, 1.0
     if any(v is False for v in verdicts):
         return None
     if own:
@@ -106,6 +109,41 @@ def period_cell(
         if total is not None:
             return total, 1.0
     return cells[0], 0.9 if len(cells) == 1 else 0.3
+
+
+# A column of a payments-due table that is a later span than the report's ("Thereafter", "1-3 years", "More than
+# 5 years"), and the column that totals them ("Payments Due During Fiscal Years Ending January 31, Total")
+_LATER_SPAN = re.compile(r"\bthereafter\b|\b(?:less|more)\s+than\b|\byears?\b|\bafter\b|\bbeyond\b", re.I)
+_TOTAL_COLUMN = re.compile(r"\btotal\s*$", re.I)
+
+
+def maturity_total(
+    row: Row, cells: list[Cell], headers: list[str], want: Period, report: ReportPeriod
+) -> Cell | None:
+    """The "Total" column of a row spread over the periods after the report ("Total contractual obligations |
+    2024 | 2025-2026 | Thereafter | Total"): the amount outstanding at the report's end, for a field asking that
+    date, when the cell adds up all the others. None for a field asking another period."""
+    if want.offset not in (None, 0) or want.opening or want.change or want.quarter is not None:
+        return None
+    if want.year is not None and want.year != report.year:
+        return None
+    totals = [c for c, h in zip(cells, headers, strict=True) if _TOTAL_COLUMN.search(h)]
+    if len(totals) != 1 or row_total(cells) is not totals[0]:
+        return None
+    periods = row_periods(row, headers, report)
+    later = [
+        _later(p, report) or bool(_LATER_SPAN.search(h))
+        for c, h, p in zip(cells, headers, periods, strict=True)
+        if c is not totals[0]
+    ]
+    return totals[0] if all(later) else None
+
+
+def _later(p: Period, report: ReportPeriod) -> bool:
+    """A column period that begins after the report's period ends (a year of payments still due)."""
+    if p.end is not None and report.end is not None:
+        return p.end > report.end
+    return p.year is not None and p.year > report.year
 
 
 def bare_years(

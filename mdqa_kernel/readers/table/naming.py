@@ -7,7 +7,13 @@ from __future__ import annotations
 import re
 
 from mdqa_kernel.readers.base import FieldLike
-from mdqa_kernel.readers.confidence import ADJUSTED_BLOCK, LEAD_IN_NAMED, NET_UNSAID, PART_OF_ASKED_TOTAL
+from mdqa_kernel.readers.confidence import (
+    ADJUSTED_BLOCK,
+    LEAD_IN_NAMED,
+    NET_UNSAID,
+    PART_OF_ASKED_TOTAL,
+    SUBSET_TABLE,
+)
 from mdqa_kernel.readers.semantics import field_basis
 from mdqa_kernel.readers.table.candidates import Candidate, label_before
 from mdqa_kernel.text.holders import without_attributable
@@ -25,6 +31,7 @@ from mdqa_kernel.text.row_context import (
     lead_in,
     revenue_part,
     row_heading,
+    subset_table,
 )
 from mdqa_kernel.text.rows import Row
 from mdqa_kernel.text.segments import segment_ask, segment_fit
@@ -46,6 +53,7 @@ from mdqa_kernel.text.statement_context import (
     specificity,
     with_section,
 )
+from mdqa_kernel.text.values import is_scale_caption
 
 
 def field_label_set(field: FieldLike) -> LabelSet:
@@ -85,6 +93,8 @@ def row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike)
     )
     if fit and adjusted_block(page_ls, row.line.index, field.description):
         fit = round(fit * ADJUSTED_BLOCK, 4)
+    if fit and subset_table(page_ls, row.line.index, field.description):
+        fit = round(fit * SUBSET_TABLE, 4)
     if fit and _part_of_asked_total(page_ls, row, labels, field, fit):
         fit = round(fit * PART_OF_ASKED_TOTAL, 4)
     return fit
@@ -128,7 +138,9 @@ def refused_row(page_ls: list[Line], row: Row, field: FieldLike) -> bool:
     balance in a block of changes or on a row naming a change, a row of the other share basis's block
     (outdented heading or not), a deferred-tax table's "Inventory (37) (24)" (a tax amount), a part of
     revenue for a non-operating item; for a per-share field, a row whose label states its per-share
-    amount in a note (the row holds the totals)."""
+    amount in a note (the row holds the totals); a header line labelled only by the table's scale caption."""
+    if is_scale_caption(row.label):
+        return True  # "(In millions) 2017 2018-2019 … Total": the table's header line, its years no values
     per_share = field_basis(field) is not None
     if per_share and _PER_SHARE_NOTE.search(row.line.text):  # the note's amounts may be read as cells
         return True

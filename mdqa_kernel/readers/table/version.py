@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-77"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-78"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -246,3 +246,8 @@ TABLE_READER_VERSION = "table-77"  # 4: disclosure topics under their printed na
 # parentheses is negative)" is read as printed); a count in a "$ in millions" table is not scaled; a bare
 # "Total" row reads under its block's heading; a label-only line ending open continues on the row below;
 # a sentence is not the line of a statement the description names when that statement is printed.
+# 78: a field asking "as a positive amount" is read as a magnitude; a header line labelled only by the scale
+# caption holds no values; a numbered heading ("6. Debt") is never the tail of the row above; a field placed in a
+# note ("the income tax note's total") prefers the note's row to a statement's like-named line; a table whose
+# lead-in restricts it to some items ("For these plans, …") is held for review; the "Total" column of a
+# payments-due table (every other column a later period) is the amount at the report's end when it adds them up.
