@@ -1,6 +1,7 @@
 """Fields asked of the notes to the statements, on pages drawn here: a magnitude asked "as a positive amount",
-a table's header line labelled by its scale caption, a numbered note heading under a table's last row, a field
-placed in a note beside a statement's like-named line, and a table introduced as covering only some items."""
+a table's header line labelled by its scale caption, a payments-due table's "Total" column, a numbered note
+heading under a table's last row, a field placed in a note beside a statement's like-named line, a table
+introduced as covering only some items, and "Total current" / "Total deferred" under the measure they split."""
 
 from __future__ import annotations
 
@@ -28,6 +29,10 @@ DEFERRED = (
 YEARS = row("", "2023", "2022", cols=WIDE)
 OBLIGATIONS = (
     "Total contractual obligations (the contractual obligations table's total over all years) at the end of the"
+    " fiscal year of the report, in USD millions"
+)
+CURRENT_TAX = (
+    "Current income tax expense (the income tax note's total of federal, state and foreign current taxes) for the"
     " fiscal year of the report, in USD millions"
 )
 OBLIGATION = "Projected benefit obligation of the pension plans at the end of the fiscal year of the report, in USD millions"
@@ -209,3 +214,28 @@ def test_a_table_covering_only_some_plans_is_not_the_whole(tmp_path: Path) -> No
         ),
     )
     assert read(whole, OBLIGATION).value == 7833
+
+
+def test_a_total_naming_only_its_part_reads_under_the_measure_above_it(tmp_path: Path) -> None:
+    doc = annual(
+        tmp_path / "provision.pdf",
+        [
+            text("NOTE 19. INCOME TAXES"),
+            MILLIONS,
+            YEARS,
+            text("Income tax expense (benefit):"),
+            text("Current:"),
+            row("Federal", "$ 136", "$ (208)", cols=WIDE),
+            row("Foreign", "323", "280", cols=WIDE),
+            row("Total current", "459", "72", cols=WIDE),
+            text("Deferred:"),
+            row("Federal", "700", "(153)", cols=WIDE),
+            row("Foreign", "(1,037)", "19", cols=WIDE),
+            row("Total deferred", "(337)", "(134)", cols=WIDE),
+            row("Income tax expense", "122", "(62)", cols=WIDE),
+        ],
+    )
+    assert read(doc, CURRENT_TAX).value == 459
+    assert read(doc, DEFERRED).value == -337
+    prior = CURRENT_TAX.replace("for the fiscal year of the report", "for the prior fiscal year")
+    assert read(doc, prior).value == 72

@@ -80,6 +80,39 @@ _BARE_BALANCE = re.compile(
 _BARE_TOTAL = re.compile(r"^\W*total\W*(?:\(\d{1,2}\)\W*)?$", re.I)
 
 
+# A total row naming only the part of a measure it closes ("Total current", "Total deferred") under the line
+# that names the measure ("Income tax expense (benefit):" / "Current:" / … / "Total current"); the parts' own
+# one-word headings ("Current:", "Deferred:") between them
+_QUALIFIED_TOTAL = re.compile(r"^\W*total\s+(current|deferred)\W*$", re.I)
+_PART_HEADING = re.compile(r"^\W*(?:current|deferred)\W*$", re.I)
+
+
+def qualified_total(lines: list[Line], row_index: int, label: str) -> str:
+    """For a "Total current" / "Total deferred" row, the line its block opens with when that names the part
+    ("Current tax expense"), else the part and the measure named above the part's own heading ("Current:"
+    under "Income tax expense (benefit):" gives "current Income tax expense (benefit)"); '' for any other row
+    or when no English line names it."""
+    m = _QUALIFIED_TOTAL.match(label)
+    if not m:
+        return ""
+    part = m.group(1).lower()
+    passed = False  # the part's own heading ("Current:") is above: the next heading names the measure
+    for j in range(row_index - 1, max(row_index - 2 * _BLOCK_LOOKUP, -1), -1):
+        _label, cells, _units = lines[j].split()
+        text = lines[j].text.strip()
+        if cells or not re.search(r"[A-Za-z]{3}", text):
+            continue
+        if not is_english(text):
+            return ""
+        if _PART_HEADING.match(text):
+            passed = True
+        elif passed:
+            return f"{part} {text.rstrip(':').strip()}"
+        elif text.lower().startswith(part):
+            return text.rstrip(":").strip()  # "Current tax expense" opens the block
+    return ""
+
+
 def row_heading(lines: list[Line], row_index: int, label: str) -> str:
     """The heading a row is read under: its outdented section's; for a row naming only its share basis
     ("Diluted" flush with "Earnings per common share" above it), only its balance's date ("Balance at

@@ -165,7 +165,8 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # heads them; "First-Quarter" is a quarter).
 # mdqa v106: table reader table-78 (a magnitude asked "as a positive amount"; a header line labelled by its scale
 # caption holds no values; a numbered note heading is no row's tail; a note-placed field prefers the note's row; a
-# table covering some plans only is held for review; a payments-due table's "Total" column).
+# table covering some plans only is held for review; a payments-due table's "Total" column; "Total current" and
+# "Total deferred" under the measure they split).
 # mdqa v105: table reader table-77 (dividends per share listed with their years, dividend spans and years; "declared"
 # may go unsaid; an "attributable to" clause in parentheses; "(net of tax)" is no name; amounts paid out are negative
 # where outflows are; counts keep out of money scales; a bare "Total" row is its block's; open-ended label lines wrap).

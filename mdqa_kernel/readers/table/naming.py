@@ -29,6 +29,7 @@ from mdqa_kernel.text.row_context import (
     deferred_tax_block,
     gross_before_deduction,
     lead_in,
+    qualified_total,
     revenue_part,
     row_heading,
     subset_table,
@@ -85,6 +86,8 @@ def row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike)
         texts.append(with_section(section, row.label))
     if current := as_current_line(page_ls, row.line.index, row.label, field.description):
         texts.append(current)
+    if part := qualified_total(page_ls, row.line.index, row.label):
+        texts.append(part)
     # "Change in deferred income taxes" among the operating adjustments the description places its line in
     own = operating_adjustment(row.label, field.description)
     texts = [operating_adjustment(t, field.description) for t in texts]

@@ -250,4 +250,5 @@ TABLE_READER_VERSION = "table-78"  # 4: disclosure topics under their printed na
 # caption holds no values; a numbered heading ("6. Debt") is never the tail of the row above; a field placed in a
 # note ("the income tax note's total") prefers the note's row to a statement's like-named line; a table whose
 # lead-in restricts it to some items ("For these plans, …") is held for review; the "Total" column of a
-# payments-due table (every other column a later period) is the amount at the report's end when it adds them up.
+# payments-due table (every other column a later period) is the amount at the report's end when it adds them up;
+# "Total current" / "Total deferred" read under the measure they split ("Income tax expense (benefit):" / "Current:").
