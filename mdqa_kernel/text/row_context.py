@@ -9,6 +9,7 @@ statement's line item; a row above "Less: accumulated depreciation" is the gross
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from mdqa_kernel.text.layout import Line
 from mdqa_kernel.text.statement_context import asks_net, asks_non_operating, is_english, says_net, words
@@ -97,11 +98,7 @@ def qualified_total(lines: list[Line], row_index: int, label: str) -> str:
         return ""
     part = m.group(1).lower()
     passed = False  # the part's own heading ("Current:") is above: the next heading names the measure
-    for j in range(row_index - 1, max(row_index - 2 * _BLOCK_LOOKUP, -1), -1):
-        _label, cells, _units = lines[j].split()
-        text = lines[j].text.strip()
-        if cells or not re.search(r"[A-Za-z]{3}", text):
-            continue
+    for text in _headings_above(lines, row_index, 2 * _BLOCK_LOOKUP):
         if not is_english(text):
             return ""
         if _PART_HEADING.match(text):
@@ -124,14 +121,19 @@ def row_heading(lines: list[Line], row_index: int, label: str) -> str:
     return block_heading(lines, row_index)
 
 
-def block_heading(lines: list[Line], row_index: int) -> str:
-    """The nearest label-only English line above a row (at any indent): the line that opens its block."""
-    for j in range(row_index - 1, max(row_index - _BLOCK_LOOKUP, -1), -1):
+def _headings_above(lines: list[Line], row_index: int, lookup: int) -> Iterator[str]:
+    """The label-only lines with a word in them above a row, nearest first, within `lookup` lines."""
+    for j in range(row_index - 1, max(row_index - lookup, -1), -1):
         _label, cells, _units = lines[j].split()
         text = lines[j].text.strip()
         if not cells and re.search(r"[A-Za-z]{3}", text):
-            return text if is_english(text) else ""
-    return ""
+            yield text
+
+
+def block_heading(lines: list[Line], row_index: int) -> str:
+    """The nearest label-only English line above a row (at any indent): the line that opens its block."""
+    text = next(_headings_above(lines, row_index, _BLOCK_LOOKUP), "")
+    return text if is_english(text) else ""
 
 
 def adjusted_block(lines: list[Line], row_index: int, description: str) -> bool:

@@ -84,7 +84,8 @@ def period_cell(
     headers = with_year_heading(
         column_headers(lines, row.line.index, cells), lines, row.line.index, cells, report
     )
-    verdicts = column_verdicts(row, headers, want, report)
+    placed = _period_verdicts(row, headers, want, report)
+    verdicts = [verdict for _period, verdict in placed]
     chosen = [c for c, v in zip(cells, verdicts, strict=True) if v is True]
     if chosen:
         if paired_columns(headers):
@@ -97,7 +98,7 @@ def period_cell(
             return chosen[0], unnamed
         cell, conf = by_basis(chosen, basis_headers(lines, row.line.index, chosen))
         return cell, conf * unnamed
-    due = maturity_total(row, cells, headers, want, report)
+    due = maturity_total(cells, headers, [period for period, _verdict in placed], want, report)
     if due is not None:
         return due, 1.0
     if any(v is False for v in verdicts):
@@ -118,11 +119,12 @@ _TOTAL_COLUMN = re.compile(r"\btotal\s*$", re.I)
 
 
 def maturity_total(
-    row: Row, cells: list[Cell], headers: list[str], want: Period, report: ReportPeriod
+    cells: list[Cell], headers: list[str], periods: list[Period], want: Period, report: ReportPeriod
 ) -> Cell | None:
     """The "Total" column of a row spread over the periods after the report ("Total contractual obligations |
     2024 | 2025-2026 | Thereafter | Total"): the amount outstanding at the report's end, for a field asking that
-    date, when the cell adds up all the others. None for a field asking another period."""
+    date, when the cell adds up all the others (`periods`: each cell's column period). None for a field asking
+    another period."""
     if want.offset not in (None, 0) or want.opening or want.change or want.quarter is not None:
         return None
     if want.year is not None and want.year != report.year:
@@ -130,7 +132,6 @@ def maturity_total(
     totals = [c for c, h in zip(cells, headers, strict=True) if _TOTAL_COLUMN.search(h)]
     if len(totals) != 1 or row_total(cells) is not totals[0]:
         return None
-    periods = row_periods(row, headers, report)
     later = [
         _later(p, report) or bool(_LATER_SPAN.search(h))
         for c, h, p in zip(cells, headers, periods, strict=True)
