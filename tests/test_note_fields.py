@@ -1,7 +1,9 @@
 """Fields asked of the notes to the statements, on pages drawn here: a magnitude asked "as a positive amount",
 a table's header line labelled by its scale caption, a payments-due table's "Total" column, a numbered note
 heading under a table's last row, a field placed in a note beside a statement's like-named line, a table
-introduced as covering only some items, and "Total current" / "Total deferred" under the measure they split."""
+introduced as covering only some items, "Total current" / "Total deferred" under the measure they split (named
+by a line above or by the table's lead-in), the current tax line under its printed names ("Current taxes"), and a
+bare "Total" closing the table its lead-in names."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from mdqa_kernel.readers.semantics import asks_magnitude
 from mdqa_kernel.readers.table.columns import page_rows
 from mdqa_kernel.readers.table.naming import refused_row
 from mdqa_kernel.readers.table.reader import _lines_by_page
+from mdqa_kernel.text.statement_context import head_cover
 from mdqa_kernel.text.statement_titles import asks_note
 from tests.test_periods import row, text
 from tests.test_semantics import fld as semantics_field
@@ -239,3 +242,90 @@ def test_a_total_naming_only_its_part_reads_under_the_measure_above_it(tmp_path:
     assert read(doc, DEFERRED).value == -337
     prior = CURRENT_TAX.replace("for the fiscal year of the report", "for the prior fiscal year")
     assert read(doc, prior).value == 72
+
+
+def test_a_total_current_under_a_lead_in_naming_the_measure(tmp_path: Path) -> None:
+    # the measure named by the table's lead-in sentence, the period line and scale caption between
+    doc = annual(
+        tmp_path / "lead_in.pdf",
+        [
+            text("The provision for income taxes is as follows:"),
+            text("YEAR ENDED MAY 31,"),
+            row("(Dollars in millions)", "2023", "2022", cols=WIDE),
+            text("Current:"),
+            text("United States"),
+            row("Federal", "$ 430", "$ 231", cols=WIDE),
+            row("Foreign", "634", "926", cols=WIDE),
+            row("Total Current", "1,064", "1,157", cols=WIDE),
+            text("Deferred:"),
+            row("Federal", "(162)", "(522)", cols=WIDE),
+            row("Total Deferred", "(162)", "(522)", cols=WIDE),
+            row("INCOME TAX EXPENSE", "902", "635", cols=WIDE),
+        ],
+    )
+    assert read(doc, CURRENT_TAX).value == 1064
+
+
+@pytest.mark.parametrize(
+    ("label", "names"),
+    [
+        ("Current tax expense", True),
+        ("Total current tax provision", True),
+        ("Current taxes", True),
+        ("Current taxes payable", False),  # a balance
+        ("Current income taxes receivable", False),
+    ],
+)
+def test_the_current_part_of_the_tax_line_under_its_printed_names(label: str, names: bool) -> None:
+    assert (head_cover(label, CURRENT_TAX) > 0) is names
+
+
+def test_a_current_taxes_row_closing_its_block_is_the_current_tax_expense(tmp_path: Path) -> None:
+    doc = annual(
+        tmp_path / "current_taxes.pdf",
+        [
+            text("The components of the provision for income taxes were as follows:"),
+            MILLIONS,
+            YEARS,
+            text("Current Taxes"),
+            row("U.S. federal", "$ 14,009", "$ 8,329", cols=WIDE),
+            row("Foreign", "6,678", "6,672", cols=WIDE),
+            row("Current taxes", "$ 20,687", "$ 15,001", cols=WIDE),
+            text("Deferred Taxes"),
+            row("U.S. federal", "$ (6,146)", "$ (4,815)", cols=WIDE),
+            row("Deferred taxes", "$ (6,146)", "$ (4,815)", cols=WIDE),
+            row("Provision for income taxes", "$ 14,541", "$ 10,186", cols=WIDE),
+        ],
+    )
+    assert read(doc, CURRENT_TAX).value == 20687
+
+
+@pytest.mark.parametrize(
+    ("lead", "expected"),
+    [
+        (
+            "The following table summarizes our contractual obligations at December 31, 2023 (in millions):",
+            47413,
+        ),
+        ("The following table summarizes our purchase commitments at December 31, 2023 (in millions):", None),
+    ],
+)
+def test_a_bare_total_closing_the_table_its_lead_in_names(
+    tmp_path: Path, lead: str, expected: int | None
+) -> None:
+    cols = (300.0, 360.0, 420.0, 480.0, 540.0)
+    doc = annual(
+        tmp_path / "bare_total.pdf",
+        [
+            text(lead),
+            row("", "2024", "2025-2026", "2027-2028", "Thereafter", "Total", cols=cols),
+            row("Long-term debt", "0", "5,050", "5,250", "30,649", "40,949", cols=cols),
+            row("Operating leases", "961", "1,918", "1,467", "2,118", "6,464", cols=cols),
+            row("Total", "961", "6,968", "6,717", "32,767", "47,413", cols=cols),
+        ],
+    )
+    got = read(doc, OBLIGATIONS)
+    if expected is None:
+        assert got.value is None or got.confidence < REVIEW_BELOW, got
+    else:
+        assert got.value == expected and REVIEW_BELOW <= got.confidence < CONFIDENT, got

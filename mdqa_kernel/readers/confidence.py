@@ -47,6 +47,9 @@ PART_OF_ASKED_TOTAL = 0.55
 # row above "Accumulated depreciation" prints the same name; ranked below a row that says net, so the two are
 # no rivals, and still read where the filing prints no other.
 NET_UNSAID = 0.9
+# A row naming a line item asked before a deduction ("… at cost before accumulated depreciation") that neither
+# prints its gross basis nor stands above the deduction's row: as likely the net amount; held for review.
+GROSS_UNSAID = 0.45
 # A row of a table whose lead-in restricts it to some of the items ("Certain of our pension plans have projected
 # benefit obligations in excess of plan assets. For these plans, …"): the subset's figure, not the whole's;
 # held under REVIEW_BELOW unless the description asks for that subset.

@@ -294,8 +294,9 @@ def _header_period(text: str) -> bool:
     return period.named
 
 
-# A sentence of prose ("All quarters of 2015 consisted of 13 weeks."): above a table, never its header.
-_SENTENCE = re.compile(r"^(?:\S+\s+){7,}\S*[\w)\]]\.$")
+# A sentence of prose ("All quarters of 2015 consisted of 13 weeks.") or one leading in to the table ("The
+# following table summarizes our contractual obligations at December 31, 2023:"): above a table, never its header
+_SENTENCE = re.compile(r"^(?:\S+\s+){7,}\S*[\w)\]][.:]$")
 _AMOUNT = re.compile(r"\d%|[$€£¥]\s?\d")
 
 

@@ -114,6 +114,15 @@ SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "deferred income taxes",
     ),
+    # The current part of the tax line: "Current tax expense", "Total current tax provision", "Current taxes"
+    # ("Current taxes payable" is a balance); the current/deferred split is always of the income taxes
+    (
+        re.compile(
+            r"\bcurrent\s+(?:income\s+)?tax(?:es)?\s+(?:provision|expense)(?:\s*/?\s*\(\s*benefit\s*\))?"
+            r"|\bcurrent\s+taxes\b(?!\s+(?:payable|receivable|recoverable))"
+        ),
+        "current provision for income taxes",
+    ),
     # The income tax line: "Income tax expense", "Income tax provision", "Provision for taxes on income";
     # "Income taxes from continuing operations" is that line of a filer with discontinued operations,
     # whose taxes are netted into their own line below it (a bare "Income taxes" row may be a balance)

@@ -88,6 +88,21 @@ _QUALIFIED_TOTAL = re.compile(r"^\W*total\s+(current|deferred)\W*$", re.I)
 _PART_HEADING = re.compile(r"^\W*(?:current|deferred)\W*$", re.I)
 
 
+# The column header's period line above a table ("YEAR ENDED MAY 31,", "Fiscal Years Ended January 31,"): it names
+# no measure
+_PERIOD_HEADER = re.compile(
+    r"^\W*(?:for\s+the\s+)?(?:(?:fiscal\s+)?(?:years?|months?|quarters?|weeks?|periods?)\s+ended|as\s+of)\b",
+    re.I,
+)
+# A lead-in sentence's frame around the measure it names ("The provision for income taxes is as follows:",
+# "A summary of the provision for income taxes is as follows:", "… consists of:")
+_LEAD_IN_FRAME = re.compile(
+    r"^\W*(?:an?\s+summary\s+of\s+|the\s+components\s+of\s+)?the\s+"
+    r"|\s+(?:is|are|was|were)\s+as\s+follows\s*:?\s*$|\s+consist(?:s|ed)?\s+of(?:\s+the\s+following)?\s*:?\s*$",
+    re.I,
+)
+
+
 def qualified_total(lines: list[Line], row_index: int, label: str) -> str:
     """For a "Total current" / "Total deferred" row, the line its block opens with when that names the part
     ("Current tax expense"), else the part and the measure named above the part's own heading ("Current:"
@@ -103,8 +118,8 @@ def qualified_total(lines: list[Line], row_index: int, label: str) -> str:
             return ""
         if _PART_HEADING.match(text):
             passed = True
-        elif passed:
-            return f"{part} {text.rstrip(':').strip()}"
+        elif passed and not (is_scale_caption(text) or _PERIOD_HEADER.match(text)):
+            return f"{part} {_LEAD_IN_FRAME.sub('', text).rstrip(':').strip()}"
         elif text.lower().startswith(part):
             return text.rstrip(":").strip()  # "Current tax expense" opens the block
     return ""
@@ -217,6 +232,33 @@ def gross_before_deduction(lines: list[Line], row_index: int, description: str) 
         if cells:
             return False
     return False
+
+
+def next_row(lines: list[Line], row_index: int) -> tuple[int, str] | None:
+    """The next line with figures below a row (label-only lines between skipped, two lines at most), and
+    its label; None when there is none."""
+    for j in range(row_index + 1, min(row_index + 3, len(lines))):
+        label, cells, _units = lines[j].split()
+        if cells:
+            return j, " ".join(w.text for w in label)
+    return None
+
+
+def names_deduction(label: str, deduction: str) -> bool:
+    """The label names the deduction ("Less: Accumulated depreciation and amortization" names
+    "accumulated depreciation"; "Valuation allowances" names "valuation allowance")."""
+    return set(words(deduction)) <= set(words(label))
+
+
+def before_deduction(lines: list[Line], row_index: int, deduction: str) -> str | None:
+    """The row is the gross amount the next row deducts `deduction` from ("Total deferred tax assets 928 /
+    Valuation allowance (88)"): the label of the row after the deduction (the net amount: "Property and
+    equipment, net"), '' when there is none; None when the next row deducts nothing so."""
+    below = next_row(lines, row_index)
+    if below is None or not names_deduction(below[1], deduction):
+        return None
+    after = next_row(lines, below[0])
+    return after[1] if after else ""
 
 
 def deferred_tax_block(lines: list[Line], row_index: int, description: str) -> bool:

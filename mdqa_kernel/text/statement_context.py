@@ -22,6 +22,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from mdqa_kernel.text.deductions import GROSS_WORDS, asked_deduction, without_deduction_clause
 from mdqa_kernel.text.holders import (
     COMMON_HOLDERS,
     NONCONTROLLING,
@@ -185,7 +186,9 @@ def _description_heads(description: str) -> tuple[str, ...]:
         core,
         flags=re.IGNORECASE,
     )
-    core = _QUALIFIER.sub("", LOCATION_CLAUSE.split(core, maxsplit=1)[0]).strip()
+    core = _QUALIFIER.sub("", LOCATION_CLAUSE.split(core, maxsplit=1)[0])
+    # "… at cost before accumulated depreciation": the basis asked, no part of the printed name
+    core = without_deduction_clause(core).strip()
     # "Deferred revenue / unearned revenue / contract liabilities": each alternative is a name of its own
     parts = [p.strip() for p in re.split(r"\s*/\s*", core)]
     heads = ([p for p in parts if words(p)] if len(parts) >= 2 else []) or [core]
@@ -270,6 +273,11 @@ def _needed(head: str) -> set[str]:
     return (have - HARMLESS - _beside(have)) or have
 
 
+def head_needs(description: str) -> tuple[frozenset[str], ...]:
+    """The words a text must have to name each of the description's heads (`_needed`)."""
+    return tuple(frozenset(_needed(h)) for h in description_heads(description))
+
+
 def _beside(wanted: set[str]) -> set[str]:
     """Words harmless beside any of the wanted ones (`HARMLESS_BESIDE`)."""
     return set().union(*(HARMLESS_BESIDE.get(w, frozenset()) for w in wanted))
@@ -311,6 +319,34 @@ def heads_left_to_lead_in(label: str, description: str) -> tuple[frozenset[str],
             and not (_extra(have, need & have) - also)
         ):
             out.append(frozenset(need))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 16)  # every row label that names no head whole, against the same few descriptions
+def heads_left_to_total(label: str, description: str) -> tuple[frozenset[str], ...]:
+    """The description's heads an English label names all but the noun of, as the words left out ("Finished
+    goods" for "Finished goods inventories" leaves {"inventory"}): the total closing the label's block, or its
+    lead-in, may state them ("Total inventories"). The noun is the head's last word and the label adds no
+    restricting word; () when no head is left so."""
+    where = location_words(description)
+    text = _naming_text(label, where, asks_whole_with_noncontrolling(description))
+    have = set(words(split_attributable(text)[0]))
+    also = where | included_words(description)
+    out = []
+    for head in description_heads(description):
+        need, said = _needed(head), words(head)
+        missing = need - have
+        # only a noun its modifiers name the kind of ("Finished goods" inventories); the noun of "Amortization
+        # of intangible assets" is not left out by "Total intangible assets, net": that names another thing
+        noun = _head_noun(head)
+        if (
+            said
+            and noun == said[-1]
+            and missing == {noun}
+            and need & have
+            and not (_extra(have, need & have) - also)
+        ):
+            out.append(frozenset(missing))
     return tuple(out)
 
 
@@ -380,8 +416,10 @@ _INCLUDING = re.compile(
 def included_words(description: str) -> frozenset[str]:
     """The words of what a description says its line includes ("Net increase in cash and cash equivalents
     (including restricted cash …)" → {"restricted", "cash"}): a label may print them ("… cash, cash
-    equivalents and restricted cash") without naming a narrower line."""
-    return frozenset(w for m in _INCLUDING.finditer(description) for w in words(m.group("what")))
+    equivalents and restricted cash") without naming a narrower line; for an amount asked before a
+    deduction the words of its gross basis ("Total property, plant and equipment, gross")."""
+    said = frozenset(w for m in _INCLUDING.finditer(description) for w in words(m.group("what")))
+    return said | GROSS_WORDS if asked_deduction(description) else said
 
 
 _SHORT_TERM = re.compile(r"^\W*short[\s-]+term\b", re.I)

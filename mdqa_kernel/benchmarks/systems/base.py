@@ -163,6 +163,10 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # number word is read whole; column dates printed close together head their own columns; a line item's
 # percentage change from its "% Change" column or its "X % change" row; "% Change" over "Total | Operational"
 # heads them; "First-Quarter" is a quarter).
+# mdqa v107: table reader table-79 (an amount asked before a deduction is the row the deduction's row follows; a
+# scale caption wrapped from a lead-in's last line; "Current tax expense" / "Current taxes" are the current tax
+# line; a component row leaves the item's noun to its table; a bare "Total" closing the table its lead-in names;
+# a lead-in sentence ending in a colon is no column header).
 # mdqa v106: table reader table-78 (a magnitude asked "as a positive amount"; a header line labelled by its scale
 # caption holds no values; a numbered note heading is no row's tail; a note-placed field prefers the note's row; a
 # table covering some plans only is held for review; a payments-due table's "Total" column; "Total current" and
@@ -248,7 +252,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 106,
+    "mdqa": 107,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

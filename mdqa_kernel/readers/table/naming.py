@@ -9,6 +9,7 @@ import re
 from mdqa_kernel.readers.base import FieldLike
 from mdqa_kernel.readers.confidence import (
     ADJUSTED_BLOCK,
+    GROSS_UNSAID,
     LEAD_IN_NAMED,
     NET_UNSAID,
     PART_OF_ASKED_TOTAL,
@@ -16,6 +17,7 @@ from mdqa_kernel.readers.confidence import (
 )
 from mdqa_kernel.readers.semantics import field_basis
 from mdqa_kernel.readers.table.candidates import Candidate, label_before
+from mdqa_kernel.text.deductions import GROSS_WORDS, asked_deduction
 from mdqa_kernel.text.holders import without_attributable
 from mdqa_kernel.text.label_periods import balance_name
 from mdqa_kernel.text.labels import LabelSet, field_labels, label_score, normalize_label
@@ -24,11 +26,14 @@ from mdqa_kernel.text.row_context import (
     TOTAL_LABEL,
     adjusted_block,
     as_current_line,
+    before_deduction,
     block_heading,
     closing_total,
     deferred_tax_block,
     gross_before_deduction,
     lead_in,
+    names_deduction,
+    next_row,
     qualified_total,
     revenue_part,
     row_heading,
@@ -43,7 +48,9 @@ from mdqa_kernel.text.statement_context import (
     class_first,
     description_heads,
     head_cover,
+    head_needs,
     heads_left_to_lead_in,
+    heads_left_to_total,
     is_english,
     lead_in_names,
     operating_adjustment,
@@ -53,6 +60,7 @@ from mdqa_kernel.text.statement_context import (
     share_bases,
     specificity,
     with_section,
+    words,
 )
 from mdqa_kernel.text.values import is_scale_caption
 
@@ -94,6 +102,8 @@ def row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike)
     fit = max(_english_fit(v, labels, field.description, own) for v in texts) or _context_fit(
         page_ls, row, labels, field.description
     )
+    if deduction := asked_deduction(field.description):
+        fit = _gross_fit(page_ls, row, field.description, deduction, fit)
     if fit and adjusted_block(page_ls, row.line.index, field.description):
         fit = round(fit * ADJUSTED_BLOCK, 4)
     if fit and subset_table(page_ls, row.line.index, field.description):
@@ -105,15 +115,80 @@ def row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike)
 
 def _context_fit(page_ls: list[Line], row: Row, labels: LabelSet, description: str) -> float:
     """A label naming the line item with words the table around it states, ranked below a label that names
-    it alone: its lead-in sentence's (`lead_in_names`), or a basic block heading's share basis
-    (`basic_count_label`). The lines above a row are looked at only for a label that can be so named."""
+    it alone: its lead-in sentence's (`lead_in_names`; a bare "Total" closing the table its lead-in names,
+    for a total), the noun its block's total, heading or lead-in
+    states (`heads_left_to_total`), or a basic block heading's share basis (`basic_count_label`). The lines above a row are looked at only for a label that can be so named."""
     heads = heads_left_to_lead_in(row.label, description)
     if heads and lead_in_names(heads, lead_in(page_ls, row.line.index)):
+        return round(0.9 * specificity(row.label, description, row.label) * LEAD_IN_NAMED, 4)
+    # "Total" closing the table "The following table summarizes our contractual obligations …:" introduces
+    if (
+        _closing_bare_total(page_ls, row)
+        and _asks_total(description)
+        and lead_in_names(head_needs(description), lead_in(page_ls, row.line.index))
+    ):
+        return round(0.9 * LEAD_IN_NAMED, 4)
+    # "Finished goods" above "Total inventories", under "Inventories:" or "… inventories were comprised of:"
+    nouns = heads_left_to_total(row.label, description)
+    if nouns and any(noun <= _table_words(page_ls, row.line.index) for noun in nouns):
         return round(0.9 * specificity(row.label, description, row.label) * LEAD_IN_NAMED, 4)
     basic = basic_count_label(row.label, description)
     if basic and share_bases(block_heading(page_ls, row.line.index)) == {"basic"}:
         return round(_english_fit(basic, labels, description, row.label) * LEAD_IN_NAMED, 4)
     return 0.0
+
+
+def _gross_fit(page_ls: list[Line], row: Row, description: str, deduction: str, fit: float) -> float:
+    """An amount asked before a deduction (text/deductions.py): the row the deduction's row follows is the
+    gross amount, a bare "Total" or "Total, at cost" there too when its table's lead-in or the net row below
+    the deduction names the line item ("Total, at cost / Accumulated depreciation / Total, net" under "The
+    components of property and equipment were as follows:"). A row naming the line item elsewhere without
+    printing its gross basis may be the net amount (GROSS_UNSAID)."""
+    net_label = before_deduction(page_ls, row.line.index, deduction)
+    if net_label is not None:
+        if fit == 0.0 and _bare_total(row.label):
+            needs = head_needs(description)
+            named = lead_in_names(needs, lead_in(page_ls, row.line.index)) or lead_in_names(needs, net_label)
+            return round(0.9 * LEAD_IN_NAMED, 4) if named else 0.0
+        return fit
+    if fit and not GROSS_WORDS & set(words(row.label)):
+        return round(fit * GROSS_UNSAID, 4)
+    return fit
+
+
+def _bare_total(label: str) -> bool:
+    """A total row that names nothing but its basis: "Total", "Total, at cost"."""
+    said = set(words(label))
+    return bool(said) and said <= GROSS_WORDS | {"total"}
+
+
+def _net_of(label: str, deduction: str) -> bool:
+    """For an amount asked before `deduction`: the label states the deduction made ("Total deferred tax
+    assets after valuation allowance", "Property and equipment, net"), or is the deduction's own row."""
+    return says_net(label) or (
+        names_deduction(label, deduction) and not re.search(r"\bbefore\b", label, re.I)
+    )
+
+
+def _asks_total(description: str) -> bool:
+    """The description's line item is a total ("Total contractual obligations …")."""
+    heads = description_heads(description)
+    return bool(heads) and bool(TOTAL_LABEL.match(heads[0]))
+
+
+def _closing_bare_total(page_ls: list[Line], row: Row) -> bool:
+    """A bare "Total" row that closes its table: no row with figures follows it."""
+    return (
+        bool(words(row.label))
+        and set(words(row.label)) <= {"total"}
+        and next_row(page_ls, row.line.index) is None
+    )
+
+
+def _table_words(page_ls: list[Line], index: int) -> set[str]:
+    """The words of what names a row's table: the total closing its block, its heading, its lead-in."""
+    named = (closing_total(page_ls, index), block_heading(page_ls, index), lead_in(page_ls, index))
+    return {w for text in named for w in words(text)}
 
 
 def _part_of_asked_total(
@@ -141,7 +216,8 @@ def refused_row(page_ls: list[Line], row: Row, field: FieldLike) -> bool:
     balance in a block of changes or on a row naming a change, a row of the other share basis's block
     (outdented heading or not), a deferred-tax table's "Inventory (37) (24)" (a tax amount), a part of
     revenue for a non-operating item; for a per-share field, a row whose label states its per-share
-    amount in a note (the row holds the totals); a header line labelled only by the table's scale caption."""
+    amount in a note (the row holds the totals); a header line labelled only by the table's scale caption; for
+    an amount asked before a deduction, a row stating the deduction made."""
     if is_scale_caption(row.label):
         return True  # "(In millions) 2017 2018-2019 … Total": the table's header line, its years no values
     per_share = field_basis(field) is not None
@@ -157,8 +233,10 @@ def refused_row(page_ls: list[Line], row: Row, field: FieldLike) -> bool:
         return True
     if not is_english(field.description):
         return False
+    deduction = asked_deduction(field.description)
     return (
-        change_row(row.label, field.description)
+        bool(deduction and _net_of(row.label, deduction))
+        or change_row(row.label, field.description)
         or deferred_tax_block(page_ls, row.line.index, field.description)
         or gross_before_deduction(page_ls, row.line.index, field.description)
         or revenue_part(page_ls, row.line.index, field.description)
@@ -191,4 +269,13 @@ def specific(cand: Candidate, description: str) -> Candidate:
     label = label_before(cand)
     if is_english(label) and is_english(description):
         cand.score = round(cand.score * specificity(label, description), 4)
+    return cand
+
+
+def gross_unsaid(cand: Candidate, description: str) -> Candidate:
+    """A sentence or "label: value" line read for an amount asked before a deduction that prints no gross
+    basis ("proceeds from the sale of property and equipment of $0.3 million" for the gross property and
+    equipment): held for review, as a table row naming the line item elsewhere is (`_gross_fit`)."""
+    if asked_deduction(description) and not GROSS_WORDS & set(words(cand.snippet)):
+        cand.score = round(cand.score * GROSS_UNSAID, 4)
     return cand

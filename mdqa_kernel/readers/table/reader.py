@@ -85,7 +85,7 @@ from mdqa_kernel.readers.table.derived import (
     membership,
     presupposed_fact,
 )
-from mdqa_kernel.readers.table.naming import field_label_set, row_score, specific
+from mdqa_kernel.readers.table.naming import field_label_set, gross_unsaid, row_score, specific
 from mdqa_kernel.readers.table.people import people_count
 from mdqa_kernel.readers.table.prose import ProseWindow, label_then_value, prose_windows
 from mdqa_kernel.readers.table.prose_facts import dividend_of_year, dividend_per_share, firm_in_role, share_of
@@ -419,6 +419,7 @@ class TableReader:
         dated: list[Candidate] = []
         for cand in out:
             if cand.kind in ("prose", "key_value"):
+                cand = gross_unsaid(cand, field.description)
                 line_scale(doc, cand, field, lines.get(cand.page, []))
                 cand = dated_reading(doc, field, lines, cand, period)
                 if cand is None:

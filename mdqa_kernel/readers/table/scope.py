@@ -42,6 +42,10 @@ def scope_at(
 _MONEY_SCALE = re.compile(r"[$€£¥₹]|\b(?:dollars?|usd|euros?|rupees?)\b|元", re.I)
 
 
+# A line ending inside an open parenthesis or on "in" ("… (in", "(Dollars in"): a scale word may start the next
+_WRAPPED_OPEN = re.compile(r"(?:\(|\bin)\s*$|\([^)]*$", re.I)
+
+
 def declared_above(
     lines: list[Line], index: int, label: str, count: bool = False
 ) -> tuple[float, str | None] | None:
@@ -49,14 +53,24 @@ def declared_above(
     for a per-share row under "(In millions, except per share data)"; None when nothing is declared. For
     a `count` (stores, employees) a scale declared for money ("$ in millions") is none of its own."""
     for j in range(index - 1, -1, -1):
-        found = declared_scale(lines[j].text)
+        text = _with_wrap(lines, j)
+        found = declared_scale(text)
         if found:
-            if count and _MONEY_SCALE.search(lines[j].text):
+            if count and _MONEY_SCALE.search(text):
                 return None  # "Number of stores" in a "$ in millions" table is counted one by one
-            if EXCEPT_PER_SHARE.search(lines[j].text) and share_basis(label) is not None:
+            if EXCEPT_PER_SHARE.search(text) and share_basis(label) is not None:
                 return 1.0, None  # the row is a per-share amount the caption exempts
             return found[0], found[1]
     return None
+
+
+def _with_wrap(lines: list[Line], j: int) -> str:
+    """A line's text, after the end of the line above when a declaration may wrap into it: a lead-in
+    sentence ending "… less accumulated depreciation and amortization (in" over "thousands):"."""
+    text = lines[j].text
+    if j == 0 or declared_scale(text) or not _WRAPPED_OPEN.search(lines[j - 1].text):
+        return text
+    return f"{lines[j - 1].text} {text}"
 
 
 def line_scale(doc: DocumentView, cand: Candidate, field: FieldLike, lines: list[Line]) -> None:

@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-78"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-79"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -252,3 +252,11 @@ TABLE_READER_VERSION = "table-78"  # 4: disclosure topics under their printed na
 # lead-in restricts it to some items ("For these plans, …") is held for review; the "Total" column of a
 # payments-due table (every other column a later period) is the amount at the report's end when it adds them up;
 # "Total current" / "Total deferred" read under the measure they split ("Income tax expense (benefit):" / "Current:").
+# 79: an amount asked before a deduction ("… at cost before accumulated depreciation", "… before the valuation
+# allowance") is the row the deduction's row follows (a bare "Total, at cost" there when the table's lead-in or
+# net row names the item); a row stating the deduction made is refused; one printing no gross basis is held.
+# A scale caption wrapped from a lead-in's last line ("… (in" / "thousands):") scales the table; "Current tax
+# expense", "Total current tax provision", "Current taxes" are the current tax line, and "Total current" reads
+# under a lead-in naming the measure; a component row ("Finished goods") leaves the item's noun to its block's
+# total, heading or lead-in ("Total inventories"); a bare "Total" closing the table its lead-in names is that total;
+# a lead-in sentence ending in a colon is never a column header.
