@@ -116,8 +116,9 @@ def row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike)
 def _context_fit(page_ls: list[Line], row: Row, labels: LabelSet, description: str) -> float:
     """A label naming the line item with words the table around it states, ranked below a label that names
     it alone: its lead-in sentence's (`lead_in_names`; a bare "Total" closing the table its lead-in names,
-    for a total), the noun its block's total, heading or lead-in
-    states (`heads_left_to_total`), or a basic block heading's share basis (`basic_count_label`). The lines above a row are looked at only for a label that can be so named."""
+    for a total), the noun its block's total, heading or lead-in states (`heads_left_to_total`), or a basic
+    block heading's share basis (`basic_count_label`). The lines above a row are looked at only for a label
+    that can be so named."""
     heads = heads_left_to_lead_in(row.label, description)
     if heads and lead_in_names(heads, lead_in(page_ls, row.line.index)):
         return round(0.9 * specificity(row.label, description, row.label) * LEAD_IN_NAMED, 4)
@@ -156,10 +157,10 @@ def _gross_fit(page_ls: list[Line], row: Row, description: str, deduction: str, 
     return fit
 
 
-def _bare_total(label: str) -> bool:
+def _bare_total(label: str, basis: frozenset[str] = GROSS_WORDS) -> bool:
     """A total row that names nothing but its basis: "Total", "Total, at cost"."""
     said = set(words(label))
-    return bool(said) and said <= GROSS_WORDS | {"total"}
+    return bool(said) and said <= basis | {"total"}
 
 
 def _net_of(label: str, deduction: str) -> bool:
@@ -178,11 +179,7 @@ def _asks_total(description: str) -> bool:
 
 def _closing_bare_total(page_ls: list[Line], row: Row) -> bool:
     """A bare "Total" row that closes its table: no row with figures follows it."""
-    return (
-        bool(words(row.label))
-        and set(words(row.label)) <= {"total"}
-        and next_row(page_ls, row.line.index) is None
-    )
+    return _bare_total(row.label, frozenset()) and next_row(page_ls, row.line.index) is None
 
 
 def _table_words(page_ls: list[Line], index: int) -> set[str]:
