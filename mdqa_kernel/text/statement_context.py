@@ -325,9 +325,9 @@ def heads_left_to_lead_in(label: str, description: str) -> tuple[frozenset[str],
 @lru_cache(maxsize=1 << 16)  # every row label that names no head whole, against the same few descriptions
 def heads_left_to_total(label: str, description: str) -> tuple[frozenset[str], ...]:
     """The description's heads an English label names all but the noun of, as the words left out ("Finished
-    goods" for "Finished goods inventories" leaves {"inventory"}): the total closing the label's block, its heading or its
-    lead-in, may state them ("Total inventories"). The noun is the head's last word and the label adds no
-    restricting word; () when no head is left so."""
+    goods" for "Finished goods inventories" leaves {"inventory"}): the total closing the label's block, its
+    heading or its lead-in may state them ("Total inventories"). The noun is the head's last word and the
+    label adds no restricting word; () when no head is left so."""
     where = location_words(description)
     text = _naming_text(label, where, asks_whole_with_noncontrolling(description))
     have = set(words(split_attributable(text)[0]))
