@@ -7,6 +7,7 @@ deduction as made ("… after valuation allowance", "…, net") is the net amoun
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # The deductions a gross amount is asked before: depreciation's, a valuation or credit-loss allowance, the
 # interest that discounts a maturity table's payments. "Income before income taxes" names its line: taxes
@@ -24,6 +25,7 @@ _CLAUSE = re.compile(rf"(?:,?\s+at\s+cost)?,?\s+before\s+(?:the\s+|any\s+)?(?:{_
 GROSS_WORDS = frozenset({"gross", "cost"})
 
 
+@lru_cache(maxsize=1024)  # asked for every row a field's description is scored against
 def asked_deduction(description: str) -> str | None:
     """The deduction the description asks its amount before ("accumulated depreciation", "valuation
     allowance"); None when it asks none."""

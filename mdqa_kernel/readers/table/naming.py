@@ -194,8 +194,7 @@ def _part_of_asked_total(
     """The description asks for a total ("Total revenue (net sales)") and the row's block closes with a
     "Total …" row that names the field as well as the row does ("Revenues: / Net sales / Membership and
     other income / Total revenues"): the row is a part of the asked total, whatever its other name."""
-    heads = description_heads(field.description)
-    if not heads or not TOTAL_LABEL.match(heads[0]) or TOTAL_LABEL.match(row.label):
+    if not _asks_total(field.description) or TOTAL_LABEL.match(row.label):
         return False
     total = closing_total(page_ls, row.line.index)
     return bool(total) and _english_fit(total, labels, field.description, total) >= fit

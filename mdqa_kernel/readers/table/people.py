@@ -145,7 +145,7 @@ def chinese_staff_count(windows: list[ProseWindow], description: str) -> list[Ca
         return []
     out = []
     for w in windows:
-        text = unicodedata.normalize("NFKC", w.text).replace(" ", "")
+        text = w.nfkc.replace(" ", "")
         first_len = len(unicodedata.normalize("NFKC", w.lines[0].text).replace(" ", ""))
         for m in _ZH_STAFF.finditer(text):
             if m.start() >= first_len:

@@ -14,6 +14,7 @@ stated in prose are `prose_facts`; counts of people, `people`.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -98,6 +99,12 @@ class ProseWindow:
     text: str
     compact: str  # label-normalised text without the filer's possessive (`without_owner`)
     before: str  # the line before, when it and this line are prose (a sentence may begin there)
+
+    @cached_property
+    def nfkc(self) -> str:
+        """`text` in NFKC (full-width digits and signs as ASCII): the form the prose patterns read, once for
+        every reader of the window."""
+        return unicodedata.normalize("NFKC", self.text)
 
     @cached_property
     def idx(self) -> list[int]:

@@ -128,7 +128,7 @@ def dividend_per_share(
             if m:
                 out.append(_dividend(w.page, [line], m.group(0), float(m.group("v")), basis))
                 break
-        norm = unicodedata.normalize("NFKC", w.text)
+        norm = w.nfkc
         for m in _DIVIDEND_EN.finditer(norm):
             if m.start() >= w.first_len:
                 break  # starts on the next line: read with that line
@@ -152,7 +152,7 @@ def dividend_of_year(
         return []
     out = []
     for w in windows:
-        norm = unicodedata.normalize("NFKC", w.text)
+        norm = w.nfkc
         for pattern in _DIVIDEND_LISTS:
             for m in pattern.finditer(norm):
                 if m.start() >= w.first_len:
@@ -191,7 +191,7 @@ def share_of(windows: list[ProseWindow], description: str) -> list[Candidate]:
     )
     out = []
     for w in windows:
-        text = unicodedata.normalize("NFKC", w.text)
+        text = w.nfkc
         for hit in stated.finditer(text):
             if hit.start() >= w.first_len:
                 break  # starts on the next line: read with that line

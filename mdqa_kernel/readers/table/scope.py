@@ -53,8 +53,7 @@ def declared_above(
     for a per-share row under "(In millions, except per share data)"; None when nothing is declared. For
     a `count` (stores, employees) a scale declared for money ("$ in millions") is none of its own."""
     for j in range(index - 1, -1, -1):
-        text = _with_wrap(lines, j)
-        found = declared_scale(text)
+        text, found = _declaration(lines, j)
         if found:
             if count and _MONEY_SCALE.search(text):
                 return None  # "Number of stores" in a "$ in millions" table is counted one by one
@@ -64,13 +63,16 @@ def declared_above(
     return None
 
 
-def _with_wrap(lines: list[Line], j: int) -> str:
-    """A line's text, after the end of the line above when a declaration may wrap into it: a lead-in
-    sentence ending "… less accumulated depreciation and amortization (in" over "thousands):"."""
+def _declaration(lines: list[Line], j: int) -> tuple[str, tuple[float, str] | None]:
+    """A line's text and the scale it declares; for a line declaring none, read after the end of the line
+    above when a declaration may wrap into it (a lead-in ending "… depreciation and amortization (in" over
+    "thousands):")."""
     text = lines[j].text
-    if j == 0 or declared_scale(text) or not _WRAPPED_OPEN.search(lines[j - 1].text):
-        return text
-    return f"{lines[j - 1].text} {text}"
+    found = declared_scale(text)
+    if found or j == 0 or not _WRAPPED_OPEN.search(lines[j - 1].text):
+        return text, found
+    text = f"{lines[j - 1].text} {text}"
+    return text, declared_scale(text)
 
 
 def line_scale(doc: DocumentView, cand: Candidate, field: FieldLike, lines: list[Line]) -> None:
