@@ -9,13 +9,14 @@ import calendar
 import datetime as dt
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import replace
 from itertools import pairwise
 
 from mdqa_kernel.text.layout import Cell, Line, Word
 from mdqa_kernel.text.period_fit import ordinal_quarter, quarter_end
 from mdqa_kernel.text.periods import ReportPeriod, date_or_none, parse_period
-from mdqa_kernel.text.values import is_number_shaped
+from mdqa_kernel.text.values import declared_scale, is_number_shaped
 
 _YEAR = re.compile(r"(?<!\d)(20\d\d|19\d\d)(?!\d)")
 Group = tuple[str, float, float]  # a header line's words over one column or more: (text, x0, x1)
@@ -56,6 +57,8 @@ def column_headers(lines: list[Line], row_index: int, cells: list[Cell], max_lin
         table = [g for g in line_groups if g[1] >= left - 2 * reach]
         if block and (len(block) >= 6 or (not _names_period(groups) and _is_data_row(lines[j]))):
             break
+        if not block and _running_prose(lines, j):
+            break  # a paragraph above the row's table: a period header above it heads another table
         if not block and not _names_period(groups):
             if groups and all(_HEADER_TAIL.match(g[0]) for g in groups):
                 tails.append((groups, table))
@@ -201,10 +204,15 @@ def basis_headers(lines: list[Line], row_index: int, cells: list[Cell], max_line
     and the row are skipped, and so is a line of one group (a section label)."""
     texts: list[list[str]] = [[] for _ in cells]
     for j in range(row_index - 1, max(row_index - max_lines, -1), -1):
+        if _running_prose(lines, j):
+            break  # a paragraph above the row's table
         groups = _column_groups(lines[j])
+        # a row of the table, its label dated or not ("Outstanding at February 3, 2018 | 3,069,000 | $32.32")
+        if _is_data_row(lines[j]) and not _names_period(groups[1:]):
+            continue
         if _names_period(groups):
             break
-        if _is_data_row(lines[j]) or len(groups) < 2:
+        if len(groups) < 2:
             continue
         for k, cell in enumerate(cells):
             if text := _group_over(cell, cells, groups):
@@ -300,6 +308,20 @@ _SENTENCE = re.compile(r"^(?:\S+\s+){7,}\S*[\w)\]][.:]$")
 _AMOUNT = re.compile(r"\d%|[$€£¥]\s?\d")
 
 
+# The last line of a paragraph: a sentence closed by a full stop, of many words ("… based on our stated dividend
+# policy.") or ending running text wrapped from a long line above ("… our historical" / "experience.")
+_PROSE_LINE = 100
+
+
+def _running_prose(lines: list[Line], j: int) -> bool:
+    text = lines[j].text.strip()
+    if not text.endswith(".") or len(lines[j].split()[1]) > 1:
+        return False
+    above = lines[j - 1] if j > 0 else None
+    wrapped = above is not None and len(above.text.strip()) > _PROSE_LINE and len(above.split()[1]) <= 1
+    return bool(_SENTENCE.match(text)) or wrapped
+
+
 def _headline(text: str) -> bool:
     """A release's headline ("2022 Fourth-Quarter reported sales decline of 4.4% to $23.7 Billion"): seven
     words or more with an amount in them is prose; a column header names no amount."""
@@ -364,6 +386,22 @@ def note_columns(lines: list[Line], row_index: int, max_lines: int = 40) -> list
         if found:
             return found
     return []
+
+
+def scale_of_other_columns(line: Line, cell: Cell, cells: Sequence[Cell]) -> bool:
+    """A header line whose scale words head other columns of the row only ("Aggregate Intrinsic Value (in
+    millions)" beside "Stock Options"): that column's unit, not the cell's."""
+    groups = _column_groups(line)
+    declaring = [g for g in groups if declared_scale(g[0])]
+    if len(groups) < 2 or not declaring:
+        return False
+    start = min(c.x0 for c in cells)
+    if any(g[2] < start and not _over(list(cells), g) for g in groups):
+        return False  # words left of the values: a caption line ("编制单位：… 单位：万元"), the whole table's scale
+    return all(
+        g[1] >= start and not _over([cell], g) and _nearest_cell(g, list(cells)).x0 != cell.x0
+        for g in declaring
+    )
 
 
 def _is_data_row(line: Line) -> bool:

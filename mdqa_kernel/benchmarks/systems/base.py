@@ -167,6 +167,9 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # scale caption wrapped from a lead-in's last line; "Current tax expense" / "Current taxes" are the current tax
 # line; a component row leaves the item's noun to its table; a bare "Total" closing the table its lead-in names;
 # a lead-in sentence ending in a colon is no column header).
+# mdqa v108: table reader table-80 (a roll-forward's dated balance row, "Outstanding at December 31, 2022", named
+# by its table's lead-in or block heading; its count cell by the column header; a scale word heading other columns
+# only is none of the cell's; a period header above a paragraph heads another table).
 # mdqa v106: table reader table-78 (a magnitude asked "as a positive amount"; a header line labelled by its scale
 # caption holds no values; a numbered note heading is no row's tail; a note-placed field prefers the note's row; a
 # table covering some plans only is held for review; a payments-due table's "Total" column; "Total current" and
@@ -252,7 +255,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 107,
+    "mdqa": 108,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from mdqa_kernel.readers.base import DocumentView
+from mdqa_kernel.readers.base import DocumentView, FieldLike
 from mdqa_kernel.text.basis import Basis, column_basis
 from mdqa_kernel.text.fiscal_names import named_report
 from mdqa_kernel.text.headers import basis_headers, column_headers, with_year_heading
@@ -18,6 +18,7 @@ from mdqa_kernel.text.layout import Cell, Line
 from mdqa_kernel.text.period_fit import column_periods, end_of_table, fits, opening_of, quarter_of_table
 from mdqa_kernel.text.periods import Period, ReportPeriod
 from mdqa_kernel.text.rows import Row, table_rows
+from mdqa_kernel.text.statement_context import head_needs, is_english, words
 
 
 def value_columns(percent: bool, row: Row) -> list[Cell]:
@@ -264,3 +265,21 @@ def change_cell(
 def row_fits(row: Row, want: Period, report: ReportPeriod) -> bool | None:
     """Whether the period a row's label names is the wanted one; None when the label names none."""
     return fits(label_period(row.label), want, report)
+
+
+# "Weighted-Average Exercise Price per Share": the unit of a price, not the count a header names
+_PER_UNIT = re.compile(r"\bper\s+\w+", re.I)
+
+
+def measure_cells(cells: list[Cell], lines: list[Line], row: Row, field: FieldLike) -> list[Cell]:
+    """Of a row dated by its own label ("Outstanding at December 31, 2022 | 10,504 | $124.63 | 6.08 |
+    $588,549"), the one cell whose column header names what the field counts ("Options", "Number of
+    Shares") when the other headers name other measures (an exercise price, a remaining term, an intrinsic
+    value); all the cells when no one header does."""
+    if len(cells) < 2 or not is_english(field.description):
+        return cells
+    asked = set().union(*head_needs(field.description), words(field.unit or ""))
+    headers = basis_headers(lines, row.line.index, cells)
+    named = [c for c, h in zip(cells, headers, strict=True) if asked & set(words(_PER_UNIT.sub(" ", h)))]
+    others = [h for c, h in zip(cells, headers, strict=True) if h.strip() and c not in named]
+    return named if len(named) == 1 and others else cells

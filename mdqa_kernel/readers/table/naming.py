@@ -133,6 +133,10 @@ def _context_fit(page_ls: list[Line], row: Row, labels: LabelSet, description: s
     nouns = heads_left_to_total(row.label, description)
     if nouns and any(noun <= _table_words(page_ls, row.line.index) for noun in nouns):
         return round(0.9 * specificity(row.label, description, row.label) * LEAD_IN_NAMED, 4)
+    # "Outstanding at December 31, 2022" in the table "A summary of our stock option activity …:"
+    states = _heads_left_to_table(row.label, description)
+    if states and lead_in_names(states, _table_text(page_ls, row)):
+        return round(0.9 * LEAD_IN_NAMED, 4)
     basic = basic_count_label(row.label, description)
     if basic and share_bases(block_heading(page_ls, row.line.index)) == {"basic"}:
         return round(_english_fit(basic, labels, description, row.label) * LEAD_IN_NAMED, 4)
@@ -155,6 +159,26 @@ def _gross_fit(page_ls: list[Line], row: Row, description: str, deduction: str, 
     if fit and not GROSS_WORDS & set(words(row.label)):
         return round(fit * GROSS_UNSAID, 4)
     return fit
+
+
+def _heads_left_to_table(label: str, description: str) -> tuple[frozenset[str], ...]:
+    """The words a roll-forward's dated balance row leaves to its table: the row names only the state of the
+    line item ("Outstanding at December 31, 2022" for "Stock options outstanding"), each head's other words
+    when there are two or more. () for a row that is not a dated balance or names a word outside the head."""
+    name = balance_name(label)
+    if name == label:
+        return ()
+    have = set(words(name))
+    # one word left ("share" of "Common shares outstanding") is named by chance ("market-based share awards")
+    return tuple(
+        need - have for need in head_needs(description) if have and have < need and len(need - have) >= 2
+    )
+
+
+def _table_text(page_ls: list[Line], row: Row) -> str:
+    """What names a row's table above it: its lead-in sentence and its block's heading ("Stock options:").
+    A column header does not: "Number of Shares" heads an option table's counts as well as a share count's."""
+    return f"{lead_in(page_ls, row.line.index)} {block_heading(page_ls, row.line.index)}"
 
 
 def _bare_total(label: str, basis: frozenset[str] = GROSS_WORDS) -> bool:

@@ -71,6 +71,7 @@ from mdqa_kernel.readers.table.columns import (
     change_cell,
     column_verdicts,
     document_period,
+    measure_cells,
     page_rows,
     period_cell,
     row_fits,
@@ -483,6 +484,8 @@ class TableReader:
         cells = [c for c in cells if not under_note(c, notes)]
         if not cells:
             return None
+        if row_fits(row, *period) is not None:
+            cells = measure_cells(cells, lines, row, field)  # a roll-forward row's count beside its price
         picked = chooser(cells, lines, row, *period)
         if picked is None:
             return None  # the header names only other periods: this table is not about the wanted one
@@ -550,7 +553,7 @@ class TableReader:
         counted = field.type == "integer" or unit in _COUNT_UNITS
         # shares are counted in a statement's millions; stores and people are not
         above = declared_above(
-            lines, row.line.index, row.label, count=counted and unit not in ("shares", "股")
+            lines, row.line.index, row.label, counted and unit not in ("shares", "股"), cell, row.cells
         )
         if above is not None:
             return above[0], above[1], KNOWN_SCALE

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 
 from mdqa_kernel.readers.base import DocumentView, FieldLike
 from mdqa_kernel.readers.confidence import STANDING_SCALE
@@ -17,7 +18,8 @@ from mdqa_kernel.readers.semantics import (
     statement_scope,
 )
 from mdqa_kernel.readers.table.candidates import Candidate
-from mdqa_kernel.text.layout import Line
+from mdqa_kernel.text.headers import scale_of_other_columns
+from mdqa_kernel.text.layout import Cell, Line
 from mdqa_kernel.text.values import EXCEPT_PER_SHARE, declared_scale, read_number
 
 
@@ -47,13 +49,22 @@ _WRAPPED_OPEN = re.compile(r"(?:\(|\bin)\s*$|\([^)]*$", re.I)
 
 
 def declared_above(
-    lines: list[Line], index: int, label: str, count: bool = False
+    lines: list[Line],
+    index: int,
+    label: str,
+    count: bool = False,
+    cell: Cell | None = None,
+    cells: Sequence[Cell] = (),
 ) -> tuple[float, str | None] | None:
     """The scale declared nearest above a line on its page ("(In millions)", "单位：万元"); (1, None)
     for a per-share row under "(In millions, except per share data)"; None when nothing is declared. For
-    a `count` (stores, employees) a scale declared for money ("$ in millions") is none of its own."""
+    a `count` (stores, employees) a scale declared for money ("$ in millions") is none of its own; for a
+    `cell` of the row's `cells`, one on a header line over other columns only is theirs, and the cell's
+    table declares none (a caption further up is another table's)."""
     for j in range(index - 1, -1, -1):
         text, found = _declaration(lines, j)
+        if found and cell is not None and scale_of_other_columns(lines[j], cell, cells):
+            return None  # "Aggregate Intrinsic Value (in millions)" beside the options counted: theirs
         if found:
             if count and _MONEY_SCALE.search(text):
                 return None  # "Number of stores" in a "$ in millions" table is counted one by one

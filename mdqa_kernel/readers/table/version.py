@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-79"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-80"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -260,3 +260,9 @@ TABLE_READER_VERSION = "table-79"  # 4: disclosure topics under their printed na
 # under a lead-in naming the measure; a component row ("Finished goods") leaves the item's noun to its block's
 # total, heading or lead-in ("Total inventories"); a bare "Total" closing the table its lead-in names is that total;
 # a lead-in sentence ending in a colon is never a column header.
+# 80: a roll-forward's dated balance row that names only the item's state ("Outstanding at December 31, 2022")
+# is named by its table's lead-in or block heading when they state the item's other words, two or more ("… stock
+# option activity …:", "Stock options:"); of a dated row's cells, the one whose column header names what the
+# field counts beside a price, a term or a value; a scale word heading other columns only ("Aggregate Intrinsic
+# Value (in millions)") is none of the cell's; a period header above a paragraph heads another table; a dated
+# row label ends no basis header.
