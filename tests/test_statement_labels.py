@@ -20,8 +20,8 @@ from mdqa_kernel.text.labels import _description_core, normalize_label, without_
 from mdqa_kernel.text.layout import lines_by_page
 from mdqa_kernel.text.periods import ReportPeriod, wanted_period
 from mdqa_kernel.text.rows import table_rows
+from mdqa_kernel.text.sections import asks_net
 from mdqa_kernel.text.statement_context import (
-    asks_net,
     description_heads,
     holders_equity,
     included_words,

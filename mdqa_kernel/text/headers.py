@@ -207,9 +207,10 @@ def basis_headers(lines: list[Line], row_index: int, cells: list[Cell], max_line
         if _running_prose(lines, j):
             break  # a paragraph above the row's table
         groups = _column_groups(lines[j])
-        # a row of the table, its label dated or not ("Outstanding at February 3, 2018 | 3,069,000 | $32.32")
-        if _is_data_row(lines[j]) and not _names_period(groups[1:]):
-            continue
+        if _is_data_row(lines[j]):
+            if _names_period(groups[1:]):
+                break
+            continue  # a row of the table, its label dated or not ("Outstanding at February 3, 2018 | 3,069,000")
         if _names_period(groups):
             break
         if len(groups) < 2:
@@ -362,11 +363,11 @@ def _gap(group: Group, cell: Cell) -> float:
     return max(group[1] - cell.x1, cell.x0 - group[2], 0.0)
 
 
-def _over(cells: list[Cell], group: Group) -> list[Cell]:
+def _over(cells: Sequence[Cell], group: Group) -> list[Cell]:
     return [c for c in cells if group[1] - 2 <= c.x1 and c.x0 - 2 <= group[2]]
 
 
-def _nearest_cell(group: Group, cells: list[Cell]) -> Cell:
+def _nearest_cell(group: Group, cells: Sequence[Cell]) -> Cell:
     xc = (group[1] + group[2]) / 2
     return min(cells, key=lambda c: abs(c.xc - xc))
 
@@ -393,14 +394,13 @@ def scale_of_other_columns(line: Line, cell: Cell, cells: Sequence[Cell]) -> boo
     millions)" beside "Stock Options"): that column's unit, not the cell's."""
     groups = _column_groups(line)
     declaring = [g for g in groups if declared_scale(g[0])]
-    if len(groups) < 2 or not declaring:
+    if len(groups) < 2 or not declaring or not cells:
         return False
     start = min(c.x0 for c in cells)
-    if any(g[2] < start and not _over(list(cells), g) for g in groups):
+    if any(g[2] < start and not _over(cells, g) for g in groups):
         return False  # words left of the values: a caption line ("编制单位：… 单位：万元"), the whole table's scale
     return all(
-        g[1] >= start and not _over([cell], g) and _nearest_cell(g, list(cells)).x0 != cell.x0
-        for g in declaring
+        g[1] >= start and not _over([cell], g) and _nearest_cell(g, cells).x0 != cell.x0 for g in declaring
     )
 
 

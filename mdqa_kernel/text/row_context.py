@@ -12,7 +12,8 @@ import re
 from collections.abc import Iterator
 
 from mdqa_kernel.text.layout import Line
-from mdqa_kernel.text.statement_context import asks_net, asks_non_operating, is_english, says_net, words
+from mdqa_kernel.text.sections import asks_net, asks_non_operating, says_net
+from mdqa_kernel.text.statement_context import is_english, words
 from mdqa_kernel.text.values import is_scale_caption
 
 _SECTION_LOOKUP = 40  # lines above a row searched for its heading

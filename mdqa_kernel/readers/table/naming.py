@@ -40,11 +40,19 @@ from mdqa_kernel.text.row_context import (
     subset_table,
 )
 from mdqa_kernel.text.rows import Row
-from mdqa_kernel.text.segments import segment_ask, segment_fit
-from mdqa_kernel.text.statement_context import (
+from mdqa_kernel.text.sections import (
     asks_net,
     basic_count_label,
     change_row,
+    operating_adjustment,
+    other_share_basis,
+    says_net,
+    section_refuses,
+    share_bases,
+    with_section,
+)
+from mdqa_kernel.text.segments import segment_ask, segment_fit
+from mdqa_kernel.text.statement_context import (
     class_first,
     description_heads,
     head_cover,
@@ -53,13 +61,7 @@ from mdqa_kernel.text.statement_context import (
     heads_left_to_total,
     is_english,
     lead_in_names,
-    operating_adjustment,
-    other_share_basis,
-    says_net,
-    section_refuses,
-    share_bases,
     specificity,
-    with_section,
     words,
 )
 from mdqa_kernel.text.values import is_scale_caption
@@ -135,7 +137,7 @@ def _context_fit(page_ls: list[Line], row: Row, labels: LabelSet, description: s
         return round(0.9 * specificity(row.label, description, row.label) * LEAD_IN_NAMED, 4)
     # "Outstanding at December 31, 2022" in the table "A summary of our stock option activity …:"
     states = _heads_left_to_table(row.label, description)
-    if states and lead_in_names(states, _table_text(page_ls, row)):
+    if states and any(need <= _table_words(page_ls, row.line.index, closing=False) for need in states):
         return round(0.9 * LEAD_IN_NAMED, 4)
     basic = basic_count_label(row.label, description)
     if basic and share_bases(block_heading(page_ls, row.line.index)) == {"basic"}:
@@ -175,12 +177,6 @@ def _heads_left_to_table(label: str, description: str) -> tuple[frozenset[str], 
     )
 
 
-def _table_text(page_ls: list[Line], row: Row) -> str:
-    """What names a row's table above it: its lead-in sentence and its block's heading ("Stock options:").
-    A column header does not: "Number of Shares" heads an option table's counts as well as a share count's."""
-    return f"{lead_in(page_ls, row.line.index)} {block_heading(page_ls, row.line.index)}"
-
-
 def _bare_total(label: str, basis: frozenset[str] = GROSS_WORDS) -> bool:
     """A total row that names nothing but its basis: "Total", "Total, at cost"."""
     said = set(words(label))
@@ -206,9 +202,15 @@ def _closing_bare_total(page_ls: list[Line], row: Row) -> bool:
     return _bare_total(row.label, frozenset()) and next_row(page_ls, row.line.index) is None
 
 
-def _table_words(page_ls: list[Line], index: int) -> set[str]:
-    """The words of what names a row's table: the total closing its block, its heading, its lead-in."""
-    named = (closing_total(page_ls, index), block_heading(page_ls, index), lead_in(page_ls, index))
+def _table_words(page_ls: list[Line], index: int, closing: bool = True) -> set[str]:
+    """The words of what names a row's table: its heading, its lead-in and (`closing`) the total closing its
+    block. A column header does not: "Number of Shares" heads an option table's counts as well as a share
+    count's."""
+    named = (
+        closing_total(page_ls, index) if closing else "",
+        block_heading(page_ls, index),
+        lead_in(page_ls, index),
+    )
     return {w for text in named for w in words(text)}
 
 

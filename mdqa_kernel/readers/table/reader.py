@@ -114,7 +114,8 @@ from mdqa_kernel.text.period_fit import asked_year, asks_sequential_quarter
 from mdqa_kernel.text.periods import Period, ReportPeriod, wanted_period
 from mdqa_kernel.text.row_context import section_heading
 from mdqa_kernel.text.rows import Row
-from mdqa_kernel.text.statement_context import asks_company_amount, change_base, names_loss, with_section
+from mdqa_kernel.text.sections import with_section
+from mdqa_kernel.text.statement_context import asks_company_amount, change_base, names_loss
 from mdqa_kernel.text.statement_titles import page_statement
 from mdqa_kernel.text.values import (
     declared_scale,
