@@ -134,3 +134,21 @@ def test_the_block_heading_names_the_item_and_one_word_left_is_not_enough(tmp_pa
     balances = [r for r in page_rows(doc, 2, lines) if r.label.startswith("Outstanding at")]
     assert len(balances) == 2
     assert all(row_score(lines, r, field_label_set(field), field) == 0.0 for r in balances)
+
+
+def test_a_price_column_naming_the_item_is_not_its_count(tmp_path: Path) -> None:
+    page = [
+        text("NOTE 12. STOCK-BASED COMPENSATION"),
+        text("The following summarizes the stock option transactions under the plan discussed above:"),
+        row("", "", "WEIGHTED AVERAGE", cols=COLS[:2]),
+        row("", "SHARES(1)", "OPTION PRICE", cols=COLS[:2]),
+        text("(In millions)"),
+        row("Options outstanding as of December 31, 2022", "68.0", "$ 88.66", cols=COLS[:2]),
+        row("Exercised", "(7.5)", "57.11", cols=COLS[:2]),
+        row("Granted", "12.0", "107.44", cols=COLS[:2]),
+        row("Options outstanding as of December 31, 2023", "71.0", "$ 94.40", cols=COLS[:2]),
+    ]
+    doc = annual(tmp_path / "price.pdf", page)
+    ending = read(doc, ENDING, unit="shares")
+    assert ending.status is Status.FOUND and ending.value == 71
+    assert ending.confidence >= REVIEW_BELOW

@@ -207,7 +207,7 @@ def basis_headers(lines: list[Line], row_index: int, cells: list[Cell], max_line
         if _running_prose(lines, j):
             break  # a paragraph above the row's table
         groups = _column_groups(lines[j])
-        if _is_data_row(lines[j]):
+        if _is_data_row(lines[j]) or _year_row(groups):
             if _names_period(groups[1:]):
                 break
             continue  # a row of the table, its label dated or not ("Outstanding at February 3, 2018 | 3,069,000")
@@ -310,13 +310,33 @@ _AMOUNT = re.compile(r"\d%|[$€£¥]\s?\d")
 
 
 # The last line of a paragraph: a sentence closed by a full stop, of many words ("… based on our stated dividend
-# policy.") or ending running text wrapped from a long line above ("… our historical" / "experience.")
+# policy.") or ending running text wrapped from a long line above ("… our historical" / "experience."); or a
+# table's lead-in sentence (`_LEADS_IN`)
 _PROSE_LINE = 100
+
+
+# A sentence leading in to a table: it has a verb ("… were as follows:", "… were (in millions):"); a heading
+# inside the table ("Cash paid for amounts included in the measurement of lease liabilities:") has none
+_LEADS_IN = re.compile(r"\b(?:is|are|was|were|as\s+follows|the\s+following)\b[^:]*:$", re.I)
+
+
+def _year_row(groups: list[Group]) -> bool:
+    """A maturity table's row labelled by its year ("2024 | 53 | 7"): a bare year, then numbers only."""
+    return (
+        len(groups) >= 2
+        and _YEAR.fullmatch(groups[0][0]) is not None
+        and all(is_number_shaped(g[0].lstrip("$€£¥ ")) or g[0] in "$€£¥" for g in groups[1:])
+        and not any(_YEAR.fullmatch(g[0]) for g in groups[1:])
+    )
 
 
 def _running_prose(lines: list[Line], j: int) -> bool:
     text = lines[j].text.strip()
-    if not text.endswith(".") or len(lines[j].split()[1]) > 1:
+    if len(lines[j].split()[1]) > 1:
+        return False
+    if text.endswith(":"):
+        return bool(_SENTENCE.match(text) and _LEADS_IN.search(text))
+    if not text.endswith("."):
         return False
     above = lines[j - 1] if j > 0 else None
     wrapped = above is not None and len(above.text.strip()) > _PROSE_LINE and len(above.split()[1]) <= 1

@@ -291,7 +291,6 @@ def head_cover(label: str, description: str) -> float:
     return 0.9 if any(names(t, head, also) for t in texts for head in description_heads(description)) else 0.0
 
 
-@lru_cache(maxsize=1 << 16)  # every row label that names no head whole, against the same few descriptions
 def heads_left_to_lead_in(label: str, description: str) -> tuple[frozenset[str], ...]:
     """The description's heads an English label names only in part, each as the words it needs: the label
     holds two or more of them and at least as many as it leaves out, the head's noun among them, and adds
@@ -299,6 +298,19 @@ def heads_left_to_lead_in(label: str, description: str) -> tuple[frozenset[str],
     stated by the sentence introducing the label's table (`lead_in_names`); () when no head is left so (a
     label that names a head whole is `head_cover`'s; a one-word label, "Other" among the components of
     other income (expense), names no head through its table)."""
+    return tuple(need for need, _missing in _partial_heads(label, description))
+
+
+def head_words_left(label: str, description: str) -> tuple[frozenset[str], ...]:
+    """The words each head `heads_left_to_lead_in` finds leaves out of the label ({"paid", "liability"} of
+    "Operating cash flows paid for operating lease liabilities" for "Operating cash flows from operating
+    leases"): a table's heading or lead-in may state them."""
+    return tuple(missing for _need, missing in _partial_heads(label, description))
+
+
+@lru_cache(maxsize=1 << 16)  # every row label that names no head whole, against the same few descriptions
+def _partial_heads(label: str, description: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """(words needed, words left out) of each head the label names only in part (`heads_left_to_lead_in`)."""
     where = location_words(description)
     text = _naming_text(label, where, asks_whole_with_noncontrolling(description))
     also = where | included_words(description)
@@ -311,11 +323,11 @@ def heads_left_to_lead_in(label: str, description: str) -> tuple[frozenset[str],
         # beside "amortization", not in "Total definite-lived intangible assets" under an amortization lead-in
         if (
             missing
-            and _head_noun(head) in have
+            and _head_nouns(head) & have
             and len(need & have) >= max(len(missing), 2)
             and not (_extra(have, need & have) - also)
         ):
-            out.append(frozenset(need))
+            out.append((frozenset(need), frozenset(missing)))
     return tuple(out)
 
 
@@ -353,6 +365,20 @@ def _head_noun(head: str) -> str | None:
     the rest of the head only is about another thing ("Total intangible assets, net")."""
     said = words(re.split(r"\s+of\s+", head, maxsplit=1, flags=re.IGNORECASE)[0]) or words(head)
     return said[-1] if said else None
+
+
+# A participle opening a head's modifier: "Operating cash flows paid for operating lease liabilities"
+_PARTICIPLE = re.compile(r"\s+(?:paid|received|used|provided|incurred|recognized)\b", re.I)
+
+
+def _head_nouns(head: str) -> set[str]:
+    """The nouns a label naming a head in part must keep: `_head_noun`'s, and the last word before a
+    participle that opens the head's modifier ("flows" of "Operating cash flows paid for …")."""
+    nouns = {_head_noun(head)}
+    before = _PARTICIPLE.split(head, maxsplit=1)
+    if len(before) == 2 and (said := words(before[0])):
+        nouns.add(said[-1])
+    return {n for n in nouns if n}
 
 
 def lead_in_names(heads: tuple[frozenset[str], ...], lead: str) -> bool:

@@ -18,7 +18,7 @@ from mdqa_kernel.text.layout import Cell, Line
 from mdqa_kernel.text.period_fit import column_periods, end_of_table, fits, opening_of, quarter_of_table
 from mdqa_kernel.text.periods import Period, ReportPeriod
 from mdqa_kernel.text.rows import Row, table_rows
-from mdqa_kernel.text.statement_context import head_needs, is_english, words
+from mdqa_kernel.text.statement_context import head_needs, head_words_left, is_english, words
 
 
 def value_columns(percent: bool, row: Row) -> list[Cell]:
@@ -269,6 +269,8 @@ def row_fits(row: Row, want: Period, report: ReportPeriod) -> bool | None:
 
 # "Weighted-Average Exercise Price per Share": the unit of a price, not the count a header names
 _PER_UNIT = re.compile(r"\bper\s+\w+", re.I)
+# a header naming a price, a value, a term or a rate heads another measure than a count ("Option Price")
+_OTHER_MEASURE = re.compile(r"\b(?:price|value|term|life|rate|cost)s?\b", re.I)
 
 
 def measure_cells(cells: list[Cell], lines: list[Line], row: Row, field: FieldLike) -> list[Cell]:
@@ -280,6 +282,24 @@ def measure_cells(cells: list[Cell], lines: list[Line], row: Row, field: FieldLi
         return cells
     asked = set().union(*head_needs(field.description), words(field.unit or ""))
     headers = basis_headers(lines, row.line.index, cells)
-    named = [c for c, h in zip(cells, headers, strict=True) if asked & set(words(_PER_UNIT.sub(" ", h)))]
+    named = [
+        c
+        for c, h in zip(cells, headers, strict=True)
+        if asked & set(words(_PER_UNIT.sub(" ", h))) and not _OTHER_MEASURE.search(h)
+    ]
     others = [h for c, h in zip(cells, headers, strict=True) if h.strip() and c not in named]
     return named if len(named) == 1 and others else cells
+
+
+def qualified_column(lines: list[Line], row: Row, cells: list[Cell], description: str) -> int | None:
+    """The index of the one cell whose column header states the words the row's label leaves out of the
+    description's line item ("Operating Leases" over "Total future undiscounted lease payments | 3,033 | 46"
+    for the total operating lease payments), beside a column headed otherwise ("Finance Leases"); None when
+    the label names the item whole, or no one header, or every header, states them."""
+    left = head_words_left(row.label, description) if is_english(description) else ()
+    if not left or len(cells) < 2:
+        return None
+    headers = [set(words(h)) for h in basis_headers(lines, row.line.index, cells)]
+    named = [k for k, said in enumerate(headers) if any(missing <= said for missing in left)]
+    others = [said for k, said in enumerate(headers) if said and k not in named]
+    return named[0] if len(named) == 1 and others else None

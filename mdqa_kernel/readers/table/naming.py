@@ -17,6 +17,7 @@ from mdqa_kernel.readers.confidence import (
 )
 from mdqa_kernel.readers.semantics import field_basis
 from mdqa_kernel.readers.table.candidates import Candidate, label_before
+from mdqa_kernel.readers.table.columns import qualified_column
 from mdqa_kernel.text.deductions import GROSS_WORDS, asked_deduction
 from mdqa_kernel.text.holders import without_attributable
 from mdqa_kernel.text.label_periods import balance_name
@@ -57,6 +58,7 @@ from mdqa_kernel.text.statement_context import (
     description_heads,
     head_cover,
     head_needs,
+    head_words_left,
     heads_left_to_lead_in,
     heads_left_to_total,
     is_english,
@@ -123,6 +125,14 @@ def _context_fit(page_ls: list[Line], row: Row, labels: LabelSet, description: s
     that can be so named."""
     heads = heads_left_to_lead_in(row.label, description)
     if heads and lead_in_names(heads, lead_in(page_ls, row.line.index)):
+        return round(0.9 * specificity(row.label, description, row.label) * LEAD_IN_NAMED, 4)
+    # "Operating cash flows from operating leases" under "Cash paid for amounts included in the measurement
+    # of lease liabilities:": the heading states the words the label leaves out
+    left = head_words_left(row.label, description)
+    if left and any(missing <= _table_words(page_ls, row.line.index, closing=False) for missing in left):
+        return round(0.9 * specificity(row.label, description, row.label) * LEAD_IN_NAMED, 4)
+    # "Total future undiscounted lease payments | 3,033 | 46" under "Operating Leases | Finance Leases"
+    if left and qualified_column(page_ls, row, row.cells, description) is not None:
         return round(0.9 * specificity(row.label, description, row.label) * LEAD_IN_NAMED, 4)
     # "Total" closing the table "The following table summarizes our contractual obligations …:" introduces
     if (

@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-80"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-81"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -266,3 +266,10 @@ TABLE_READER_VERSION = "table-80"  # 4: disclosure topics under their printed na
 # field counts beside a price, a term or a value; a scale word heading other columns only ("Aggregate Intrinsic
 # Value (in millions)") is none of the cell's; a period header above a paragraph heads another table; a dated
 # row label ends no basis header.
+# 81: a label naming its line item in part ("Operating cash flows from operating leases") is named by the heading
+# or lead-in above it when they state the words it leaves out ("Cash paid for amounts included in the measurement
+# of lease liabilities:"); a participle's modifier leaves the head noun before it ("cash flows paid for …"); a
+# total row naming all but the item's qualifier reads the one column whose header states it ("Operating Leases"
+# beside "Finance Leases"); a maturity table's year-labelled rows do not end its column headers; a lead-in
+# sentence with a verb ending in a colon ("… were (in millions):") ends the headers above a table; a column
+# header naming a price, value, term or rate is not an option table's count.
