@@ -9,12 +9,12 @@ statement's line item; a row above "Less: accumulated depreciation" is the gross
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
-from mdqa_kernel.text.layout import Line
+from mdqa_kernel.text.layout import Cell, Line
 from mdqa_kernel.text.sections import asks_net, asks_non_operating, says_net
 from mdqa_kernel.text.statement_context import is_english, words
-from mdqa_kernel.text.values import is_scale_caption
+from mdqa_kernel.text.values import is_scale_caption, parse_number
 
 _SECTION_LOOKUP = 40  # lines above a row searched for its heading
 
@@ -97,9 +97,12 @@ _PERIOD_HEADER = re.compile(
 )
 # A lead-in sentence's frame around the measure it names ("The provision for income taxes is as follows:",
 # "A summary of the provision for income taxes is as follows:", "… consists of:")
+# "The components of income tax expense were as follows ($ in millions):", "Income tax expense was comprised of
+# the following in fiscal 2023, …:": what comes before the sentence's verb, less a parenthesised caption
 _LEAD_IN_FRAME = re.compile(
-    r"^\W*(?:an?\s+summary\s+of\s+|the\s+components\s+of\s+)?the\s+"
-    r"|\s+(?:is|are|was|were)\s+as\s+follows\s*:?\s*$|\s+consist(?:s|ed)?\s+of(?:\s+the\s+following)?\s*:?\s*$",
+    r"^\W*(?:an?\s+summary\s+of\s+|the\s+(?:components|details)\s+of\s+)?(?:the\s+|our\s+)?"
+    r"|\s*\([^)]*\)"
+    r"|\s+(?:is|are|was|were|consists?|consisted|comprised?)\b.*$",
     re.I,
 )
 
@@ -124,6 +127,33 @@ def qualified_total(lines: list[Line], row_index: int, label: str) -> str:
         elif text.lower().startswith(part):
             return text.rstrip(":").strip()  # "Current tax expense" opens the block
     return ""
+
+
+def unlabeled_total(lines: list[Line], row_index: int, cells: Sequence[Cell]) -> str:
+    """The name of a row printing figures only ("| 408 | 455 | 438") that closes the rows its block's heading
+    opens ("Current:" over "Federal", "State", "Foreign"): "Total Current" when each of its figures adds up
+    its column over those rows (two or more, as printed, within their rounding); '' otherwise."""
+    parts: list[list[float]] = []
+    for j in range(row_index - 1, max(row_index - _BLOCK_LOOKUP, -1), -1):
+        label, values, _units = lines[j].split()
+        if not values:
+            heading = lines[j].text.strip()
+            break
+        numbers = [parse_number(w.text) for w in values]
+        if not label or len(numbers) != len(cells) or None in numbers:
+            return ""  # a header line, another figures-only row, or a row of other columns
+        parts.append([n or 0.0 for n in numbers])
+    else:
+        return ""
+    if len(parts) < 2 or not is_english(heading) or not re.search(r"[A-Za-z]{3}", heading):
+        return ""
+    for k, cell in enumerate(cells):
+        if cell.value is None:
+            return ""
+        places = len(cell.text.rpartition(".")[2]) if "." in cell.text else 0
+        if abs(sum(p[k] for p in parts) - cell.value) > 0.5 * len(parts) * 10.0**-places:
+            return ""
+    return f"Total {heading.rstrip(':').strip()}"
 
 
 def row_heading(lines: list[Line], row_index: int, label: str) -> str:

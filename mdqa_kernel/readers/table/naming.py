@@ -5,6 +5,7 @@ covered, how specific the label is for the description)."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from mdqa_kernel.readers.base import FieldLike
 from mdqa_kernel.readers.confidence import (
@@ -39,6 +40,7 @@ from mdqa_kernel.text.row_context import (
     revenue_part,
     row_heading,
     subset_table,
+    unlabeled_total,
 )
 from mdqa_kernel.text.rows import Row
 from mdqa_kernel.text.sections import (
@@ -83,6 +85,9 @@ def field_label_set(field: FieldLike) -> LabelSet:
 def row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike) -> float:
     """How well a table row names the field. English statements: its section counts too (no amount
     from a per-share block, no balance from a "changes in …" block: 0) and how specific its label is."""
+    # "| 408 | 455 | 438" adding up "Federal", "State", "Foreign" under "Current:" is their total
+    if not row.label and (name := unlabeled_total(page_ls, row.line.index, row.cells)):
+        row = replace(row, label=name, extended_label=name, variants=[name])
     # A row without label fragments has one text three times over (label, extended label, its one
     # variant): each distinct text is scored once, the best score is the same.
     texts = list(dict.fromkeys([row.label, row.extended_label, *row.variants]))

@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-81"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-82"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -273,3 +273,7 @@ TABLE_READER_VERSION = "table-81"  # 4: disclosure topics under their printed na
 # beside "Finance Leases"); a maturity table's year-labelled rows do not end its column headers; a lead-in
 # sentence with a verb ending in a colon ("… were (in millions):") ends the headers above a table; a column
 # header naming a price, value, term or rate is not an option table's count.
+# 82: a figures-only row closing the rows its block's heading opens ("| 408 | 455 | 438" under "Current:" /
+# "Federal" / "State" / "Foreign") is "Total <heading>" when each figure adds up its column (within rounding); a
+# lead-in sentence names the measure it states before its verb, less a parenthesised caption ("The components of
+# income tax expense were as follows ($ in millions):", "Income tax expense was comprised of the following …:").
