@@ -95,10 +95,9 @@ _PERIOD_HEADER = re.compile(
     r"^\W*(?:for\s+the\s+)?(?:(?:fiscal\s+)?(?:years?|months?|quarters?|weeks?|periods?)\s+ended|as\s+of)\b",
     re.I,
 )
-# A lead-in sentence's frame around the measure it names ("The provision for income taxes is as follows:",
-# "A summary of the provision for income taxes is as follows:", "… consists of:")
-# "The components of income tax expense were as follows ($ in millions):", "Income tax expense was comprised of
-# the following in fiscal 2023, …:": what comes before the sentence's verb, less a parenthesised caption
+# A lead-in sentence's frame around the measure it names: the measure is what comes before the sentence's verb,
+# less a parenthesised caption ("A summary of the provision for income taxes is as follows:", "The components of
+# income tax expense were as follows ($ in millions):", "Income tax expense was comprised of the following …:")
 _LEAD_IN_FRAME = re.compile(
     r"^\W*(?:an?\s+summary\s+of\s+|the\s+(?:components|details)\s+of\s+)?(?:the\s+|our\s+)?"
     r"|\s*\([^)]*\)"
