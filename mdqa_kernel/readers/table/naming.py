@@ -125,39 +125,47 @@ def row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike)
 def _context_fit(page_ls: list[Line], row: Row, labels: LabelSet, description: str) -> float:
     """A label naming the line item with words the table around it states, ranked below a label that names
     it alone: its lead-in sentence's (`lead_in_names`; a bare "Total" closing the table its lead-in names,
-    for a total), the noun its block's total, heading or lead-in states (`heads_left_to_total`), or a basic
-    block heading's share basis (`basic_count_label`). The lines above a row are looked at only for a label
-    that can be so named."""
+    for a total), the words its heading, lead-in or one column header states (`head_words_left`), the noun
+    its block's total, heading or lead-in states (`heads_left_to_total`), a dated balance's item its heading
+    or lead-in states (`_heads_left_to_table`), or a basic block heading's share basis (`basic_count_label`).
+    The lines above a row are looked at only for a label that can be so named."""
+    index = row.line.index
     heads = heads_left_to_lead_in(row.label, description)
-    if heads and lead_in_names(heads, lead_in(page_ls, row.line.index)):
-        return round(0.9 * specificity(row.label, description, row.label) * LEAD_IN_NAMED, 4)
-    # "Operating cash flows from operating leases" under "Cash paid for amounts included in the measurement
-    # of lease liabilities:": the heading states the words the label leaves out
     left = head_words_left(row.label, description)
-    if left and any(missing <= _table_words(page_ls, row.line.index, closing=False) for missing in left):
-        return round(0.9 * specificity(row.label, description, row.label) * LEAD_IN_NAMED, 4)
-    # "Total future undiscounted lease payments | 3,033 | 46" under "Operating Leases | Finance Leases"
-    if left and qualified_column(page_ls, row, row.cells, description) is not None:
-        return round(0.9 * specificity(row.label, description, row.label) * LEAD_IN_NAMED, 4)
+    if (
+        (heads and lead_in_names(heads, lead_in(page_ls, index)))
+        # "Operating cash flows from operating leases" under "Cash paid for amounts included in the measurement
+        # of lease liabilities:": the heading states the words the label leaves out
+        or (left and any(missing <= _table_words(page_ls, index, closing=False) for missing in left))
+        # "Total future undiscounted lease payments | 3,033 | 46" under "Operating Leases | Finance Leases"
+        or (left and qualified_column(page_ls, row, row.cells, description) is not None)
+    ):
+        return _named_by_table(row, description)
     # "Total" closing the table "The following table summarizes our contractual obligations …:" introduces
     if (
         _closing_bare_total(page_ls, row)
         and _asks_total(description)
-        and lead_in_names(head_needs(description), lead_in(page_ls, row.line.index))
+        and lead_in_names(head_needs(description), lead_in(page_ls, index))
     ):
         return round(0.9 * LEAD_IN_NAMED, 4)
     # "Finished goods" above "Total inventories", under "Inventories:" or "… inventories were comprised of:"
     nouns = heads_left_to_total(row.label, description)
-    if nouns and any(noun <= _table_words(page_ls, row.line.index) for noun in nouns):
-        return round(0.9 * specificity(row.label, description, row.label) * LEAD_IN_NAMED, 4)
+    if nouns and any(noun <= _table_words(page_ls, index) for noun in nouns):
+        return _named_by_table(row, description)
     # "Outstanding at December 31, 2022" in the table "A summary of our stock option activity …:"
     states = _heads_left_to_table(row.label, description)
-    if states and any(need <= _table_words(page_ls, row.line.index, closing=False) for need in states):
+    if states and any(need <= _table_words(page_ls, index, closing=False) for need in states):
         return round(0.9 * LEAD_IN_NAMED, 4)
     basic = basic_count_label(row.label, description)
-    if basic and share_bases(block_heading(page_ls, row.line.index)) == {"basic"}:
+    if basic and share_bases(block_heading(page_ls, index)) == {"basic"}:
         return round(_english_fit(basic, labels, description, row.label) * LEAD_IN_NAMED, 4)
     return 0.0
+
+
+def _named_by_table(row: Row, description: str) -> float:
+    """The score of a label its table completes: a full name's, less for needing the table, times how specific
+    the label's own words are."""
+    return round(0.9 * specificity(row.label, description, row.label) * LEAD_IN_NAMED, 4)
 
 
 def _gross_fit(page_ls: list[Line], row: Row, description: str, deduction: str, fit: float) -> float:
