@@ -221,6 +221,45 @@ def basis_headers(lines: list[Line], row_index: int, cells: list[Cell], max_line
     return [" ".join(reversed(t)) for t in texts]
 
 
+def spanning_headers(lines: list[Line], row_index: int, cells: list[Cell], max_lines: int = 40) -> list[str]:
+    """The words over each cell on the line above a table's period header that heads runs of columns, one
+    group to each run of as many columns ("Pension Benefits | Other Benefits" over "2017 2016 2017 2016"),
+    each group over its own run only, wherever in the run it is set; "" for every cell when that line is
+    not such. `column_headers` gives a group only to the cells it is set over or centred between."""
+    blank = ["" for _ in cells]
+    left = min((c.x0 for c in cells), default=0.0) - 2
+    for j in range(row_index - 1, max(row_index - max_lines, 0), -1):
+        if _running_prose(lines, j):
+            return blank
+        # the period header is over the figures ("Year Ended December 31, | 2023 | 2022 …"): a block heading left
+        # of them ("Change in plan assets") is not, nor is a row of figures
+        if _names_period([g for g in _column_groups(lines[j]) if g[2] >= left]):
+            return _runs_headed(lines[j - 1], cells) or blank
+    return blank
+
+
+def _runs_headed(line: Line, cells: list[Cell]) -> list[str] | None:
+    """Each cell's group when the line's k groups right of the labels head k runs of n/k adjacent cells, each
+    group overlapping its own run's extent and no other's. None when the line is not that."""
+    n = len(cells)
+    ordered = sorted(range(n), key=lambda k: cells[k].xc)
+    groups = sorted((g for g in _column_groups(line) if g[2] >= min(c.x0 for c in cells)), key=lambda g: g[1])
+    k = len(groups)
+    if k < 2 or n % k or any(_names_period([g]) for g in groups):
+        return None
+    m = n // k
+    runs = [ordered[i * m : (i + 1) * m] for i in range(k)]
+    extents = [(min(cells[c].x0 for c in run), max(cells[c].x1 for c in run)) for run in runs]
+    out = ["" for _ in cells]
+    for i, (text, x0, x1) in enumerate(groups):
+        hit = [r for r, (a, b) in enumerate(extents) if x0 <= b + 2 and a - 2 <= x1]
+        if hit != [i]:
+            return None
+        for c in runs[i]:
+            out[c] = text
+    return out
+
+
 def _regular_spans(groups: list[Group], cells: list[Cell]) -> list[Group | None] | None:
     """ "2018" and "2017" each centred over four quarter columns ("4th 3rd 2nd 1st" below): k period
     headers over n = k·m cells, the i-th over the i-th run of m cells. None when the line is not that."""

@@ -439,7 +439,56 @@ def _group_lines(page: int, items: list[Word]) -> list[Line]:
             continue
         lines.append([w])
         top, bottom = w_top, w_bottom
-    return [Line(page, i, sorted(ws, key=_X0)) for i, ws in enumerate(lines)]
+    return _join_offset_labels(page, [sorted(ws, key=_X0) for ws in lines])
+
+
+def _join_offset_labels(page: int, groups: list[list[Word]]) -> list[Line]:
+    """Lines numbered top to bottom, a label-only line joined with the figures-only line it overlaps by over
+    a quarter of their height: one row whose label is set a few points off its figures' baseline (a raised
+    footnote mark beside the label moves it: "Benefit obligation at end of year ¹" over "$ 9,455 $ 9,428").
+    A wrapped label starts below or above its neighbour's line, never across it; figures set midway on a label
+    wrapped over two lines stay apart (`_centred_on_wrap`)."""
+    out: list[list[Word]] = []
+    k = 0
+    while k < len(groups):
+        ws = groups[k]
+        after = groups[k + 2] if k + 2 < len(groups) else None
+        if (
+            k + 1 < len(groups)
+            and _offset_label(ws, groups[k + 1])
+            and not _centred_on_wrap(ws, groups[k + 1], after)
+        ):
+            ws = ws + groups[k + 1]
+            k += 1
+        out.append(ws)
+        k += 1
+    return [Line(page, i, ws) for i, ws in enumerate(out)]
+
+
+def _centred_on_wrap(label: list[Word], figures: list[Word], after: list[Word] | None) -> bool:
+    """The figures sit midway between the label line and a line of words under them, left of them and with no
+    number: a label wrapped over two lines with its figures centred on the pair ("归属于母公司股东的净利润（净亏损以“-"
+    / "”号填列）"), whose lines `text.rows` joins."""
+    if after is None or after[-1].x1 >= figures[0].x0 or any(w.numeric for w in after):
+        return False
+    centre = [(min(w.top for w in ws) + max(w.bottom for w in ws)) / 2 for ws in (label, figures, after)]
+    height = figures[0].bottom - figures[0].top
+    return abs(centre[1] - (centre[0] + centre[2]) / 2) < 0.25 * height
+
+
+def _offset_label(label: list[Word], figures: list[Word]) -> bool:
+    """`label` holds words and no cell, `figures` cells and no label, wholly right of `label`, and the two
+    overlap vertically by over a quarter of the smaller one's height."""
+    if label[-1].x1 >= figures[0].x0 or not any(w.numeric for w in figures):
+        return False
+    top = max(min(w.top for w in label), min(w.top for w in figures))
+    bottom = min(max(w.bottom for w in label), max(w.bottom for w in figures))
+    height = min(label[0].bottom - label[0].top, figures[-1].bottom - figures[-1].top)
+    if bottom - top <= 0.25 * height:
+        return False
+    own, cells, _units = split_words(label)
+    fig_label, fig_cells, _units = split_words(figures)
+    return bool(own) and not cells and not fig_label and bool(fig_cells)
 
 
 _X0 = operator.attrgetter("x0")

@@ -38,6 +38,10 @@ HARMLESS_BESIDE = {
     # "Currency translation adjustments", "Foreign currency translation": one line of other comprehensive income
     "currency": frozenset({"foreign"}),
     "translation": frozenset({"adjustment"}),
+    # a pension plan's "Benefit obligation" is its projected benefit obligation; the accumulated one says so
+    "obligation": frozenset({"projected"}),
+    # the "Pension" column of a benefits table is the pension plans'
+    "pension": frozenset({"plan"}),
 }
 # The stages of a dividend: a label stating one names no line the description names by the other
 # ("Dividends paid per share" is not "Cash dividends declared per share"; one declared in December is paid

@@ -328,8 +328,9 @@ _PROSE_WORDS = 12  # a label-only line this long, not ending in a colon, is pros
 def lead_in(lines: list[Line], row_index: int) -> str:
     """The sentence that introduces a row's table ("The items accounting for the difference between income
     taxes computed at the U.S. federal statutory rate and our effective rate were as follows:"): the nearest
-    label-only sentence above the row ending in a colon, with the lines it wraps from; '' when prose not
-    ending so comes first (the table has no lead-in, or the row is below the text)."""
+    label-only sentence above the row ending in a colon, with the lines it wraps from, or a paragraph presenting
+    the table ("The following table summarizes …"), whatever it ends with; '' when other prose comes first (the
+    table has no lead-in, or the row is below the text). A column header spread over the table is no prose."""
     for j in range(row_index - 1, max(row_index - _SECTION_LOOKUP, -1), -1):
         _label, cells, _units = lines[j].split()
         text = lines[j].text.strip()
@@ -340,9 +341,17 @@ def lead_in(lines: list[Line], row_index: int) -> str:
             if len(sentence.split()) >= _LEAD_IN_WORDS and is_english(sentence):
                 return sentence
             continue
-        if text.endswith(".") or len(text.split()) >= _PROSE_WORDS:
-            return ""
+        # a column header spread over the table ("Description of Commitment   Cash Payments Due During the Year
+        # Ending May 31,") is no prose, however many words it has
+        if (text.endswith(".") or len(text.split()) >= _PROSE_WORDS) and lines[j].one_group:
+            # "The following table summarizes … obligations … . To satisfy these obligations, …": a paragraph
+            # that presents the table introduces it, whatever it ends with
+            sentence = _wrapped_sentence(lines, j, text)
+            return sentence if _PRESENTS_TABLE.search(sentence) and is_english(sentence) else ""
     return ""
+
+
+_PRESENTS_TABLE = re.compile(r"\b(?:the\s+following\s+table|the\s+table\s+below)\b", re.IGNORECASE)
 
 
 # A lead-in that restricts its table to some of the items: "For these plans, …", "plans with projected benefit

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from mdqa_kernel.text.statement_context import PER_SHARE, words
+from mdqa_kernel.text.label_periods import balance_name
+from mdqa_kernel.text.statement_context import PER_SHARE, bare_balance, words
 
 # "(In millions, except per share data)": a title's scale note, not a per-share block
 _EXCEPT_PER_SHARE = re.compile(r"except\s+(?:for\s+)?per[\s-]+share\s+\w+", re.IGNORECASE)
@@ -77,7 +78,10 @@ def section_refuses(section: str, description: str, per_share_field: bool, label
         and not any(_SHARE_COUNT_HEADING.match(t) for t in (section, label))
     ):
         return "per-share section"
-    if _CHANGES.search(section) and not _CHANGES.search(description):
+    # a roll-forward's opening and closing balances are printed in its block of changes: "Change in benefit
+    # obligation" over "Beginning balance", the changes, "Ending balance"
+    balance = bool(bare_balance(label)) or balance_name(label) != label
+    if _CHANGES.search(section) and not _CHANGES.search(description) and not balance:
         return "changes section"
     if _NON_OPERATING.search(description) and _REVENUE_SECTION.match(section):
         return "revenue section"  # a part of revenue is operating: "Other income" under "Revenue"

@@ -325,9 +325,45 @@ def _partial_heads(label: str, description: str) -> tuple[tuple[frozenset[str], 
             missing
             and _head_nouns(head) & have
             and len(need & have) >= max(len(missing), 2)
-            and not (_extra(have, need & have) - also)
+            # a word harmless beside the head's ("plan" beside "pension") restricts nothing the head leaves out
+            and not (_extra(have, need & have) - also - _beside(set(words(head))))
         ):
             out.append((frozenset(need), frozenset(missing)))
+    return tuple(out)
+
+
+# A roll-forward's balance row that names no line item: "Ending balance", "Beginning balance at fair value",
+# "Balance at end of year"; its block's heading names it ("Change in benefit obligation")
+_BARE_BALANCE = re.compile(
+    r"^\s*(?:(?:beginning|ending|opening|closing)\s+balance|balance,?\s+(?:(?:at|as\s+of)\s+)?(?:the\s+)?"
+    r"(?:beginning|end)\s+of\s+(?:the\s+)?(?:fiscal\s+)?(?:year|period))\b",
+    re.I,
+)
+
+
+def bare_balance(label: str) -> re.Match[str] | None:
+    """A roll-forward's balance row that names no line item ("Ending balance", "Balance at end of year")."""
+    return _BARE_BALANCE.match(label)
+
+
+def balance_words_left(label: str, heading: str, description: str) -> tuple[frozenset[str], ...]:
+    """The words of each description head a bare balance row leaves out once its block's heading is read with
+    it ("Ending balance" under "Change in benefit obligation" leaves {"pension"} of "Projected benefit
+    obligation of the pension plans"): the two state the head's noun, the heading a word of the head, the label
+    adds no restricting word, and the two hold two or more of the head's words and at least as many as they leave out. A column header
+    may state the rest (`readers.table.columns.qualified_columns`); an empty set: nothing is left."""
+    bare = bare_balance(label)
+    if not bare or not is_english(heading) or not is_english(description):
+        return ()
+    rest, heading_words = set(words(label[bare.end() :])), set(words(heading))
+    out = []
+    for head in description_heads(description):
+        need = _needed(head)
+        have = (rest | heading_words) & need
+        missing = need - have
+        named = _head_nouns(head) & have and need & heading_words
+        if named and not rest - need - _beside(set(words(head))) and len(have) >= max(len(missing), 2):
+            out.append(frozenset(missing))
     return tuple(out)
 
 
@@ -353,7 +389,8 @@ def heads_left_to_total(label: str, description: str) -> tuple[frozenset[str], .
             and noun == said[-1]
             and missing == {noun}
             and need & have
-            and not (_extra(have, need & have) - also)
+            # a word harmless beside the head's ("plan" beside "pension") restricts nothing the head leaves out
+            and not (_extra(have, need & have) - also - _beside(set(words(head))))
         ):
             out.append(frozenset(missing))
     return tuple(out)

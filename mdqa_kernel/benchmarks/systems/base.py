@@ -167,6 +167,10 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # scale caption wrapped from a lead-in's last line; "Current tax expense" / "Current taxes" are the current tax
 # line; a component row leaves the item's noun to its table; a bare "Total" closing the table its lead-in names;
 # a lead-in sentence ending in a colon is no column header).
+# mdqa v111: table reader table-83 (a label raised off its figures' line is that row's; a header over runs of
+# columns, "Pension | Other Benefits", holds the rows naming the rest; a roll-forward's bare "Ending balance" named
+# by its block heading; a lead-in found past a spread column header, or in a paragraph presenting the table; a total
+# row's last cell adding up the others under headers naming no period).
 # mdqa v110: table reader table-82 (a figures-only row adding up its block is the block's total, "Total Current";
 # a lead-in sentence names the measure before its verb).
 # mdqa v109: table reader table-81 (a label naming its line item in part named by the heading above it that states
@@ -260,7 +264,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 110,
+    "mdqa": 111,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

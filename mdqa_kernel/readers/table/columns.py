@@ -12,13 +12,20 @@ from dataclasses import replace
 from mdqa_kernel.readers.base import DocumentView, FieldLike
 from mdqa_kernel.text.basis import Basis, column_basis
 from mdqa_kernel.text.fiscal_names import named_report
-from mdqa_kernel.text.headers import basis_headers, column_headers, with_year_heading
+from mdqa_kernel.text.headers import basis_headers, column_headers, spanning_headers, with_year_heading
 from mdqa_kernel.text.label_periods import label_period, opening_row
 from mdqa_kernel.text.layout import Cell, Line
 from mdqa_kernel.text.period_fit import column_periods, end_of_table, fits, opening_of, quarter_of_table
 from mdqa_kernel.text.periods import Period, ReportPeriod
+from mdqa_kernel.text.row_context import TOTAL_LABEL, block_heading, lead_in
 from mdqa_kernel.text.rows import Row, table_rows
-from mdqa_kernel.text.statement_context import head_needs, head_words_left, is_english, words
+from mdqa_kernel.text.statement_context import (
+    balance_words_left,
+    head_needs,
+    head_words_left,
+    is_english,
+    words,
+)
 
 
 def value_columns(percent: bool, row: Row) -> list[Cell]:
@@ -78,7 +85,8 @@ def period_cell(
     whose label names another period ("2020 restructuring charges", "Balance at December 31, 2021")
     holds none of the wanted period's values, whatever its columns say. A row whose header names no
     period gives its only number or, when its label names the wanted period, the cell adding up the
-    others, at full confidence; else its only number at 0.9 or its first one at low confidence."""
+    others, at full confidence; a "Total" row the cell adding up the others at 0.9 (the table's rows are its
+    periods); else its only number at 0.9 or its first one at low confidence."""
     own = row_fits(row, want, report)
     if own is False:
         return None
@@ -110,6 +118,9 @@ def period_cell(
         total = cells[0] if len(cells) == 1 else row_total(cells)
         if total is not None:
             return total, 1.0
+    # "Total | 6,087 | 28,439 | 12,777 | 47,303" under headers naming no period: the last cell adds up the others
+    if len(cells) >= 3 and TOTAL_LABEL.match(row.label) and row_total(cells) is cells[-1]:
+        return cells[-1], 0.9
     return cells[0], 0.9 if len(cells) == 1 else 0.3
 
 
@@ -291,15 +302,29 @@ def measure_cells(cells: list[Cell], lines: list[Line], row: Row, field: FieldLi
     return named if len(named) == 1 and others else cells
 
 
-def qualified_column(lines: list[Line], row: Row, cells: list[Cell], description: str) -> int | None:
-    """The index of the one cell whose column header states the words the row's label leaves out of the
-    description's line item ("Operating Leases" over "Total future undiscounted lease payments | 3,033 | 46"
-    for the total operating lease payments), beside a column headed otherwise ("Finance Leases"); None when
-    the label names the item whole, or no one header, or every header, states them."""
-    left = head_words_left(row.label, description) if is_english(description) else ()
-    if not left or len(cells) < 2:
-        return None
-    headers = [set(words(h)) for h in basis_headers(lines, row.line.index, cells)]
-    named = [k for k, said in enumerate(headers) if any(missing <= said for missing in left)]
+def qualified_columns(lines: list[Line], row: Row, cells: list[Cell], description: str) -> tuple[int, ...]:
+    """The indices of the cells whose column header states the words the row's label leaves out of the
+    description's line item, the table's heading or lead-in stating the rest ("Operating Leases" over "Total
+    future undiscounted lease payments | 3,033 | 46" for the total operating lease payments; "Pension
+    Benefits" over two years' "Benefit obligation at end of year" under "… for our benefit plans:"), beside
+    a column headed otherwise ("Finance Leases", "Other Benefits"); () when the label names the item whole,
+    or no header, or every header, states them, or the headers stating them differ."""
+    index = row.line.index
+    if not is_english(description) or len(cells) < 2:
+        return ()
+    left = head_words_left(row.label, description) or balance_words_left(
+        row.label, block_heading(lines, index), description
+    )
+    left = tuple(missing for missing in left if missing)
+    if not left:
+        return ()
+    table = {w for text in (block_heading(lines, index), lead_in(lines, index)) for w in words(text)}
+    # a header over a run of columns is the table's own; the lines under the period header may hold a row
+    # printing one figure ("Settlement payments | (870)")
+    over = zip(basis_headers(lines, index, cells), spanning_headers(lines, index, cells), strict=True)
+    headers = [frozenset(words(span or basis)) for basis, span in over]
+    named = [k for k, said in enumerate(headers) if any(m & said and m <= said | table for m in left)]
     others = [said for k, said in enumerate(headers) if said and k not in named]
-    return named[0] if len(named) == 1 and others else None
+    if not named or not others or len({headers[k] for k in named}) > 1:
+        return ()
+    return tuple(named)

@@ -18,7 +18,7 @@ from mdqa_kernel.readers.confidence import (
 )
 from mdqa_kernel.readers.semantics import field_basis
 from mdqa_kernel.readers.table.candidates import Candidate, label_before
-from mdqa_kernel.readers.table.columns import qualified_column
+from mdqa_kernel.readers.table.columns import qualified_columns
 from mdqa_kernel.text.deductions import GROSS_WORDS, asked_deduction
 from mdqa_kernel.text.holders import without_attributable
 from mdqa_kernel.text.label_periods import balance_name
@@ -56,6 +56,7 @@ from mdqa_kernel.text.sections import (
 )
 from mdqa_kernel.text.segments import segment_ask, segment_fit
 from mdqa_kernel.text.statement_context import (
+    balance_words_left,
     class_first,
     description_heads,
     head_cover,
@@ -138,9 +139,15 @@ def _context_fit(page_ls: list[Line], row: Row, labels: LabelSet, description: s
         # of lease liabilities:": the heading states the words the label leaves out
         or (left and any(missing <= _table_words(page_ls, index, closing=False) for missing in left))
         # "Total future undiscounted lease payments | 3,033 | 46" under "Operating Leases | Finance Leases"
-        or (left and qualified_column(page_ls, row, row.cells, description) is not None)
+        or (left and qualified_columns(page_ls, row, row.cells, description))
     ):
         return _named_by_table(row, description)
+    # "Ending balance" under "Change in benefit obligation", in the column headed "Pension"
+    balance = balance_words_left(row.label, block_heading(page_ls, index), description)
+    if any(not missing for missing in balance) or (
+        balance and qualified_columns(page_ls, row, row.cells, description)
+    ):
+        return round(0.9 * LEAD_IN_NAMED, 4)
     # "Total" closing the table "The following table summarizes our contractual obligations …:" introduces
     if (
         _closing_bare_total(page_ls, row)

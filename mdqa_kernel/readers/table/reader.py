@@ -74,7 +74,7 @@ from mdqa_kernel.readers.table.columns import (
     measure_cells,
     page_rows,
     period_cell,
-    qualified_column,
+    qualified_columns,
     row_fits,
     under_note,
     value_columns,
@@ -488,8 +488,8 @@ class TableReader:
             return None
         if row_fits(row, *period) is not None:
             cells = measure_cells(cells, lines, row, field)  # a roll-forward row's count beside its price
-        if (k := qualified_column(lines, row, cells, field.description)) is not None:
-            cells = [cells[k]]  # the operating leases' total beside the finance leases'
+        if qualified := qualified_columns(lines, row, cells, field.description):
+            cells = [cells[k] for k in qualified]  # the operating leases' total beside the finance leases'
         picked = chooser(cells, lines, row, *period)
         if picked is None:
             return None  # the header names only other periods: this table is not about the wanted one

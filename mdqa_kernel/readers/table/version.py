@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-82"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-83"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -277,3 +277,13 @@ TABLE_READER_VERSION = "table-82"  # 4: disclosure topics under their printed na
 # "Federal" / "State" / "Foreign") is "Total <heading>" when each figure adds up its column (within rounding); a
 # lead-in sentence names the measure it states before its verb, less a parenthesised caption ("The components of
 # income tax expense were as follows ($ in millions):", "Income tax expense was comprised of the following …:").
+# 83: a label-only line overlapping a figures-only line by over a quarter of its height is one line (a label set a
+# few points off its figures' baseline by a raised footnote mark), unless the figures sit midway on a wrapped label;
+# a header line over runs of columns above the period header ("Pension Benefits | Other Benefits" over "2017 2016
+# 2017 2016") heads each run, wherever in it it is set, and the columns whose header states the words a row leaves
+# out hold its value ("Benefit obligation at end of year" in the pension columns); a roll-forward's bare balance
+# row ("Ending balance", "Beginning balance at fair value") is named by its block heading ("Change in benefit
+# obligation") and is never refused as a change; "benefit obligation" is the projected one, "pension" the pension
+# plans; a column header spread over a table is no prose ending the search for its lead-in; a paragraph presenting
+# the table ("The following table summarizes …") is its lead-in whatever it ends with; a total row under headers
+# naming no period gives the cell adding up the others.
