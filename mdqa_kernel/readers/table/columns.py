@@ -21,6 +21,7 @@ from mdqa_kernel.text.row_context import TOTAL_LABEL, block_heading, lead_in
 from mdqa_kernel.text.rows import Row, table_rows
 from mdqa_kernel.text.statement_context import (
     balance_words_left,
+    bare_balance,
     head_needs,
     head_words_left,
     is_english,
@@ -312,9 +313,9 @@ def qualified_columns(lines: list[Line], row: Row, cells: list[Cell], descriptio
     index = row.line.index
     if not is_english(description) or len(cells) < 2:
         return ()
-    left = head_words_left(row.label, description) or balance_words_left(
-        row.label, block_heading(lines, index), description
-    )
+    left = head_words_left(row.label, description)
+    if not left and bare_balance(row.label):
+        left = balance_words_left(row.label, block_heading(lines, index), description)
     left = tuple(missing for missing in left if missing)
     if not left:
         return ()

@@ -57,6 +57,7 @@ from mdqa_kernel.text.sections import (
 from mdqa_kernel.text.segments import segment_ask, segment_fit
 from mdqa_kernel.text.statement_context import (
     balance_words_left,
+    bare_balance,
     class_first,
     description_heads,
     head_cover,
@@ -143,7 +144,11 @@ def _context_fit(page_ls: list[Line], row: Row, labels: LabelSet, description: s
     ):
         return _named_by_table(row, description)
     # "Ending balance" under "Change in benefit obligation", in the column headed "Pension"
-    balance = balance_words_left(row.label, block_heading(page_ls, index), description)
+    balance = (
+        balance_words_left(row.label, block_heading(page_ls, index), description)
+        if bare_balance(row.label)
+        else ()
+    )
     if any(not missing for missing in balance) or (
         balance and qualified_columns(page_ls, row, row.cells, description)
     ):
