@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from mdqa_kernel.text.layout import Cell, Line
 from mdqa_kernel.text.sections import asks_net, asks_non_operating, says_net
 from mdqa_kernel.text.statement_context import is_english, words
-from mdqa_kernel.text.values import is_scale_caption, parse_number
+from mdqa_kernel.text.values import decimal_places, is_scale_caption, parse_number
 
 _SECTION_LOOKUP = 40  # lines above a row searched for its heading
 
@@ -149,8 +149,7 @@ def unlabeled_total(lines: list[Line], row_index: int, cells: Sequence[Cell]) ->
     for k, cell in enumerate(cells):
         if cell.value is None:
             return ""
-        places = len(cell.text.rpartition(".")[2]) if "." in cell.text else 0
-        if abs(sum(p[k] for p in parts) - cell.value) > 0.5 * len(parts) * 10.0**-places:
+        if abs(sum(p[k] for p in parts) - cell.value) > 0.5 * len(parts) * 10.0 ** -decimal_places(cell.text):
             return ""
     return f"Total {heading.rstrip(':').strip()}"
 

@@ -12,9 +12,8 @@ from functools import lru_cache
 
 from mdqa_kernel.text.label_periods import balance_name
 from mdqa_kernel.text.statement_context import PER_SHARE, bare_balance, words
+from mdqa_kernel.text.values import EXCEPT_PER_SHARE
 
-# "(In millions, except per share data)": a title's scale note, not a per-share block
-_EXCEPT_PER_SHARE = re.compile(r"except\s+(?:for\s+)?per[\s-]+share\s+\w+", re.IGNORECASE)
 _CHANGES = re.compile(r"\bchanges?\s+in\b|\bincrease\b|\bdecrease\b", re.IGNORECASE)
 
 
@@ -74,18 +73,21 @@ def section_refuses(section: str, description: str, per_share_field: bool, label
         return None
     if (
         not per_share_field
-        and PER_SHARE.search(_EXCEPT_PER_SHARE.sub(" ", section))
+        and PER_SHARE.search(EXCEPT_PER_SHARE.sub(" ", section))  # a title's scale note
         and not any(_SHARE_COUNT_HEADING.match(t) for t in (section, label))
     ):
         return "per-share section"
-    # a roll-forward's opening and closing balances are printed in its block of changes: "Change in benefit
-    # obligation" over "Beginning balance", the changes, "Ending balance"
-    balance = bool(bare_balance(label)) or balance_name(label) != label
-    if _CHANGES.search(section) and not _CHANGES.search(description) and not balance:
+    if _CHANGES.search(section) and not _CHANGES.search(description) and not _balance_row(label):
         return "changes section"
     if _NON_OPERATING.search(description) and _REVENUE_SECTION.match(section):
         return "revenue section"  # a part of revenue is operating: "Other income" under "Revenue"
     return None
+
+
+def _balance_row(label: str) -> bool:
+    """A roll-forward's opening or closing balance, printed in its block of changes: "Beginning balance",
+    "Ending balance" under "Change in benefit obligation"."""
+    return bool(bare_balance(label)) or balance_name(label) != label
 
 
 _NON_OPERATING = re.compile(r"\bnon-?\s?operating\b", re.IGNORECASE)

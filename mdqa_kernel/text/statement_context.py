@@ -275,6 +275,12 @@ def head_needs(description: str) -> tuple[frozenset[str], ...]:
     return tuple(frozenset(_needed(h)) for h in description_heads(description))
 
 
+def _beside_head(head: str) -> set[str]:
+    """Words harmless beside any word of a head, whether a label prints that word or not: "plan" beside
+    "pension" restricts nothing a label leaves to its table."""
+    return _beside(set(words(head)))
+
+
 def _beside(wanted: set[str]) -> set[str]:
     """Words harmless beside any of the wanted ones (`HARMLESS_BESIDE`)."""
     return set().union(*(HARMLESS_BESIDE.get(w, frozenset()) for w in wanted))
@@ -319,14 +325,14 @@ def _partial_heads(label: str, description: str) -> tuple[tuple[frozenset[str], 
         need = _needed(head)
         have = _as_income(set(words(split_attributable(text)[0])), need)
         missing = need - have
-        # a word harmless beside a head word is so only when the label prints that word: "definite-lived"
-        # beside "amortization", not in "Total definite-lived intangible assets" under an amortization lead-in
+        # a word harmless beside a head word restricts nothing, whether the label prints that word or leaves it to
+        # its table ("plan" beside "pension" in "Fair value of plan assets" under "Pension"); "Total definite-lived
+        # intangible assets" under an amortization lead-in still names no amortization: the head's noun is missing
         if (
             missing
             and _head_nouns(head) & have
             and len(need & have) >= max(len(missing), 2)
-            # a word harmless beside the head's ("plan" beside "pension") restricts nothing the head leaves out
-            and not (_extra(have, need & have) - also - _beside(set(words(head))))
+            and not (_extra(have, need & have) - also - _beside_head(head))
         ):
             out.append((frozenset(need), frozenset(missing)))
     return tuple(out)
@@ -350,8 +356,9 @@ def balance_words_left(label: str, heading: str, description: str) -> tuple[froz
     """The words of each description head a bare balance row leaves out once its block's heading is read with
     it ("Ending balance" under "Change in benefit obligation" leaves {"pension"} of "Projected benefit
     obligation of the pension plans"): the two state the head's noun, the heading a word of the head, the label
-    adds no restricting word, and the two hold two or more of the head's words and at least as many as they leave out. A column header
-    may state the rest (`readers.table.columns.qualified_columns`); an empty set: nothing is left."""
+    adds no restricting word, and the two hold two or more of the head's words and at least as many as they
+    leave out. A column header may state the rest (`readers.table.columns.qualified_columns`); an empty set:
+    nothing is left."""
     bare = bare_balance(label)
     if not bare or not is_english(heading) or not is_english(description):
         return ()
@@ -362,7 +369,7 @@ def balance_words_left(label: str, heading: str, description: str) -> tuple[froz
         have = (rest | heading_words) & need
         missing = need - have
         named = _head_nouns(head) & have and need & heading_words
-        if named and not rest - need - _beside(set(words(head))) and len(have) >= max(len(missing), 2):
+        if named and not rest - need - _beside_head(head) and len(have) >= max(len(missing), 2):
             out.append(frozenset(missing))
     return tuple(out)
 
@@ -389,8 +396,7 @@ def heads_left_to_total(label: str, description: str) -> tuple[frozenset[str], .
             and noun == said[-1]
             and missing == {noun}
             and need & have
-            # a word harmless beside the head's ("plan" beside "pension") restricts nothing the head leaves out
-            and not (_extra(have, need & have) - also - _beside(set(words(head))))
+            and not (_extra(have, need & have) - also - _beside_head(head))
         ):
             out.append(frozenset(missing))
     return tuple(out)

@@ -321,6 +321,16 @@ def read_number(text: str) -> Number | None:
     return _number_of(m) if m else None
 
 
+_DECIMALS = re.compile(r"\.(\d+)")
+
+
+def decimal_places(printed: str) -> int:
+    """The digits a printed figure shows after its decimal point ("1,234.56" → 2, "(3.5)" → 1, "7" → 0): the
+    rounding a sum of such figures may be off by."""
+    m = _DECIMALS.search(printed)
+    return len(m.group(1)) if m else 0
+
+
 def parse_number(text: str) -> float | None:
     """The number a printed cell holds: '1,234.5' '(1,234)' '-12%' '$3.00' '７，１７６' '85,12,14,381'
     '` 1,234' (a mangled ₹) → float.

@@ -13,11 +13,11 @@ and the label's words (`readers.semantics.signed_by_sums`).
 
 from __future__ import annotations
 
-import re
 from enum import Enum
 
 from mdqa_kernel.text.layout import Cell
 from mdqa_kernel.text.rows import Row
+from mdqa_kernel.text.values import decimal_places
 
 
 class Use(Enum):
@@ -52,9 +52,5 @@ def _same_column(row: Row, cell: Cell) -> Cell | None:
 
 def _tolerance(*cells: Cell) -> float:
     """One unit of the finest printed precision: rounded figures need not add up exactly."""
-    decimals = 0
-    for c in cells:
-        printed = c.printed.replace(",", "")
-        m = re.search(r"\.(\d+)", printed)
-        decimals = max(decimals, len(m.group(1)) if m else 0)
+    decimals = max((decimal_places(c.printed) for c in cells), default=0)
     return 10.0**-decimals * 1.0001

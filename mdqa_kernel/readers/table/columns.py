@@ -27,6 +27,7 @@ from mdqa_kernel.text.statement_context import (
     is_english,
     words,
 )
+from mdqa_kernel.text.values import decimal_places
 
 
 def value_columns(percent: bool, row: Row) -> list[Cell]:
@@ -203,9 +204,6 @@ def paired_columns(headers: list[str]) -> bool:
     return (all(evens) and not any(odds)) or (all(odds) and not any(evens))
 
 
-_DECIMALS = re.compile(r"\.(\d+)")
-
-
 def row_total(cells: list[Cell]) -> Cell | None:
     """The last (or the first) of three or more cells when it is the sum of the others, to the rounding
     of the printed figures: a components-and-total row."""
@@ -213,7 +211,7 @@ def row_total(cells: list[Cell]) -> Cell | None:
     if len(cells) < 3 or any(v is None for v in values):
         return None
     nums = [float(v) for v in values if v is not None]
-    decimals = max(len(m.group(1)) if (m := _DECIMALS.search(c.printed)) else 0 for c in cells)
+    decimals = max(decimal_places(c.printed) for c in cells)
     slack = (len(nums) - 1) * 0.5 * 10**-decimals  # each printed part may be off by half its last digit
     for k in (-1, 0):
         rest = nums[:-1] if k == -1 else nums[1:]
@@ -313,13 +311,14 @@ def qualified_columns(lines: list[Line], row: Row, cells: list[Cell], descriptio
     index = row.line.index
     if not is_english(description) or len(cells) < 2:
         return ()
+    heading = block_heading(lines, index)
     left = head_words_left(row.label, description)
     if not left and bare_balance(row.label):
-        left = balance_words_left(row.label, block_heading(lines, index), description)
+        left = balance_words_left(row.label, heading, description)
     left = tuple(missing for missing in left if missing)
     if not left:
         return ()
-    table = {w for text in (block_heading(lines, index), lead_in(lines, index)) for w in words(text)}
+    table = {w for text in (heading, lead_in(lines, index)) for w in words(text)}
     # a header over a run of columns is the table's own; the lines under the period header may hold a row
     # printing one figure ("Settlement payments | (870)")
     over = zip(basis_headers(lines, index, cells), spanning_headers(lines, index, cells), strict=True)
