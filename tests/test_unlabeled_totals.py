@@ -1,7 +1,8 @@
 """A tax note's subtotals printed without a label, on pages drawn here: the figures-only row closing the rows under
 "Current:" ("Federal", "State", "Foreign") is their total when each of its figures adds up its column, and the
 measure is the one the table's lead-in sentence names ("Income tax expense was comprised of the following …:",
-"The components of income tax expense were as follows ($ in millions):")."""
+"The components of income tax expense were as follows ($ in millions):", "The provision for income taxes consisted
+of the following:"). A heading under a row of figures only opens the next block: it is never that row's name."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import pytest
 
 from mdqa_kernel.readers.base import Status
 from mdqa_kernel.readers.confidence import REVIEW_BELOW
+from mdqa_kernel.readers.table.reader import _lines_by_page
+from mdqa_kernel.text.rows import table_rows
 from tests.test_periods import row, text
 from tests.test_statement_labels import annual, read
 
@@ -26,15 +29,19 @@ DEFERRED = (
 LEAD_INS = (
     "Income tax expense was comprised of the following in fiscal 2023, 2022 and 2021 ($ in millions):",
     "The components of income tax expense were as follows ($ in millions):",
+    # "provision" for "expense": the block's heading ("Deferred:") and the lead-in's "income taxes" name the item
+    "The provision for income taxes consisted of the following (in millions):",
 )
 
 
-def _tax_note(lead_in: str, current: str = "", current_total: str = "408", deferred: str = "") -> list:
+def _tax_note(
+    lead_in: str, current: str = "", current_total: str = "408", deferred: str = "", heading: str = "Current:"
+) -> list:
     return [
         text("NOTE 9. INCOME TAXES"),
         text(lead_in),
         row("", "2023", "2022", "2021", cols=COLS),
-        text("Current:"),
+        text(heading),
         row("Federal", "$ 317", "$ 347", "$ 354", cols=COLS),
         row("State", "37", "48", "51", cols=COLS),
         row("Foreign", "54", "60", "33", cols=COLS),
@@ -70,3 +77,32 @@ def test_a_total_row_reads_under_a_lead_in_naming_the_measure_before_its_verb(tm
     current = read(doc, CURRENT)
     assert current.status is Status.FOUND and current.value == 408
     assert current.confidence >= REVIEW_BELOW
+
+
+@pytest.mark.parametrize("total", ["Total", "Total current"])
+def test_a_total_closing_its_block_is_named_by_its_heading_and_the_lead_in(
+    tmp_path: Path, total: str
+) -> None:
+    """ "Total" (or "Total current") under "Current:" in "The provision for income taxes consisted of …": the
+    heading's "current" with the lead-in's "income taxes" names the current income tax expense."""
+    doc = annual(
+        tmp_path / "bare.pdf",
+        _tax_note(LEAD_INS[2], current=total, deferred=total.replace("current", "deferred")),
+    )
+    current, deferred = read(doc, CURRENT), read(doc, DEFERRED)
+    assert current.status is Status.FOUND and current.value == 408, current
+    assert deferred.status is Status.FOUND and deferred.value == 201, deferred
+
+
+def test_currently_payable_is_the_current_part(tmp_path: Path) -> None:
+    """ "Total currently payable" under "Currently payable:": the tax note's current taxes."""
+    note = _tax_note(LEAD_INS[2], current="Total currently payable", heading="Currently payable:")
+    current = read(annual(tmp_path / "payable.pdf", note), CURRENT)
+    assert current.status is Status.FOUND and current.value == 408, current
+
+
+def test_a_heading_under_a_figures_only_row_is_not_its_name(tmp_path: Path) -> None:
+    doc = annual(tmp_path / "rows.pdf", _tax_note(LEAD_INS[2]))
+    rows = table_rows(_lines_by_page(doc)[2])
+    current = next(r for r in rows if r.cells and r.cells[0].text == "408")
+    assert current.label == "" and current.extended_label == "", current

@@ -108,6 +108,13 @@ ROUNDED_ONLY = 0.45
 OCR_TRUSTED_WORD = 90.0
 OCR_DOUBTFUL = 0.5
 
+# A field asking a flow ("Deferred income tax expense for the fiscal year") read on a balance sheet's page
+# ("Deferred income taxes 433", a liability at the year's end): a balance of a like name, not the flow. Its
+# reading keeps this share of its score: below any flow reading's, and alone it is held for review (0.9 x 0.5
+# is below CONFIDENT). Not the other way round: a five-year summary's page is titled by its income statement
+# data and prints the balance sheet's data below it.
+BALANCE_FOR_FLOW = 0.5
+
 # A field that names its statement ("… as printed in the cash flow statement"): a reading from another page
 # (a note, the management discussion) keeps this share of its score, so the statement's row wins.
 NAMED_STATEMENT_ELSEWHERE = 0.9

@@ -14,6 +14,8 @@ its label. These functions read both sides by their words, never by document:
 - whether a field asks how much an expense or a cost was ("Interest expense") and a row prints one
   deducted ("Interest expense (160)"): the figure is the amount spent, not a negative one
   (`asks_expense`, `deducted_expense`);
+- whether a field asks what happened over a span ("… expense for the fiscal year") rather than a balance at
+  a date ("… at the end of the fiscal year"): a balance sheet's line is never such a flow (`asks_flow`);
 - the entity a statement covers: a parent-company-only statement ("母公司资产负债表", "Condensed
   Financial Information of Registrant") or a segment note is not the consolidated group a field asks
   about unless the field says so (`field_scope`, `statement_scope`).
@@ -126,6 +128,29 @@ _DEDUCTION = re.compile(r"\b(?:expenses?|costs?|provisions?|charges?)\b", re.I)
 _CREDIT = re.compile(rf"\b(?:{_CREDIT_WORDS})\b", re.I)
 _TAXED = re.compile(r"\bincome\s+tax(?:es)?\b|\btax(?:es)?\s+on\s+income\b", re.I)
 _STATED_SIGN = re.compile(r"\bnegative\b|\bin\s+parenthes[ie]s\b|\bsigned\b", re.I)
+
+
+# "for the fiscal year", "during the quarter", "for the three months ended …": what happened over a span;
+# "at the end of the year", "as of", a balance, a year-end: what stood at a date. A description naming both
+# ("… for the fiscal year, as of its end") is not known to be either.
+_OVER_A_SPAN = re.compile(
+    r"\b(?:for|during|over|throughout)\s+(?:the\s+|its\s+|each\s+|a\s+)?"
+    r"(?:(?:prior|previous|preceding|current|same|last|fiscal|financial|calendar|reporting|first|second|third"
+    r"|fourth)\s+){0,3}(?:years?|quarters?|periods?|half|(?:three|six|nine|twelve)\s+months)\b",
+    re.I,
+)
+_AT_A_DATE = re.compile(
+    r"\b(?:at|as\s+of|as\s+at)\s+(?:the\s+)?(?:end|close|beginning|start)\b|\bas\s+(?:of|at)\b"
+    r"|\bbalances?\b|\b(?:year|period|quarter)[\s-]end\b|\boutstanding\s+at\b",
+    re.I,
+)
+
+
+def asks_flow(description: str) -> bool:
+    """True when a field asks what happened over a span ("Deferred income tax expense for the fiscal year",
+    "Cash paid for interest during the year") and names no date it stands at; a balance ("Accounts payable
+    at the end of the fiscal year", "… on the balance sheet") is not a flow."""
+    return _OVER_A_SPAN.search(description) is not None and _AT_A_DATE.search(description) is None
 
 
 def asks_expense(field: FieldLike) -> bool:

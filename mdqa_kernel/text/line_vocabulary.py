@@ -127,6 +127,9 @@ SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "current provision for income taxes",
     ),
+    # "Currently payable:" heading a tax note's current taxes ("Total currently payable") is their current part
+    # ("Income taxes currently payable" is a balance and keeps its words)
+    (re.compile(r"^(\s*(?:total\s+)?)currently\s+payable\b"), r"\1current"),
     # The income tax line: "Income tax expense", "Income tax provision", "Provision for taxes on income";
     # "Income taxes from continuing operations" is that line of a filer with discontinued operations,
     # whose taxes are netted into their own line below it (a bare "Income taxes" row may be a balance)

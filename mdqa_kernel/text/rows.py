@@ -267,7 +267,10 @@ def _assign_label_fragments(entries: list[_Entry], lines: list[Line], gap_limit:
             e = best[1]
             text = _join_label([w for w in label_words if w.x1 <= e.first_x + 1])
             if j > e.index and (
-                _heads_rows_below(e.label_words, label_words) or _NUMBERED_HEADING.match(line.text)
+                _heads_rows_below(e.label_words, label_words)
+                or _NUMBERED_HEADING.match(line.text)
+                # under a row of figures only, "Deferred:" opens the next block: no name of the row's
+                or (not e.label_words and _HEADING_LINE.match(line.text))
             ):
                 continue
             (e.above if j < e.index else e.below).append((j, text))

@@ -14,6 +14,7 @@ import polars as pl
 
 from mdqa_kernel.readers.base import DocumentView, Evidence, FieldLike, ReadResult, found, not_found
 from mdqa_kernel.readers.confidence import (
+    BALANCE_FOR_FLOW,
     NAMED_STATEMENT_ELSEWHERE,
     NO_STATEMENT_ROW,
     NO_STATEMENT_ROW_SENTENCE,
@@ -26,6 +27,7 @@ from mdqa_kernel.readers.confidence import (
 from mdqa_kernel.readers.plausibility import asks_scaled_unit, checked, reading_implausibility
 from mdqa_kernel.readers.semantics import (
     asks_expense,
+    asks_flow,
     asks_magnitude,
     asks_paid_out,
     asks_printed_sign,
@@ -40,6 +42,19 @@ from mdqa_kernel.readers.table.readings import Reading, agree, in_scope, in_stat
 from mdqa_kernel.text.fieldtypes import NUMERIC_TYPES, coerce
 from mdqa_kernel.text.statement_titles import asked_statement, asks_note
 from mdqa_kernel.text.values import declared_scale, find_numbers, is_absent, parse_number, to_field_scale
+
+
+def _balances_for_flow(
+    field: FieldLike, typed: list[Reading], statement_pages: Callable[[], dict[int, str | None]]
+) -> None:
+    """For a field asking a flow ("… expense for the fiscal year"), lower the readings on a balance sheet's page:
+    a line of a like name there ("Deferred income taxes", a liability at the year's end) stood at a date."""
+    if not asks_flow(field.description):
+        return
+    pages = statement_pages()
+    for t in typed:
+        if pages.get(t.cand.page) == "balance":
+            t.score = round(t.score * BALANCE_FOR_FLOW, 4)
 
 
 def best_reading(
@@ -93,6 +108,7 @@ def best_reading(
         for t in typed:
             if statements.get(t.cand.page) is not None:
                 t.score = round(t.score * NAMED_STATEMENT_ELSEWHERE, 4)
+    _balances_for_flow(field, typed, statement_pages)
     # A plausible reading goes before any implausible one, whatever their scores: a headcount read
     # from a row about shares must not win over the one read from the sentence about employees. At
     # equal scores a primary statement's row goes first: that is where its line items are defined.

@@ -143,6 +143,9 @@ def _context_fit(page_ls: list[Line], row: Row, labels: LabelSet, description: s
         or (left and qualified_columns(page_ls, row, row.cells, description))
     ):
         return _named_by_table(row, description)
+    # "Total Deferred" closing "Deferred:" in "The provision for income taxes consisted of the following:"
+    if _block_total_named(page_ls, row, description):
+        return _named_by_table(row, description)
     # "Ending balance" under "Change in benefit obligation", in the column headed "Pension"
     balance = (
         balance_words_left(row.label, block_heading(page_ls, index), description)
@@ -172,6 +175,20 @@ def _context_fit(page_ls: list[Line], row: Row, labels: LabelSet, description: s
     if basic and share_bases(block_heading(page_ls, index)) == {"basic"}:
         return round(_english_fit(basic, labels, description, row.label) * LEAD_IN_NAMED, 4)
     return 0.0
+
+
+def _block_total_named(page_ls: list[Line], row: Row, description: str) -> bool:
+    """A total closing the block its heading opens ("Total Deferred" under "Deferred:", "Total current" or a bare
+    "Total" under "Current:") in a table whose lead-in states the rest of a head ("The provision for income taxes
+    consisted of the following:" for "Deferred income tax expense"): the label says nothing besides "total" but
+    the heading's words, each a word of the head."""
+    said = words(row.label)
+    rest = set(said) - {"total"}
+    heading = set(words(block_heading(page_ls, row.line.index)))
+    if "total" not in said or not heading or rest not in (set(), heading):
+        return False
+    lead = set(words(lead_in(page_ls, row.line.index)))
+    return any(heading <= need <= heading | lead for need in head_needs(description))
 
 
 def _named_by_table(row: Row, description: str) -> float:

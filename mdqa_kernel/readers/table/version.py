@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-83"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-84"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -287,3 +287,8 @@ TABLE_READER_VERSION = "table-83"  # 4: disclosure topics under their printed na
 # plans; a column header spread over a table is no prose ending the search for its lead-in; a paragraph presenting
 # the table ("The following table summarizes …") is its lead-in whatever it ends with; a total row under headers
 # naming no period gives the cell adding up the others.
+# 84: a field asking a flow ("… expense for the fiscal year", "… during the year") and naming no date it stands
+# at keeps half its score for a reading on a balance sheet's page (a liability of a like name at the year's end);
+# a total closing its block ("Total Deferred", a bare "Total" under "Deferred:") is named by the heading's words
+# with the lead-in's ("The provision for income taxes consisted of the following:"); a heading under a row of
+# figures only opens the next block, never that row's name.
