@@ -127,9 +127,11 @@ def row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike)
 def _context_fit(page_ls: list[Line], row: Row, labels: LabelSet, description: str) -> float:
     """A label naming the line item with words the table around it states, ranked below a label that names
     it alone: its lead-in sentence's (`lead_in_names`; a bare "Total" closing the table its lead-in names,
-    for a total), the words its heading, lead-in or one column header states (`head_words_left`), the noun
-    its block's total, heading or lead-in states (`heads_left_to_total`), a dated balance's item its heading
-    or lead-in states (`_heads_left_to_table`), or a basic block heading's share basis (`basic_count_label`).
+    for a total), the words its heading, lead-in or one column header states (`head_words_left`), a block's
+    total its heading and lead-in (`_block_total_named`), a roll-forward's bare balance its block heading
+    (`balance_words_left`), the noun its block's total, heading or lead-in states (`heads_left_to_total`), a
+    dated balance's item its heading or lead-in states (`_heads_left_to_table`), or a basic block heading's
+    share basis (`basic_count_label`).
     The lines above a row are looked at only for a label that can be so named."""
     index = row.line.index
     heads = heads_left_to_lead_in(row.label, description)
@@ -141,10 +143,9 @@ def _context_fit(page_ls: list[Line], row: Row, labels: LabelSet, description: s
         or (left and any(missing <= _table_words(page_ls, index, closing=False) for missing in left))
         # "Total future undiscounted lease payments | 3,033 | 46" under "Operating Leases | Finance Leases"
         or (left and qualified_columns(page_ls, row, row.cells, description))
+        # "Total Deferred" closing "Deferred:" in "The provision for income taxes consisted of the following:"
+        or _block_total_named(page_ls, row, description)
     ):
-        return _named_by_table(row, description)
-    # "Total Deferred" closing "Deferred:" in "The provision for income taxes consisted of the following:"
-    if _block_total_named(page_ls, row, description):
         return _named_by_table(row, description)
     # "Ending balance" under "Change in benefit obligation", in the column headed "Pension"
     balance = (
