@@ -140,6 +140,31 @@ SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
         ),
         "provision for income taxes",
     ),
+    # The cash-flow statement's line between the activities and the net change, under its printed names: "Effect
+    # of (foreign) exchange rate(s) (changes) on cash", "… on cash and cash equivalents", "… on cash, cash
+    # equivalents and restricted cash", "Foreign currency effect on cash": a statement prints it once, whatever
+    # its cash aggregate is
+    (
+        re.compile(
+            r"\b(?:effects?\s+of\s+(?:changes\s+in\s+)?(?:foreign\s+)?(?:currency\s+)?exchange[\s-]+rates?"
+            r"(?:\s+(?:changes?|fluctuations?|movements?|variations?))?"
+            r"|(?:foreign\s+)?(?:currency|exchange[\s-]+rate)\s+(?:translation\s+)?(?:effects?|impact))"
+            r"\s+on\s+cash(?:(?:\s*,\s*|\s+)(?:and\s+)?(?:(?:restricted\s+)?cash(?:\s+equivalents)?|equivalents))*"
+        ),
+        "effect of exchange rate changes on cash and cash equivalents",
+    ),
+    # Cash paid for businesses bought, under its printed names: "Acquisitions, net of cash acquired", "Business
+    # combinations, net of cash acquired", "Payments to acquire business, net of cash acquired" (only a business
+    # bought brings cash with it, so "net of cash acquired" says what was acquired, and every such line is net of it)
+    (
+        re.compile(
+            r"\b(?:payments?\s+(?:to\s+acquire|for)\s+(?:(?:a\s+)?business(?:es)?|companies|acquisitions)"
+            r"|business\s+(?:acquisitions?|combinations?)"
+            r"|acquisitions?(?:\s+of\s+(?:(?:a\s+)?business(?:es)?|companies|subsidiaries))?)"
+            r"(?:\s*,\s*|\s+)net\s+of\s+cash\s+acquired\b"
+        ),
+        "acquisitions of businesses",
+    ),
     # "Sales to customers": the sales (a region or a class of customer after it still restricts them)
     (re.compile(r"\bsales\s+to\s+customers\b"), "sales"),
     # "Common stock cash dividends paid", "Dividends — common and preferred": the dividends paid to

@@ -545,6 +545,11 @@ _CHANGE_FIELD = re.compile(
 )
 
 
+# "(a decrease is negative)": how a sign is written, not a change asked; only that clause of the parenthesis
+# ("(percentage change; a decrease is negative)" still asks the change)
+_SIGN_CONVENTION = re.compile(r"(?<=[(;,])[^();,]*\b(?:negative|positive)\b[^();,]*(?=[);,])", re.I)
+
+
 # 期初/期末/年初/年末 followed by a noun are part of a line item's name, not the period asked for.
 _LINE_ITEM_POINT = re.compile(r"(?<![告本上])(?:期初|期末|年初|年末)(?!至)(?=[\u4e00-\u9fff])")
 
@@ -568,7 +573,7 @@ def wanted_period(description: str, report: ReportPeriod) -> Period:
     # prior fiscal year end)" says which period is not asked
     said = NEGATED.sub(" ", _LINE_ITEM_POINT.sub("", period_text(description)))
     want = parse_period(said)
-    change = bool(_CHANGE_FIELD.search(period_text(description)))
+    change = bool(_CHANGE_FIELD.search(_SIGN_CONVENTION.sub(" ", period_text(description))))
     if change and want.offset == -1:
         want = replace(want, offset=0, opening=False)
     want = replace(want, change=change)

@@ -120,6 +120,8 @@ def _words(text: str) -> tuple[str, ...]:
             w = w[:-3] + "y"  # inventories → inventory
         elif len(w) > 4 and w.endswith("xes"):
             w = w[:-2]  # taxes → tax, as "income tax expense" prints it
+        elif len(w) > 5 and w.endswith("sses"):
+            w = w[:-2]  # businesses → business, losses → loss
         elif len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
             w = w[:-1]
         out.append(SAME_WORD.get(w, w))

@@ -14,7 +14,7 @@ _STATEMENT_TITLES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "cash_flow",
         re.compile(
-            r"statements?\s+of\s+(?:consolidated\s+)?cash\s+flows?|cash\s+flows?\s+statements?"
+            r"statements?\s+of\s+(?:consolidated\s+)?cash\s+flows?|cash[\s-]+flows?\s+statements?"
             r"|现金流量表",
             re.I,
         ),

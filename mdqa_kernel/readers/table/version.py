@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-84"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-85"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -292,3 +292,7 @@ TABLE_READER_VERSION = "table-84"  # 4: disclosure topics under their printed na
 # a total closing its block ("Total Deferred", a bare "Total" under "Deferred:") is named by the heading's words
 # with the lead-in's ("The provision for income taxes consisted of the following:"); a heading under a row of
 # figures only opens the next block, never that row's name.
+# 85: a statement named with a hyphen ("(cash-flow statement)") places the line, it names no other line item;
+# the effect of exchange rates on cash and the cash paid for businesses ("Acquisitions, net of cash acquired") are
+# one line each under their printed names; a sign convention ("(a decrease is negative)") asks no change;
+# "businesses", "losses" stem to their singular.
