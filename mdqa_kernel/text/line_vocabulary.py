@@ -219,6 +219,8 @@ SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
         r"\1",
     ),
     (re.compile(r"\bweighted[\s-]+average\s+number\s+of\b"), "weighted average"),
+    # "Number of common shares outstanding" heading a roll-forward of the shares names the shares: a count
+    (re.compile(r"\bnumber\s+of\s+(?=(?:[a-z]+\s+){0,2}shares\b)"), ""),
     (re.compile(r"(?<!weighted )(?<!weighted-)\baverage\s+(?=(?:common\s+)?shares\b)"), "weighted average "),
     (re.compile(r"\bshares\s+of\s+common\s+stock\b"), "shares"),
     # "Long-term …", "Non-current …", "…, noncurrent": one section word, never read as "current"

@@ -74,6 +74,25 @@ def declared_above(
     return None
 
 
+# "(in millions, except per share and share amounts)", "except share and per share data": the caption exempts
+# counts of shares, which are printed as they are (a per-share amount's "per share" exempts no count)
+_EXCEPT = re.compile(r"\bexcept\b(?P<rest>[^)]*)", re.I)
+_PER_SHARE_WORDS = re.compile(r"\bper[\s-]+shares?\b", re.I)
+
+
+def count_scale_above(lines: list[Line], index: int) -> tuple[float, str | None] | None:
+    """The scale of a count of shares printed in a line's label: the declaration nearest above the line,
+    (1, None) when that caption exempts share amounts, None when nothing is declared."""
+    for j in range(index - 1, -1, -1):
+        text, found = _declaration(lines, j)
+        if found:
+            exempt = _EXCEPT.search(text)
+            if exempt and re.search(r"\bshares?\b", _PER_SHARE_WORDS.sub(" ", exempt.group("rest")), re.I):
+                return 1.0, None
+            return found[0], found[1]
+    return None
+
+
 def _declaration(lines: list[Line], j: int) -> tuple[str, tuple[float, str] | None]:
     """A line's text and the scale it declares; for a line declaring none, read after the end of the line
     above when a declaration may wrap into it (a lead-in ending "… depreciation and amortization (in" over

@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-85"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-86"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -296,3 +296,7 @@ TABLE_READER_VERSION = "table-85"  # 4: disclosure topics under their printed na
 # the effect of exchange rates on cash and the cash paid for businesses ("Acquisitions, net of cash acquired") are
 # one line each under their printed names; a sign convention ("(a decrease is negative)") asks no change;
 # "businesses", "losses" stem to their singular.
+# 86: share counts stated in an equity line's label ("1,221 shares outstanding at December 28, 2019", "outstanding
+# 7,432 and 7,464", "Issued and outstanding — 311,108,000 and …, respectively") read for a field asking the shares
+# outstanding, issued or authorized, placed by their dates or by the column in their place; a caption exempting
+# share amounts leaves them unscaled; "Number of common shares outstanding" heading a roll-forward names the shares.
