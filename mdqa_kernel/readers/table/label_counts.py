@@ -180,8 +180,9 @@ def label_counts(
     out: list[Candidate] = []
     for page, page_ls in lines.items():
         rows = page_rows(doc, page, page_ls)
+        with_cells = {r.line.index for r in rows if r.cells}
         for i, row in enumerate(rows):
-            text, columns = _label_text(rows, i, page_ls)
+            text, columns = _label_text(rows, i, page_ls, with_cells)
             if status not in text.lower().replace("authorised", "authorized") or "share" not in text.lower():
                 continue
             named = bool(_CLASS.search(text))
@@ -194,18 +195,18 @@ def label_counts(
     return out
 
 
-def _label_text(rows: list[Row], i: int, page_ls: list[Line]) -> tuple[str, Row]:
+def _label_text(rows: list[Row], i: int, page_ls: list[Line], with_cells: set[int]) -> tuple[str, Row]:
     """A row's whole label and the row whose cells are its columns. A label wraps: a row whose label starts
-    in lower case or with a figure ("1,221 shares outstanding at …") continues the lines above it that hold
-    no cells, up to the one starting with a capital ("Common stock, $0.01 par value (…"); a list of counts
-    wrapping onto the next line with its second number read as a cell ("… 218.1 million and | 227.4" over
-    "million shares, respectively | 22 | 23") is one label, its columns those of the line below."""
+    in lower case or with a figure ("1,221 shares outstanding at …"), or follows a line stopping mid-clause,
+    continues the lines above it that hold no cells (`_continues`; `with_cells`: the page's lines that do), up
+    to "Common stock, $0.01 par value (…"; a list of counts wrapping onto the next line with its second number
+    read as a cell ("… 218.1 million and | 227.4" over "million shares, respectively | 22 | 23") is one label,
+    its columns those of the line below."""
     row = rows[i]
     label, columns = row.label or row.extended_label, row
     if _OPEN_LIST.search(label) and i + 1 < len(rows) and rows[i + 1].line.index == row.line.index + 1:
         columns = rows[i + 1]
         label = f"{label} {' '.join(c.text for c in row.cells)} {columns.label}"
-    with_cells = {r.line.index for r in rows if r.cells}
     j = row.line.index - 1
     while (
         j >= 0 and j not in with_cells and row.line.index - j <= _WRAPS and _continues(page_ls[j].text, label)
