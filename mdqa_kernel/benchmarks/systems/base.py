@@ -167,9 +167,9 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # scale caption wrapped from a lead-in's last line; "Current tax expense" / "Current taxes" are the current tax
 # line; a component row leaves the item's noun to its table; a bare "Total" closing the table its lead-in names;
 # a lead-in sentence ending in a colon is no column header).
-# mdqa v114: table reader table-86 (share counts stated in a balance sheet equity line's label, placed by their
-# dates or by the column in their place; "Number of common shares outstanding" heading a roll-forward names the
-# shares).
+# mdqa v114: table reader table-86 (share counts printed outside a line's cells: in a balance sheet equity line's
+# label, placed by their dates or by the column in their place, and in an equity statement's common stock "Shares"
+# column; "Number of common shares outstanding" heading a roll-forward names the shares).
 # mdqa v113: table reader table-85 (the cash-flow statement's effect of exchange rates on cash and its cash paid for
 # businesses under their printed names; "(cash-flow statement)" places a line and names none; a sign convention,
 # "(a decrease is negative)", asks no change; "businesses" and "losses" stem to their singular).

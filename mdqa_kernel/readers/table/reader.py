@@ -87,13 +87,13 @@ from mdqa_kernel.readers.table.derived import (
     membership,
     presupposed_fact,
 )
-from mdqa_kernel.readers.table.label_counts import label_counts
 from mdqa_kernel.readers.table.naming import field_label_set, gross_unsaid, row_score, specific
 from mdqa_kernel.readers.table.people import people_count
 from mdqa_kernel.readers.table.prose import ProseWindow, label_then_value, prose_windows
 from mdqa_kernel.readers.table.prose_facts import dividend_of_year, dividend_per_share, firm_in_role, share_of
 from mdqa_kernel.readers.table.readings import same
 from mdqa_kernel.readers.table.scope import declared_above, line_index, line_scale, scope_at
+from mdqa_kernel.readers.table.share_counts import share_counts
 from mdqa_kernel.readers.table.subjects import sentence_subjects, subject_then_value
 from mdqa_kernel.readers.table.version import TABLE_READER_VERSION
 from mdqa_kernel.readers.table.votes import vote_counts
@@ -397,7 +397,7 @@ class TableReader:
             out += dividend_of_year(windows, year, months)
         table = self._table_candidates(doc, field, labels, lines, period)
         table += self._change_candidates(doc, field, lines, period)
-        table += label_counts(doc, field.description, lines, *period)  # "1,221 shares outstanding at …"
+        table += share_counts(doc, field.description, lines, *period)  # "1,221 shares outstanding at …"
         out += table
         # A two-cell row ("Total assets   411,976") is also a key-value line, but only its table reading
         # knows the scale declared above it ("(In millions)").

@@ -296,7 +296,8 @@ TABLE_READER_VERSION = "table-86"  # 4: disclosure topics under their printed na
 # the effect of exchange rates on cash and the cash paid for businesses ("Acquisitions, net of cash acquired") are
 # one line each under their printed names; a sign convention ("(a decrease is negative)") asks no change;
 # "businesses", "losses" stem to their singular.
-# 86: share counts stated in an equity line's label ("1,221 shares outstanding at December 28, 2019", "outstanding
-# 7,432 and 7,464", "Issued and outstanding — 311,108,000 and …, respectively") read for a field asking the shares
-# outstanding, issued or authorized, placed by their dates or by the column in their place; a caption exempting
-# share amounts leaves them unscaled; "Number of common shares outstanding" heading a roll-forward names the shares.
+# 86: counts of shares by status printed outside a line's cells, for a field asking the shares outstanding
+# (issued, authorized): in an equity line's label ("1,221 shares outstanding at December 28, 2019", "outstanding
+# 7,432 and 7,464", "Issued and outstanding — 311,108,000 and …, respectively"), placed by their dates or by the
+# column in their place, and in an equity statement's common stock "Shares" column on the closing balance row; a
+# caption exempting share amounts leaves them unscaled; "Number of common shares outstanding" names the shares.

@@ -1,17 +1,20 @@
-"""Share counts a statement line states in its own label, for a field asking them.
+"""Counts of shares by status (outstanding, issued, authorized) that statements print outside a line item's
+cells, for a field asking them.
 
-A balance sheet's equity line holds its par-value amount in its cells and the counts of its shares in its
-label: "Common stock, $0.01 par value (5,000 shares authorized; 1,224 shares issued and 1,221 shares
-outstanding at December 28, 2019; …)", "… shares authorized 24,000; outstanding 7,432 and 7,464", "Issued and
-outstanding — 311,108,000 and 323,779,000 shares, respectively". Those counts are the facts of a field
-asking the shares outstanding (issued, authorized).
+- In a balance sheet's equity line's label, which holds the par-value amount in its cells: "Common stock, $0.01
+  par value (5,000 shares authorized; 1,224 shares issued and 1,221 shares outstanding at December 28, 2019;
+  …)", "… shares authorized 24,000; outstanding 7,432 and 7,464", "Issued and outstanding — 311,108,000 and
+  323,779,000 shares, respectively". A count is placed by the date printed with it, or, in an undated list, by
+  the period column in the same place ("7,432 and 7,464" on a row under "2023 | 2022"); a list whose length is
+  not the row's column count, or one undated count, is placed nowhere and not read.
+- In an equity statement's "Shares" column of the common stock (beside its "Amount"), on the closing balance
+  row: "Balances as of January 31, 2020 | 2,832 | $ 284 | …" under "Common Stock / Shares | Amount", or
+  "Balance, end of year | 1,383 | 23 | …" under "2021 / Shares | Amount" in a "Common Stock" block. The row's
+  date or the column's period places it.
 
-A count is placed by the date printed with it, or, in an undated list, by the period column in the same place
-("7,432 and 7,464" on a row under "2023 | 2022"); a list whose length is not the row's column count, or one
-undated count, is placed nowhere and not read. A clause about another class of stock (preferred, treasury,
-"Class B") is not the common shares' count; a scale printed with a count ("218.1 million") is its own, else
-the one declared above the table, unless that caption exempts share amounts ("except per share and share
-amounts").
+A clause or column about another class of stock (preferred, treasury, "Class B") is not the common shares'
+count; a scale printed with a count ("218.1 million") is its own, else the one declared above the table, unless
+that caption exempts share amounts ("except per share and share amounts").
 """
 
 from __future__ import annotations
@@ -22,12 +25,14 @@ from dataclasses import dataclass
 
 from mdqa_kernel.readers.base import DocumentView
 from mdqa_kernel.readers.table.candidates import Candidate, line_bbox, line_span
-from mdqa_kernel.readers.table.columns import column_verdicts, page_rows
+from mdqa_kernel.readers.table.columns import cell_span, column_verdicts, page_rows, row_fits
 from mdqa_kernel.readers.table.scope import count_scale_above, scope_at
-from mdqa_kernel.text.headers import column_headers
+from mdqa_kernel.text.headers import basis_headers, column_headers
+from mdqa_kernel.text.label_periods import opening_row
 from mdqa_kernel.text.layout import Line
 from mdqa_kernel.text.period_fit import fits
 from mdqa_kernel.text.periods import MONTH_WORDS, Period, ReportPeriod, parse_period
+from mdqa_kernel.text.row_context import section_heading
 from mdqa_kernel.text.rows import Row
 from mdqa_kernel.text.statement_context import description_heads, is_english
 from mdqa_kernel.text.values import parse_number, scale_factor
@@ -59,16 +64,24 @@ _AFTER = re.compile(rf"\b(?P<status>{_STATUS})\s*[:—–-]?\s*(?=\d)", re.I)
 _DATES = re.compile(_DATE, re.I)
 # The class of stock a clause is about: the last one named before the count
 _CLASS = re.compile(
-    r"\b(?P<series>(?:class|series)\s+[a-z0-9]\b\s*)?(?P<kind>common|ordinary|preferred|preference|treasury|capital)"
+    r"\b(?P<series>(?:class|series)\s+[a-z0-9]\b\s*)?(?P<kind>common|ordinary|preferred|preference|treasury|capital"
+    r"|(?:repurchased|reacquired)\s+common)"
     r"\s+(?:stock|shares)\b",
     re.I,
 )
+# Stock that is not the common shares outstanding ("Repurchased Common Stock" is held in treasury)
+_OTHER_KINDS = frozenset({"preferred", "preference", "treasury", "repurchased", "reacquired"})
 _CLAUSE_END = re.compile(r"[;()]")
 # A label whose list of counts goes on past its line ("… Issued and outstanding - 218.1 million and")
 _OPEN_LIST = re.compile(r"\b(?:and|or)\s*$|,\s*$")
 # A line stopping mid-clause: on a preposition or a conjunction, a comma, a colon, a dash
 _OPEN_END = re.compile(r"(?:\b(?:and|or|on|at|of|to|as)|[,;:(—–-])\s*$", re.I)
 _WRAPS = 3  # lines a label may wrap over above its row
+# A roll-forward's closing balance row: "Balance, end of year", "Balances as of January 31, 2020"
+_CLOSING = re.compile(r"^\s*(?:ending\s+|closing\s+)?balances?\b", re.I)
+# A column counting shares ("Shares", "Number of shares"), not their amount, price or value
+_SHARES_COLUMN = re.compile(r"\b(?:shares|number\s+of\s+shares)\s*$", re.I)
+COLUMN_COUNT = 0.85  # a closing balance under a common stock "Shares" column
 NAMED_CLASS = 0.9  # the label names the common stock
 UNNAMED_CLASS = 0.7  # the label names no class of stock
 
@@ -135,7 +148,7 @@ def _other_class(before: str) -> bool:
     if not named:
         return False
     last = named[-1]
-    return bool(last.group("series")) or last.group("kind").lower() in ("preferred", "preference", "treasury")
+    return bool(last.group("series")) or last.group("kind").split()[0].lower() in _OTHER_KINDS
 
 
 def _before(items: str, rest: str) -> list[Stated]:
@@ -169,30 +182,50 @@ def _after(text: str) -> list[Stated]:
     return out
 
 
-def label_counts(
+def share_counts(
     doc: DocumentView, description: str, lines: dict[int, list[Line]], want: Period, report: ReportPeriod
 ) -> list[Candidate]:
-    """The share counts of the asked status and period stated in statement lines' labels."""
+    """The share counts of the asked status and period stated in statement lines' labels and, for the shares
+    outstanding, in equity statements' share columns."""
     asked = asked_count(description)
     if asked is None:
         return []
-    common, status = asked
+    status = asked[1]
     out: list[Candidate] = []
     for page, page_ls in lines.items():
         rows = page_rows(doc, page, page_ls)
         with_cells = {r.line.index for r in rows if r.cells}
         for i, row in enumerate(rows):
+            found: list[Candidate] = []
+            if status == "outstanding" and _CLOSING.match(row.label) and not opening_row(row.label, report):
+                found += _column_counts(row, page_ls, want, report)
             text, columns = _label_text(rows, i, page_ls, with_cells)
-            if status not in text.lower().replace("authorised", "authorized") or "share" not in text.lower():
-                continue
-            named = bool(_CLASS.search(text))
-            score = NAMED_CLASS if named or not common else UNNAMED_CLASS
-            for items in stated_counts(text, status):
-                for stated in _placed(items, columns, page_ls, want, report):
-                    cand = _candidate(row, page_ls, text, stated, score)
-                    cand.scope = scope_at(doc, lines, page, row.line.index, table_row=True)
-                    out.append(cand)
+            found += _label_counts(row, columns, page_ls, text, asked, want, report)
+            for cand in found:
+                cand.scope = scope_at(doc, lines, page, row.line.index, table_row=True)
+            out += found
     return out
+
+
+def _label_counts(
+    row: Row,
+    columns: Row,
+    page_ls: list[Line],
+    text: str,
+    asked: tuple[bool, str],
+    want: Period,
+    report: ReportPeriod,
+) -> list[Candidate]:
+    """The counts of the asked status and period a row's whole label `text` states."""
+    common, status = asked
+    if status not in text.lower().replace("authorised", "authorized") or "share" not in text.lower():
+        return []
+    score = NAMED_CLASS if _CLASS.search(text) or not common else UNNAMED_CLASS
+    return [
+        _candidate(row, page_ls, text, stated, score)
+        for items in stated_counts(text, status)
+        for stated in _placed(items, columns, page_ls, want, report)
+    ]
 
 
 def _label_text(rows: list[Row], i: int, page_ls: list[Line], with_cells: set[int]) -> tuple[str, Row]:
@@ -237,6 +270,52 @@ def _placed(
     headers = column_headers(page_ls, row.line.index, row.cells)
     verdicts = column_verdicts(row, headers, want, report)
     return [s for s, v in zip(items, verdicts, strict=True) if v is True]
+
+
+def _column_counts(row: Row, page_ls: list[Line], want: Period, report: ReportPeriod) -> list[Candidate]:
+    """A closing balance row's count under a "Shares" column of the common stock, in the wanted period: the
+    row's own date places it ("Balances as of January 31, 2020"), else its column's ("2021" over "Shares")."""
+    own = row_fits(row, want, report)
+    if own is False:
+        return []
+    heading = section_heading(page_ls, row.line.index)
+    subs = basis_headers(page_ls, row.line.index, row.cells)
+    verdicts = column_verdicts(row, column_headers(page_ls, row.line.index, row.cells), want, report)
+    picked = [
+        c
+        for c, sub, verdict in zip(row.cells, subs, verdicts, strict=True)
+        if c.value is not None
+        and c.value > 0  # a count outstanding is never negative: "(484)" is a deduction
+        and _SHARES_COLUMN.search(sub)
+        and _common_class(f"{heading} {sub}")
+        and (verdict is True if own is None else verdict is not False)
+    ]
+    if len(picked) != 1:
+        return []  # no such column, or several (two classes, two periods): which one is unsaid
+    cell = picked[0]
+    scale, word = count_scale_above(page_ls, row.line.index) or (1.0, None)
+    return [
+        Candidate(
+            "table",
+            row.page,
+            cell.text,
+            row.snippet,
+            COLUMN_COUNT,
+            cell.bbox,
+            cell_span(cell),
+            scale=scale,
+            scale_word=word,
+            number=cell.value,
+        )
+    ]
+
+
+def _common_class(text: str) -> bool:
+    """The last class of stock a header names is the common stock as a whole."""
+    named = list(_CLASS.finditer(text))
+    return (
+        bool(named) and not _other_class(text) and named[-1].group("kind").lower() in ("common", "ordinary")
+    )
 
 
 def _candidate(row: Row, page_ls: list[Line], text: str, stated: Stated, score: float) -> Candidate:
