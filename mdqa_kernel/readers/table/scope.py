@@ -81,7 +81,7 @@ _PER_SHARE_WORDS = re.compile(r"\bper[\s-]+shares?\b", re.I)
 
 
 def count_scale_above(lines: list[Line], index: int) -> tuple[float, str | None] | None:
-    """The scale of a count of shares printed in a line's label: the declaration nearest above the line,
+    """The scale of a count of shares (in a line's label, in a "Shares" column): the declaration nearest above,
     (1, None) when that caption exempts share amounts, None when nothing is declared."""
     for j in range(index - 1, -1, -1):
         text, found = _declaration(lines, j)
