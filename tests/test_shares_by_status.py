@@ -225,63 +225,51 @@ def test_the_shares_column_of_treasury_stock_is_not_the_count_outstanding(tmp_pa
 PAIRS = (300.0, 340.0, 400.0, 440.0, 500.0, 540.0)
 
 
-def test_a_block_balance_under_the_years_shares_column(tmp_path: Path) -> None:
-    """Each year's "Shares | Amount" pair; the common stock's block and the repurchased stock's block each close
-    with "Balance, end of year": the count is the common stock's, in the report's year."""
-    equity = [
+def _equity_by_year(*blocks: tuple[str, tuple[str, ...], tuple[str, ...]]) -> list:
+    """An equity statement with a "Shares | Amount" pair under each of three years; each block is its heading,
+    its opening row's and its closing row's six figures."""
+    lines = [
         text("Consolidated Statement of Equity"),
         text("(in millions except per share amounts)"),
         [(305.0, "2023", "c"), (405.0, "2022", "c"), (505.0, "2021", "c")],
         row("", "Shares", "Amount", "Shares", "Amount", "Shares", "Amount", cols=PAIRS),
-        text("Common Stock"),
-        row("   Balance, beginning of year", "1,380", "$ 23", "1,391", "$ 23", "1,409", "$ 23", cols=PAIRS),
-        row("   Change in repurchased common stock", "3", "-", "(11)", "-", "(18)", "-", cols=PAIRS),
-        row("   Balance, end of year", "1,383", "23", "1,380", "23", "1,391", "23", cols=PAIRS),
-        text("Repurchased Common Stock"),
-        row(
-            "   Balance, beginning of year",
-            "(487)",
-            "(38,446)",
-            "(476)",
-            "(36,769)",
-            "(458)",
-            "(34,286)",
-            cols=PAIRS,
-        ),
-        row(
-            "   Balance, end of year",
-            "(484)",
-            "(38,248)",
-            "(487)",
-            "(38,446)",
-            "(476)",
-            "(36,769)",
-            cols=PAIRS,
-        ),
     ]
+    for heading, opening, closing in blocks:
+        lines += [
+            text(heading),
+            row("   Balance, beginning of year", *opening, cols=PAIRS),
+            row("   Balance, end of year", *closing, cols=PAIRS),
+        ]
+    return lines
+
+
+def test_a_block_balance_under_the_years_shares_column(tmp_path: Path) -> None:
+    """The common stock's block and the repurchased stock's block each close with "Balance, end of year": the
+    count is the common stock's, in the report's year."""
+    equity = _equity_by_year(
+        (
+            "Common Stock",
+            ("1,380", "$ 23", "1,391", "$ 23", "1,409", "$ 23"),
+            ("1,383", "23", "1,380", "23", "1,391", "23"),
+        ),
+        (
+            "Repurchased Common Stock",
+            ("(487)", "(38,446)", "(476)", "(36,769)", "(458)", "(34,286)"),
+            ("(484)", "(38,248)", "(487)", "(38,446)", "(476)", "(36,769)"),
+        ),
+    )
     got = read(annual(tmp_path / "eq.pdf", equity), OUTSTANDING, **SHARES)
     assert got.value == 1383 and got.found, got
 
 
 def test_a_repurchased_stock_block_is_not_the_count_outstanding(tmp_path: Path) -> None:
     """Shares held after repurchase, printed as a positive count in their own block, are not outstanding."""
-    equity = [
-        text("Consolidated Statement of Equity"),
-        text("(in millions except per share amounts)"),
-        [(305.0, "2023", "c"), (405.0, "2022", "c"), (505.0, "2021", "c")],
-        row("", "Shares", "Amount", "Shares", "Amount", "Shares", "Amount", cols=PAIRS),
-        text("Repurchased Common Stock"),
-        row(
-            "   Balance, beginning of year",
-            "487",
-            "(38,446)",
-            "476",
-            "(36,769)",
-            "458",
-            "(34,286)",
-            cols=PAIRS,
-        ),
-        row("   Balance, end of year", "484", "(38,248)", "487", "(38,446)", "476", "(36,769)", cols=PAIRS),
-    ]
+    equity = _equity_by_year(
+        (
+            "Repurchased Common Stock",
+            ("487", "(38,446)", "476", "(36,769)", "458", "(34,286)"),
+            ("484", "(38,248)", "487", "(38,446)", "476", "(36,769)"),
+        )
+    )
     got = read(annual(tmp_path / "eq.pdf", equity), OUTSTANDING, **SHARES)
     assert got.value is None, got

@@ -61,16 +61,25 @@ def declared_above(
     a `count` (stores, employees) a scale declared for money ("$ in millions") is none of its own; for a
     `cell` of the row's `cells`, one on a header line over other columns only is theirs, and the cell's
     table declares none (a caption further up is another table's)."""
+    nearest = _nearest_declaration(lines, index)
+    if nearest is None:
+        return None
+    j, text, found = nearest
+    if cell is not None and scale_of_other_columns(lines[j], cell, cells):
+        return None  # "Aggregate Intrinsic Value (in millions)" beside the options counted: theirs
+    if count and _MONEY_SCALE.search(text):
+        return None  # "Number of stores" in a "$ in millions" table is counted one by one
+    if EXCEPT_PER_SHARE.search(text) and share_basis(label) is not None:
+        return 1.0, None  # the row is a per-share amount the caption exempts
+    return found[0], found[1]
+
+
+def _nearest_declaration(lines: list[Line], index: int) -> tuple[int, str, tuple[float, str]] | None:
+    """The nearest line above `index` declaring a scale: its index, its text and the scale."""
     for j in range(index - 1, -1, -1):
         text, found = _declaration(lines, j)
-        if found and cell is not None and scale_of_other_columns(lines[j], cell, cells):
-            return None  # "Aggregate Intrinsic Value (in millions)" beside the options counted: theirs
         if found:
-            if count and _MONEY_SCALE.search(text):
-                return None  # "Number of stores" in a "$ in millions" table is counted one by one
-            if EXCEPT_PER_SHARE.search(text) and share_basis(label) is not None:
-                return 1.0, None  # the row is a per-share amount the caption exempts
-            return found[0], found[1]
+            return j, text, found
     return None
 
 
@@ -83,14 +92,14 @@ _PER_SHARE_WORDS = re.compile(r"\bper[\s-]+shares?\b", re.I)
 def count_scale_above(lines: list[Line], index: int) -> tuple[float, str | None] | None:
     """The scale of a count of shares (in a line's label, in a "Shares" column): the declaration nearest above,
     (1, None) when that caption exempts share amounts, None when nothing is declared."""
-    for j in range(index - 1, -1, -1):
-        text, found = _declaration(lines, j)
-        if found:
-            exempt = _EXCEPT.search(text)
-            if exempt and re.search(r"\bshares?\b", _PER_SHARE_WORDS.sub(" ", exempt.group("rest")), re.I):
-                return 1.0, None
-            return found[0], found[1]
-    return None
+    nearest = _nearest_declaration(lines, index)
+    if nearest is None:
+        return None
+    _j, text, found = nearest
+    exempt = _EXCEPT.search(text)
+    if exempt and re.search(r"\bshares?\b", _PER_SHARE_WORDS.sub(" ", exempt.group("rest")), re.I):
+        return 1.0, None
+    return found[0], found[1]
 
 
 def _declaration(lines: list[Line], j: int) -> tuple[str, tuple[float, str] | None]:

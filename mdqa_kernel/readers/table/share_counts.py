@@ -47,6 +47,7 @@ _ASKED = re.compile(
 _STATUS = r"(?:outstanding|issued|authori[sz]ed)(?:\s+and\s+(?:outstanding|issued))?"
 _NUMBER = r"(?<![\d$.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|(?<![\d$.,])\d+(?:\.\d+)?(?![\d,.])"
 _SCALE = r"(?:\s*(?P<scale>million|billion|thousand)s?\b)?"
+_SCALE_ANY = _SCALE.replace("?P<scale>", "?:")  # the same, where several counts share one pattern
 _DATE = rf"(?:(?:{MONTH_WORDS})\.?\s+[0-3]?\d\s*,?\s*(?:19|20)\d\d)"
 _ITEM = re.compile(
     rf"(?P<n>{_NUMBER}){_SCALE}(?:\s+(?:common\s+)?shares)?(?:\s*,?\s*(?:on|at|as\s+of)\s+(?P<d>{_DATE}))?",
@@ -55,13 +56,14 @@ _ITEM = re.compile(
 _JOIN = re.compile(r"\s*(?:,\s*(?:and\s+)?|and\s+)", re.I)
 # Counts before their noun and status: "1,221 shares outstanding", "1,221 and 1,220 shares issued and outstanding"
 _BEFORE = re.compile(
-    rf"(?P<items>(?:{_NUMBER}){_SCALE.replace('?P<scale>', '?:')}(?:{_JOIN.pattern}(?:{_NUMBER})"
-    rf"{_SCALE.replace('?P<scale>', '?:')})*)\s+(?:common\s+)?shares\s+(?P<status>{_STATUS})\b",
+    rf"(?P<items>(?:{_NUMBER}){_SCALE_ANY}(?:{_JOIN.pattern}(?:{_NUMBER}){_SCALE_ANY})*)"
+    rf"\s+(?:common\s+)?shares\s+(?P<status>{_STATUS})\b",
     re.I,
 )
 # A status followed by its counts: "shares outstanding: 792 shares on …", "Issued and outstanding — 311,108,000 and …"
 _AFTER = re.compile(rf"\b(?P<status>{_STATUS})\s*[:—–-]?\s*(?=\d)", re.I)
 _DATES = re.compile(_DATE, re.I)
+_COUNT = re.compile(_NUMBER + _SCALE, re.I)
 # The class of stock a clause is about: the last one named before the count
 _CLASS = re.compile(
     r"\b(?P<series>(?:class|series)\s+[a-z0-9]\b\s*)?(?P<kind>common|ordinary|preferred|preference|treasury|capital"
@@ -104,7 +106,7 @@ def asked_count(description: str) -> tuple[bool, str] | None:
     for head in description_heads(description):
         m = _ASKED.fullmatch(unicodedata.normalize("NFKC", head).strip())
         if m:
-            status = m.group("status").lower().replace("authorised", "authorized")
+            status = _statuses(m.group("status"))
             return bool(m.group("common") or m.group("common2")), status
     return None
 
@@ -117,10 +119,10 @@ def stated_counts(text: str, status: str) -> list[list[Stated]]:
         if _other_class(clause.before):
             continue
         for m in _BEFORE.finditer(clause.text):
-            if status in m.group("status").lower().replace("authorised", "authorized"):
+            if status in _statuses(m.group("status")):
                 out.append(_before(m.group("items"), clause.text[m.end() :]))
         for m in _AFTER.finditer(clause.text):
-            if status in m.group("status").lower().replace("authorised", "authorized"):
+            if status in _statuses(m.group("status")):
                 items = _after(clause.text[m.end() :])
                 if items:
                     out.append(items)
@@ -142,18 +144,31 @@ def _clauses(flat: str) -> list[_Clause]:
     return out
 
 
+def _statuses(text: str) -> str:
+    """A text's status words in one spelling ("authorised" is "authorized"), lower case."""
+    return text.lower().replace("authorised", "authorized")
+
+
+def _last_class(text: str) -> str | None:
+    """The class of stock a text names last: "common" (the common stock as a whole), "other" (preferred,
+    treasury, repurchased stock, or one class or series: "Class B common stock"), None when it names none."""
+    named = list(_CLASS.finditer(text))
+    if not named:
+        return None
+    last = named[-1]
+    if last.group("series") or last.group("kind").split()[0].lower() in _OTHER_KINDS:
+        return "other"
+    return "common" if last.group("kind").lower() in ("common", "ordinary") else None
+
+
 def _other_class(before: str) -> bool:
     """The last class of stock named before (and in) a clause is not the common shares as a whole."""
-    named = list(_CLASS.finditer(before))
-    if not named:
-        return False
-    last = named[-1]
-    return bool(last.group("series")) or last.group("kind").split()[0].lower() in _OTHER_KINDS
+    return _last_class(before) == "other"
 
 
 def _before(items: str, rest: str) -> list[Stated]:
     """Counts printed before their noun, dated by the dates after it ("… at December 28, 2019")."""
-    numbers = [(m.group(0), m.group("scale")) for m in re.finditer(_NUMBER + _SCALE, items, re.I)]
+    numbers = [(m.group(0), m.group("scale")) for m in _COUNT.finditer(items)]
     dates = [m.group(0) for m in _DATES.finditer(rest)]
     if dates and len(numbers) == 1:
         return [Stated(numbers[0][0], numbers[0][1], d) for d in dates]
@@ -218,7 +233,7 @@ def _label_counts(
 ) -> list[Candidate]:
     """The counts of the asked status and period a row's whole label `text` states."""
     common, status = asked
-    if status not in text.lower().replace("authorised", "authorized") or "share" not in text.lower():
+    if status not in _statuses(text) or "share" not in text.lower():
         return []
     score = NAMED_CLASS if _CLASS.search(text) or not common else UNNAMED_CLASS
     return [
@@ -312,10 +327,7 @@ def _column_counts(row: Row, page_ls: list[Line], want: Period, report: ReportPe
 
 def _common_class(text: str) -> bool:
     """The last class of stock a header names is the common stock as a whole."""
-    named = list(_CLASS.finditer(text))
-    return (
-        bool(named) and not _other_class(text) and named[-1].group("kind").lower() in ("common", "ordinary")
-    )
+    return _last_class(text) == "common"
 
 
 def _candidate(row: Row, page_ls: list[Line], text: str, stated: Stated, score: float) -> Candidate:
