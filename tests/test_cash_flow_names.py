@@ -123,3 +123,31 @@ def test_a_plural_in_sses_is_its_singular() -> None:
 def test_a_sign_convention_asks_no_change(description: str, change: bool) -> None:
     report = ReportPeriod(year=2023, end=None, quarterly=False, quarter=None, year_named=1.0)
     assert wanted_period(description, report).change is change
+
+
+CAPEX = (
+    "Capital expenditures (purchases of property, plant and equipment) for the fiscal year of the report, "
+    "in USD millions (an outflow is negative)"
+)
+
+
+def test_a_series_inside_an_alternative_name_keeps_the_name(tmp_path: Path) -> None:
+    """ "(purchases of property, plant and equipment)" is one alternative name: the series "property,
+    plant and equipment" counts as one word, so the name is not dropped as too long, and the row printed
+    "Additions to property and equipment" reads as the capital expenditures."""
+    assert "purchases of property, plant and equipment" in description_heads(CAPEX)
+    # a six-word parenthesis without a series is still no name
+    assert not any("it is" in h for h in description_heads("Revenue (what it is paid for the goods) in 2023"))
+    doc = annual(
+        tmp_path / "capex.pdf",
+        millions_page(
+            "CONSOLIDATED STATEMENTS OF CASH FLOWS",
+            ("2023", "2022"),
+            ("Net cash from operations", "33,325", "29,668"),
+            ("Additions to property and equipment", "(8,343)", "(5,944)"),
+            ("Purchases of investments", "(129,758)", "(98,729)"),
+            ("Net cash used in investing", "(23,950)", "(23,001)"),
+        ),
+    )
+    got = read(doc, CAPEX)
+    assert got.value == -8343 and got.confidence >= CONFIDENT, got

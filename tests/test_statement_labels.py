@@ -1090,3 +1090,47 @@ def test_a_noncurrent_line_is_named_by_its_long_term_label(tmp_path: Path) -> No
     got = read(doc, ask)
     assert got.value == 2164 and got.confidence >= CONFIDENT, got
     assert location_words(ask) == {"noncurrent"}
+
+
+ACCRUED_PAY = (
+    "Accrued compensation and benefits (employee compensation) within current liabilities at the end of the "
+    "fiscal year of the report, in USD millions"
+)
+
+
+@pytest.mark.parametrize(
+    "label",
+    [
+        "Accrued compensation and employee benefit costs",
+        "Accrued compensation and employee-related obligations",
+        "Accrued salaries, wages and benefits",
+        "Accrued payroll and related costs",
+    ],
+)
+def test_accrued_compensation_under_its_printed_names(tmp_path: Path, label: str) -> None:
+    """A glossary name of the line item is its name word for word: its words beyond the description's
+    ("employee benefit costs") restrict nothing, so the row reads at full confidence."""
+    balance = millions_page(
+        "CONSOLIDATED BALANCE SHEETS",
+        ("December 31, 2023", "December 31, 2022"),
+        ("Accounts payable", "11,703", "11,055"),
+        ("Accrued liabilities", "11,456", "13,612"),
+        (label, "3,328", "3,586"),
+        ("Total current liabilities", "55,802", "45,226"),
+    )
+    got = read(annual(tmp_path / "pay.pdf", balance), ACCRUED_PAY)
+    assert got.value == 3_328 and got.confidence >= CONFIDENT, got
+
+
+def test_accrued_compensation_with_other_liabilities_is_not_the_line(tmp_path: Path) -> None:
+    """ "Accrued compensation and other liabilities" holds more than the field; no glossary name, so its
+    extra words still restrict and the row is no confident reading."""
+    balance = millions_page(
+        "CONSOLIDATED BALANCE SHEETS",
+        ("December 31, 2023", "December 31, 2022"),
+        ("Accounts payable", "11,703", "11,055"),
+        ("Accrued compensation and other liabilities", "3,328", "3,586"),
+        ("Total current liabilities", "55,802", "45,226"),
+    )
+    got = read(annual(tmp_path / "other.pdf", balance), ACCRUED_PAY)
+    assert got.value is None or got.confidence < CONFIDENT, got

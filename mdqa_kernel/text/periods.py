@@ -164,6 +164,15 @@ _RELATIVE_WORDS: tuple[tuple[str, int, bool, str | None], ...] = (
     ("preceding year", -1, False, None),
     ("previous period", -1, False, None),
     ("prior period", -1, False, None),
+    # a schedule's future years ("principal maturing in the first fiscal year after the report"): never the
+    # report's own year
+    *(
+        (f"{nth} fiscal year after", k, False, None)
+        for k, nth in ((1, "first"), (2, "second"), (3, "third"), (4, "fourth"), (5, "fifth"))
+    ),
+    ("fiscal year after the report", 1, False, None),
+    ("next fiscal year", 1, False, None),
+    ("following fiscal year", 1, False, None),
     ("current financial year", 0, False, None),
     ("current fiscal year", 0, False, None),
     ("current year", 0, False, None),

@@ -208,7 +208,8 @@ def _description_heads(description: str) -> tuple[str, ...]:
         if statement_title(alt) or _BASIS_NOTE.match(alt):
             # "(balance sheet)": where the line is printed; "(net of tax)": its basis; neither names it
             continue
-        w = alt.split()
+        # "(purchases of property, plant and equipment)": a series is one word of the name
+        w = _SERIES.sub("series", alt).split()
         sign_note = _SIGN_NOTE.fullmatch(f"({alt})")  # "Operating income (loss)": a sign, not a name
         if _RATIO_NAME.fullmatch(alt.strip()):
             # "(operating income as a percentage of revenue)": the ratio as margin tables print it
@@ -546,11 +547,12 @@ def _extra(have: set[str], wanted: set[str]) -> set[str]:
     return have - wanted - HARMLESS - _beside(wanted)
 
 
-def specificity(label: str, description: str, own_label: str = "") -> float:
+def specificity(label: str, description: str, own_label: str = "", known_name: bool = False) -> float:
     """A factor in (0, 1] on a label's score: 1 when the label is as specific as the description asks,
     lower when it adds a restricting word (a component: "Transaction-based revenue" for total revenue)
     or lacks the "attributable to the company" the description asks for; 0 for a noncontrolling
-    interest's share when the description is about the company or the whole."""
+    interest's share when the description is about the company or the whole. A `known_name` (the label
+    is, word for word, a name of the field's line item) adds no restricting word."""
     if not (is_english(label) and is_english(description)):
         return 1.0
     # The row's own words always count, also when a wrapped fragment or the heading around them is
@@ -585,7 +587,7 @@ def specificity(label: str, description: str, own_label: str = "") -> float:
     have = _as_income(set(words(head_text)), desc_words)
     covered = any((need := _needed(h)) and need <= have for h in description_heads(description))
     extra = _extra(have, desc_words)
-    if covered and extra:
+    if covered and extra and not known_name:
         factor *= 0.55  # the head plus a restricting word: a component or another line item (below 0.6)
     return factor
 

@@ -167,6 +167,10 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # scale caption wrapped from a lead-in's last line; "Current tax expense" / "Current taxes" are the current tax
 # line; a component row leaves the item's noun to its table; a bare "Total" closing the table its lead-in names;
 # a lead-in sentence ending in a colon is no column header).
+# mdqa v115: table reader table-87 (a future fiscal year's amount from a maturity schedule: years down the rows
+# or across the columns, from the year after the report's, under a lead-in naming the field's subject; "first
+# fiscal year after the report" asks that year; glossary names of accrued compensation restrict nothing; a
+# series inside a parenthesised alternative name counts as one word).
 # mdqa v114: table reader table-86 (share counts printed outside a line's cells: in a balance sheet equity line's
 # label, placed by their dates or by the column in their place, and in an equity statement's common stock "Shares"
 # column; "Number of common shares outstanding" heading a roll-forward names the shares).
@@ -273,7 +277,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 114,
+    "mdqa": 115,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

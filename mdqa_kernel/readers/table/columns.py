@@ -10,6 +10,7 @@ import re
 from dataclasses import replace
 
 from mdqa_kernel.readers.base import DocumentView, FieldLike
+from mdqa_kernel.readers.table.candidates import Candidate
 from mdqa_kernel.text.basis import Basis, column_basis
 from mdqa_kernel.text.fiscal_names import named_report
 from mdqa_kernel.text.headers import basis_headers, column_headers, spanning_headers, with_year_heading
@@ -50,6 +51,24 @@ def cell_span(cell: Cell) -> tuple[int, int] | None:
     starts = [w.char_start for w in cell.words if w.char_start >= 0]
     ends = [w.char_end for w in cell.words if w.char_end >= 0]
     return (min(starts), max(ends)) if starts and ends else None
+
+
+def cell_candidate(
+    row: Row, cell: Cell, score: float, scale: float | None, scale_word: str | None
+) -> Candidate:
+    """A table reading of one cell of a row, with the cell's own box and characters as its evidence."""
+    return Candidate(
+        "table",
+        row.page,
+        cell.text,
+        row.snippet,
+        score,
+        cell.bbox,
+        cell_span(cell),
+        scale=scale,
+        scale_word=scale_word,
+        number=cell.value,
+    )
 
 
 def under_note(cell: Cell, notes: list[tuple[float, float]]) -> bool:

@@ -335,7 +335,11 @@ def _english_fit(text: str, labels: LabelSet, description: str, own_label: str) 
         return 0.0  # no name of the field: how specific the label is does not matter
     if asks_net(description) and not says_net(text):
         base *= NET_UNSAID
-    return round(base * specificity(text, description, own_label), 4)
+    # "Accrued compensation and employee benefit costs", a glossary name of accrued compensation and
+    # benefits: the row's own words are the name, no component's restriction (a heading over the row, such
+    # as "Revenue" over "Transaction-based revenue", is no name of the row)
+    known = normalize_label(text) == normalize_label(own_label) and normalize_label(text) in labels.all
+    return round(base * specificity(text, description, own_label, known_name=known), 4)
 
 
 def specific(cand: Candidate, description: str) -> Candidate:

@@ -92,6 +92,7 @@ from mdqa_kernel.readers.table.people import people_count
 from mdqa_kernel.readers.table.prose import ProseWindow, label_then_value, prose_windows
 from mdqa_kernel.readers.table.prose_facts import dividend_of_year, dividend_per_share, firm_in_role, share_of
 from mdqa_kernel.readers.table.readings import same
+from mdqa_kernel.readers.table.schedule import schedule_amounts
 from mdqa_kernel.readers.table.scope import declared_above, line_index, line_scale, scope_at
 from mdqa_kernel.readers.table.share_counts import share_counts
 from mdqa_kernel.readers.table.subjects import sentence_subjects, subject_then_value
@@ -398,6 +399,9 @@ class TableReader:
         table = self._table_candidates(doc, field, labels, lines, period)
         table += self._change_candidates(doc, field, lines, period)
         table += share_counts(doc, field.description, lines, *period)  # "1,221 shares outstanding at …"
+        table += schedule_amounts(
+            doc, field.description, lines, *period
+        )  # "2024 | $ 5,250" of debt maturities
         out += table
         # A two-cell row ("Total assets   411,976") is also a key-value line, but only its table reading
         # knows the scale declared above it ("(In millions)").

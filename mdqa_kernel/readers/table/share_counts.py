@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from mdqa_kernel.readers.base import DocumentView
 from mdqa_kernel.readers.table.candidates import Candidate, line_bbox, line_span
-from mdqa_kernel.readers.table.columns import cell_span, column_verdicts, page_rows, row_fits
+from mdqa_kernel.readers.table.columns import cell_candidate, column_verdicts, page_rows, row_fits
 from mdqa_kernel.readers.table.scope import count_scale_above, scope_at
 from mdqa_kernel.text.headers import basis_headers, column_headers
 from mdqa_kernel.text.label_periods import opening_row
@@ -309,20 +309,7 @@ def _column_counts(row: Row, page_ls: list[Line], want: Period, report: ReportPe
         return []  # no such column, or several (two classes, two periods): which one is unsaid
     cell = picked[0]
     scale, word = count_scale_above(page_ls, row.line.index) or (1.0, None)
-    return [
-        Candidate(
-            "table",
-            row.page,
-            cell.text,
-            row.snippet,
-            COLUMN_COUNT,
-            cell.bbox,
-            cell_span(cell),
-            scale=scale,
-            scale_word=word,
-            number=cell.value,
-        )
-    ]
+    return [cell_candidate(row, cell, COLUMN_COUNT, scale, word)]
 
 
 def _common_class(text: str) -> bool:

@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-86"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-87"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -301,3 +301,8 @@ TABLE_READER_VERSION = "table-86"  # 4: disclosure topics under their printed na
 # 7,432 and 7,464", "Issued and outstanding — 311,108,000 and …, respectively"), placed by their dates or by the
 # column in their place, and in an equity statement's common stock "Shares" column on the closing balance row; a
 # caption exempting share amounts leaves them unscaled; "Number of common shares outstanding" names the shares.
+# 87: a future fiscal year's amount from a maturity schedule (readers/table/schedule.py: years down the rows or
+# across the columns, running from the year after the report's, under a lead-in naming the field's subject);
+# "first (second …) fiscal year after the report", "next fiscal year" ask that year; a label that is word for word a
+# glossary name of the field restricts nothing (accrued compensation's names added); a series inside a
+# description's parenthesised alternative name counts as one word ("(purchases of property, plant and equipment)").

@@ -1,0 +1,128 @@
+"""Amounts of a fiscal year after the report read from a schedule of future years, on schedules drawn here:
+years down the rows ("2024 | 5,250"), years across the columns over one unlabeled line of amounts or over
+labeled rows ("Debt", "Minimum finance lease obligations"). Decoys: another obligation's schedule, a schedule
+that starts at the report's own year, a header whose years do not match the amounts one for one, and a
+field asking the report's own year."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mdqa_kernel.readers.confidence import CONFIDENT
+from mdqa_kernel.readers.table.schedule import _header_years, _subject
+from mdqa_kernel.text.periods import ReportPeriod, wanted_period
+from tests.test_periods import row, text
+from tests.test_statement_labels import annual, read
+
+NEXT = "Principal of debt maturing in the first fiscal year after the report (the debt maturity schedule), in USD millions"
+SECOND = NEXT.replace("first fiscal year", "second fiscal year")
+FIVE = (330.0,)
+SIX = (250.0, 300.0, 350.0, 400.0, 450.0, 520.0)
+
+
+def _down(lead: str, first: int = 2024) -> list:
+    """A maturity schedule with one year per row, from `first` on, under `lead`."""
+    amounts = ("5,250", "2,250", "3,000", "8,000", "0")
+    return [
+        text("NOTE 11 — DEBT"),
+        text(lead),
+        text("(In millions)"),
+        text("Year Ending December 31,"),
+        *(row(str(first + k), amount, cols=FIVE) for k, amount in enumerate(amounts)),
+        row("Thereafter", "34,366", cols=FIVE),
+        row("Total", "52,866", cols=FIVE),
+    ]
+
+
+def test_the_year_after_the_report_down_the_rows(tmp_path: Path) -> None:
+    doc = annual(
+        tmp_path / "down.pdf", _down("The following table outlines maturities of our long-term debt:")
+    )
+    got = read(doc, NEXT)
+    assert got.value == 5_250 and got.confidence >= CONFIDENT, got
+    assert got.evidence is not None and got.evidence.page == 2, got
+    got = read(doc, SECOND)
+    assert got.value == 2_250 and got.confidence >= CONFIDENT, got
+
+
+def test_the_year_after_the_report_across_the_columns(tmp_path: Path) -> None:
+    """One unlabeled line of amounts under the years; the paragraph ended above the lead-in (about interest)
+    is not the schedule's lead-in."""
+    page = [
+        text(
+            "The current debt balance includes commercial paper at a weighted average interest rate of 4.1%."
+        ),
+        text("Aggregate maturities of long-term debt obligations commencing in 2024 are:"),
+        text("(Dollars in Millions)"),
+        row("", "2024", "2025", "2026", "2027", "2028", "After 2028", cols=SIX),
+        row("", "$1,551", "1,392", "1,667", "1,996", "2,271", "19,562", cols=SIX),
+    ]
+    got = read(annual(tmp_path / "across.pdf", page), NEXT)
+    assert got.value == 1_551 and got.confidence >= CONFIDENT, got
+
+
+def test_the_subject_s_own_row_of_a_schedule_of_two_obligations(tmp_path: Path) -> None:
+    page = [
+        text("(Dollars in millions)"),
+        text("Scheduled principal payments for debt and minimum finance lease obligations are as follows:"),
+        row("", "2024", "2025", "2026", "2027", "2028", cols=SIX[:5]),
+        row("Minimum finance lease obligations", "$69", "$52", "$41", "$22", "$5", cols=SIX[:5]),
+        row("Debt", "$5,128", "$5,081", "$4,306", "$7,966", "$3,300", cols=SIX[:5]),
+    ]
+    doc = annual(tmp_path / "two.pdf", page)
+    got = read(doc, NEXT)
+    assert got.value == 5_128 and got.confidence >= CONFIDENT, got
+    got = read(doc, SECOND)
+    assert got.value == 5_081 and got.confidence >= CONFIDENT, got
+
+
+@pytest.mark.parametrize(
+    ("lead", "first"),
+    [
+        ("Future minimum payments under operating leases are as follows:", 2024),  # another obligation
+        ("Maturities of long-term debt and operating lease liabilities are as follows:", 2024),  # two in one
+        (
+            "The following table outlines maturities of our long-term debt:",
+            2023,
+        ),  # the report's own year first
+    ],
+)
+def test_a_schedule_that_is_not_the_subject_s_from_the_next_year_is_not_read(
+    tmp_path: Path, lead: str, first: int
+) -> None:
+    got = read(annual(tmp_path / "decoy.pdf", _down(lead, first)), NEXT)
+    assert got.value is None, got
+
+
+def test_years_that_do_not_head_the_amounts_one_for_one_place_nothing(tmp_path: Path) -> None:
+    page = [
+        text("Aggregate maturities of long-term debt are:"),
+        text("(Dollars in Millions)"),
+        row("", "2024", "2025", "2026", "2027", cols=SIX[:4]),
+        row("", "$1,551", "1,392", "1,667", cols=SIX[:3]),
+    ]
+    got = read(annual(tmp_path / "short.pdf", page), NEXT)
+    assert got.value is None, got
+
+
+def test_the_report_s_own_year_is_no_schedule_year(tmp_path: Path) -> None:
+    """A field asking the report's own year never reads a future year's amount."""
+    report = ReportPeriod(year=2023)
+    assert wanted_period(NEXT, report).offset == 1
+    assert wanted_period(SECOND, report).offset == 2
+    assert wanted_period("Long-term debt at the end of the fiscal year of the report", report).offset == 0
+    doc = annual(
+        tmp_path / "own.pdf", _down("The following table outlines maturities of our long-term debt:")
+    )
+    got = read(doc, "Principal of debt maturing in the fiscal year of the report, in USD millions")
+    assert got.value != 5_250, got
+
+
+def test_schedule_header_and_subject_units() -> None:
+    assert _header_years("2023 2024 2025 2026 2027 After 2026") == ([2023, 2024, 2025, 2026, 2027], 6)
+    assert _header_years("2023 2024 2025 Thereafter Total") == ([2023, 2024, 2025], 5)
+    assert _header_years("2023 2025 2027") is None  # not one year after another
+    assert _header_years("Debt due 2024 2025") is None
+    assert _subject(NEXT) == {"debt"}
