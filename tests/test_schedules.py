@@ -126,3 +126,19 @@ def test_schedule_header_and_subject_units() -> None:
     assert _header_years("2023 2025 2027") is None  # not one year after another
     assert _header_years("Debt due 2024 2025") is None
     assert _subject(NEXT) == {"debt"}
+
+
+def test_an_obligation_that_is_the_subject_is_read_from_its_own_row(tmp_path: Path) -> None:
+    """A lease field's subject is the lease: its own row "Operating leases" names it, while the finance leases'
+    row and the lead-in naming both leave the other row unread."""
+    page = [
+        text("(In millions)"),
+        text("Future payments under our leases are as follows:"),
+        row("", "2024", "2025", "2026", "Thereafter", "Total", cols=SIX[:5]),
+        row("Operating leases", "$812", "$700", "$655", "$2,004", "$4,171", cols=SIX[:5]),
+        row("Finance leases", "$41", "$39", "$35", "$80", "$195", cols=SIX[:5]),
+    ]
+    asked = "Operating lease payments due in the first fiscal year after the report, in USD millions"
+    assert _subject(asked) == {"operating", "lease"}
+    got = read(annual(tmp_path / "leases.pdf", page), asked)
+    assert got.value == 812 and got.confidence >= CONFIDENT, got

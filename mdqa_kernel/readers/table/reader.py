@@ -399,9 +399,8 @@ class TableReader:
         table = self._table_candidates(doc, field, labels, lines, period)
         table += self._change_candidates(doc, field, lines, period)
         table += share_counts(doc, field.description, lines, *period)  # "1,221 shares outstanding at …"
-        table += schedule_amounts(
-            doc, field.description, lines, *period
-        )  # "2024 | $ 5,250" of debt maturities
+        # "2024 | $ 5,250" in a schedule of debt maturities, for the first fiscal year after the report
+        table += schedule_amounts(doc, field.description, lines, *period)
         out += table
         # A two-cell row ("Total assets   411,976") is also a key-value line, but only its table reading
         # knows the scale declared above it ("(In millions)").

@@ -31,8 +31,8 @@ SCHEDULED = 0.9  # the subject named above, the years from the next one on, the 
 
 # Words that say an amount falls due (stemmed as `words` stems them); the rest of the head is its subject
 _DUE_WORDS = frozenset(
-    {"principal", "maturing", "maturity", "maturities", "matur", "payment", "due", "scheduled", "repayment"}
-    | {"aggregate", "annual", "future", "amount", "amounts"}
+    {"principal", "maturing", "maturity", "mature", "payment", "due", "scheduled", "repayment"}
+    | {"aggregate", "annual", "future", "amount"}
 )
 # Other obligations a schedule may add to the subject's amounts: their lead-in's one amount column is no
 # amount of the subject alone
@@ -156,7 +156,7 @@ def _across_columns(
             if row is None or len(row.cells) != width:
                 continue
             own = set(words(row.label))
-            named = bool(own) and subject <= own and not own & _OTHER_OBLIGATIONS
+            named = bool(own) and subject <= own and not own & (_OTHER_OBLIGATIONS - subject)
             unlabeled = not row.label and k == h + 1 and _names_subject(lead, subject, alone=True)
             if named or unlabeled:
                 cell = row.cells[years.index(target)]
