@@ -63,14 +63,19 @@ def test_the_year_after_the_report_across_the_columns(tmp_path: Path) -> None:
     assert got.value == 1_551 and got.confidence >= CONFIDENT, got
 
 
+def _two_rows(caption: str, lead: str, *lines: tuple[str, ...]) -> list:
+    """A schedule of five columns under its caption and lead-in: the header of years, then two labeled rows."""
+    return [text(caption), text(lead), *(row(*line, cols=SIX[:5]) for line in lines)]
+
+
 def test_the_subject_s_own_row_of_a_schedule_of_two_obligations(tmp_path: Path) -> None:
-    page = [
-        text("(Dollars in millions)"),
-        text("Scheduled principal payments for debt and minimum finance lease obligations are as follows:"),
-        row("", "2024", "2025", "2026", "2027", "2028", cols=SIX[:5]),
-        row("Minimum finance lease obligations", "$69", "$52", "$41", "$22", "$5", cols=SIX[:5]),
-        row("Debt", "$5,128", "$5,081", "$4,306", "$7,966", "$3,300", cols=SIX[:5]),
-    ]
+    page = _two_rows(
+        "(Dollars in millions)",
+        "Scheduled principal payments for debt and minimum finance lease obligations are as follows:",
+        ("", "2024", "2025", "2026", "2027", "2028"),
+        ("Minimum finance lease obligations", "$69", "$52", "$41", "$22", "$5"),
+        ("Debt", "$5,128", "$5,081", "$4,306", "$7,966", "$3,300"),
+    )
     doc = annual(tmp_path / "two.pdf", page)
     got = read(doc, NEXT)
     assert got.value == 5_128 and got.confidence >= CONFIDENT, got
@@ -131,13 +136,13 @@ def test_schedule_header_and_subject_units() -> None:
 def test_an_obligation_that_is_the_subject_is_read_from_its_own_row(tmp_path: Path) -> None:
     """A lease field's subject is the lease: its own row "Operating leases" names it, while the finance leases'
     row and the lead-in naming both leave the other row unread."""
-    page = [
-        text("(In millions)"),
-        text("Future payments under our leases are as follows:"),
-        row("", "2024", "2025", "2026", "Thereafter", "Total", cols=SIX[:5]),
-        row("Operating leases", "$812", "$700", "$655", "$2,004", "$4,171", cols=SIX[:5]),
-        row("Finance leases", "$41", "$39", "$35", "$80", "$195", cols=SIX[:5]),
-    ]
+    page = _two_rows(
+        "(In millions)",
+        "Future payments under our leases are as follows:",
+        ("", "2024", "2025", "2026", "Thereafter", "Total"),
+        ("Operating leases", "$812", "$700", "$655", "$2,004", "$4,171"),
+        ("Finance leases", "$41", "$39", "$35", "$80", "$195"),
+    )
     asked = "Operating lease payments due in the first fiscal year after the report, in USD millions"
     assert _subject(asked) == {"operating", "lease"}
     got = read(annual(tmp_path / "leases.pdf", page), asked)

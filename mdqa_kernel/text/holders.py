@@ -1,6 +1,7 @@
 """Whose share of a statement line a label or a description names: the company's own ("Net income
 attributable to Acme Inc."), its common shareholders' (after preferred dividends), a noncontrolling
-interest's, or the whole with the noncontrolling interests' share included."""
+interest's, or the whole with the noncontrolling interests' share included; and a stock class printed after
+a label's dash ("Share repurchases - common")."""
 
 from __future__ import annotations
 
@@ -97,3 +98,16 @@ def describes_noncontrolling_share(description: str) -> bool:
     """The description asks for the noncontrolling interests' own share, not the whole including it."""
     named, including = _noncontrolling_ask(description)
     return named and not including
+
+
+# "Share repurchases - common": the stock class printed after a dash, where a name puts it first
+_CLASS_AFTER_DASH = re.compile(
+    r"^(?P<item>.+?)\s+[-—–]\s+(?P<cls>common|preferred)(?:\s+(?:stock|shares?))?\s*$", re.I
+)
+
+
+def class_first(label: str) -> str:
+    """The label with a stock class printed after a dash put before it: "Share repurchases - common" →
+    "common Share repurchases" (the glossary's "common share repurchases"); other labels unchanged."""
+    m = _CLASS_AFTER_DASH.match(label.strip())
+    return f"{m.group('cls')} {m.group('item')}" if m else label

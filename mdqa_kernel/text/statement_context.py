@@ -208,8 +208,7 @@ def _description_heads(description: str) -> tuple[str, ...]:
         if statement_title(alt) or _BASIS_NOTE.match(alt):
             # "(balance sheet)": where the line is printed; "(net of tax)": its basis; neither names it
             continue
-        # "(purchases of property, plant and equipment)": a series is one word of the name
-        w = _SERIES.sub("series", alt).split()
+        w = _SERIES.sub("series", alt).split()  # "(purchases of property, plant and equipment)": 4 words
         sign_note = _SIGN_NOTE.fullmatch(f"({alt})")  # "Operating income (loss)": a sign, not a name
         if _RATIO_NAME.fullmatch(alt.strip()):
             # "(operating income as a percentage of revenue)": the ratio as margin tables print it
@@ -223,19 +222,6 @@ def _description_heads(description: str) -> tuple[str, ...]:
         ):
             heads.append(alt)
     return tuple(h for h in heads if h)
-
-
-# "Share repurchases - common": the stock class printed after a dash, where a name puts it first
-_CLASS_AFTER_DASH = re.compile(
-    r"^(?P<item>.+?)\s+[-—–]\s+(?P<cls>common|preferred)(?:\s+(?:stock|shares?))?\s*$", re.I
-)
-
-
-def class_first(label: str) -> str:
-    """The label with a stock class printed after a dash put before it: "Share repurchases - common" →
-    "common Share repurchases" (the glossary's "common share repurchases"); other labels unchanged."""
-    m = _CLASS_AFTER_DASH.match(label.strip())
-    return f"{m.group('cls')} {m.group('item')}" if m else label
 
 
 def _as_income(have: set[str], wanted: set[str]) -> set[str]:
@@ -551,8 +537,8 @@ def specificity(label: str, description: str, own_label: str = "", known_name: b
     """A factor in (0, 1] on a label's score: 1 when the label is as specific as the description asks,
     lower when it adds a restricting word (a component: "Transaction-based revenue" for total revenue)
     or lacks the "attributable to the company" the description asks for; 0 for a noncontrolling
-    interest's share when the description is about the company or the whole. A `known_name` (the label
-    is, word for word, a name of the field's line item) adds no restricting word."""
+    interest's share when the description is about the company or the whole. A `known_name` (word for word
+    a name of the line item) restricts nothing."""
     if not (is_english(label) and is_english(description)):
         return 1.0
     # The row's own words always count, also when a wrapped fragment or the heading around them is

@@ -20,7 +20,7 @@ from mdqa_kernel.readers.semantics import field_basis
 from mdqa_kernel.readers.table.candidates import Candidate, label_before
 from mdqa_kernel.readers.table.columns import qualified_columns
 from mdqa_kernel.text.deductions import GROSS_WORDS, asked_deduction
-from mdqa_kernel.text.holders import without_attributable
+from mdqa_kernel.text.holders import class_first, without_attributable
 from mdqa_kernel.text.label_periods import balance_name
 from mdqa_kernel.text.labels import LabelSet, field_labels, label_score, normalize_label
 from mdqa_kernel.text.layout import Line
@@ -58,7 +58,6 @@ from mdqa_kernel.text.segments import segment_ask, segment_fit
 from mdqa_kernel.text.statement_context import (
     balance_words_left,
     bare_balance,
-    class_first,
     description_heads,
     head_cover,
     head_needs,
@@ -338,7 +337,8 @@ def _english_fit(text: str, labels: LabelSet, description: str, own_label: str) 
     # "Accrued compensation and employee benefit costs", a glossary name of accrued compensation and
     # benefits: the row's own words are the name, no component's restriction (a heading over the row, such
     # as "Revenue" over "Transaction-based revenue", is no name of the row)
-    known = normalize_label(text) == normalize_label(own_label) and normalize_label(text) in labels.all
+    norm = normalize_label(text)
+    known = norm in labels.all and norm == normalize_label(own_label)
     return round(base * specificity(text, description, own_label, known_name=known), 4)
 
 

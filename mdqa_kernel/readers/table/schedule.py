@@ -41,7 +41,8 @@ _YEAR = re.compile(r"^(?:fiscal\s+(?:year\s+)?|fy\s*)?(?P<y>(?:19|20)\d\d)$", re
 # What may follow a header's years: "Thereafter", "After 2026", "Later years", "Total"
 _TAIL = re.compile(r"^(?:thereafter|after|beyond|later|years|total|and|(?:19|20)\d\d)$", re.I)
 _TAIL_COLUMN = re.compile(r"^(?:thereafter|after|beyond|later|total)$", re.I)
-_LEAD_LINES = 4
+_LEAD_LINES = 4  # lines above a schedule read for its lead-in, captions and headers
+_ROWS_BELOW = 4  # lines below a header of years searched for its rows of amounts
 
 
 def schedule_amounts(
@@ -72,7 +73,9 @@ def _subject(description: str) -> frozenset[str]:
 
 def _lead_words(page_ls: list[Line], index: int) -> set[str]:
     """The words of the few lines above a schedule back to its lead-in sentence (headers, scale caption, the
-    sentence ending "… are as follows:"); a sentence ended further up is about something else."""
+    sentence ending "… are as follows:"); a sentence ended further up is about something else. Unlike
+    `row_context.lead_in` (the sentence alone), the headers count: "Operating Leases" over the amounts is another
+    obligation."""
     out: set[str] = set()
     for j in range(index - 1, max(-1, index - 1 - _LEAD_LINES), -1):
         text = page_ls[j].text.strip()
@@ -103,22 +106,20 @@ def _row_year(row: Row) -> tuple[int, Cell] | None:
 def _down_rows(
     doc: DocumentView, rows: list[Row], page_ls: list[Line], subject: frozenset[str], first: int, target: int
 ) -> list[Candidate]:
-    """The target year's amount in a run of rows each printing one year and one amount, from `first` on."""
+    """The target year's amount in a run of rows on successive lines, each printing the year after the one
+    above and one amount, from `first` on."""
     out: list[Candidate] = []
-    i = 0
-    while i < len(rows):
-        run: list[tuple[int, Cell, Row]] = []
-        j = i
-        while j < len(rows) and (got := _row_year(rows[j])) is not None:
-            if run and (got[0] != run[-1][0] + 1 or rows[j].line.index != run[-1][2].line.index + 1):
-                break
-            run.append((*got, rows[j]))
-            j += 1
+    run: list[tuple[int, Cell, Row]] = []
+    for row in [*rows, None]:
+        got = _row_year(row) if row is not None else None
+        if got and run and got[0] == run[-1][0] + 1 and row.line.index == run[-1][2].line.index + 1:
+            run.append((*got, row))
+            continue
         if len(run) >= 2 and run[0][0] == first:
             lead = _lead_words(page_ls, run[0][2].line.index)
             if _names_subject(lead, subject, alone=True):
-                out += [_candidate(doc, page_ls, row, cell) for year, cell, row in run if year == target]
-        i = max(j, i + 1)
+                out += [_candidate(doc, page_ls, r, cell) for year, cell, r in run if year == target]
+        run = [(*got, row)] if got and row is not None else []
     return out
 
 
@@ -151,7 +152,7 @@ def _across_columns(
             continue
         years, width = header
         lead = _lead_words(page_ls, h)
-        for k in range(h + 1, min(h + 1 + _LEAD_LINES, len(page_ls))):
+        for k in range(h + 1, min(h + 1 + _ROWS_BELOW, len(page_ls))):
             row = by_line.get(k)
             if row is None or len(row.cells) != width:
                 continue
