@@ -147,3 +147,125 @@ def test_an_obligation_that_is_the_subject_is_read_from_its_own_row(tmp_path: Pa
     assert _subject(asked) == {"operating", "lease"}
     got = read(annual(tmp_path / "leases.pdf", page), asked)
     assert got.value == 812 and got.confidence >= CONFIDENT, got
+
+
+TOTAL = (
+    "Total undiscounted future operating lease payments (the lease maturity table's total before imputed "
+    "interest is subtracted) at the end of the fiscal year of the report, in USD millions"
+)
+LEASE_NEXT = "Operating lease payments due in the first fiscal year after the report, in USD millions"
+TWO = (400.0, 520.0)
+
+
+def _leases(lead: str, total: str = "2,702", first: int = 2024) -> list:
+    """A lease maturity schedule down the rows under `lead`, closed by its total and the imputed interest."""
+    amounts = ("541", "465", "386", "326", "266")
+    return [
+        text("NOTE 12 — LEASES"),
+        text(lead),
+        *(row(str(first + k), amount, cols=FIVE) for k, amount in enumerate(amounts)),
+        row(f"{first + 5} and beyond", "718", cols=FIVE),
+        row("Total lease payments", total, cols=FIVE),
+        row("Less: Imputed interest", "286", cols=FIVE),
+        row("Present value of lease liabilities", "2,416", cols=FIVE),
+    ]
+
+
+def test_a_schedule_s_total_that_adds_up_its_years(tmp_path: Path) -> None:
+    doc = annual(
+        tmp_path / "total.pdf",
+        _leases(
+            "Maturities of lease liabilities by year for our operating leases (in millions) are as follows:"
+        ),
+    )
+    got = read(doc, TOTAL)
+    assert got.value == 2_702 and got.confidence >= CONFIDENT, got
+    assert got.evidence is not None and "Total lease payments" in (got.evidence.snippet or ""), got
+
+
+def test_the_lead_in_sentence_starts_after_the_sentence_before_on_its_line(tmp_path: Path) -> None:
+    """The lead-in runs over two lines and starts after another sentence's end on the first; a sentence's end
+    inside a name ("U.S. and") is none."""
+    page = [
+        text("NOTE 16 — COMMITMENTS"),
+        text(
+            "Rent expense for U.S. and international facilities was $1.0 billion in fiscal year 2023. Future minimum"
+        ),
+        text(
+            "rental commitments under non-cancellable operating leases in place at year end are as follows:"
+        ),
+        text("(In millions)"),
+        *(row(str(2024 + k), a, cols=FIVE) for k, a in enumerate(("961", "996", "922", "833", "634"))),
+        row("Thereafter", "2,118", cols=FIVE),
+        row("Total", "$ 6,464", cols=FIVE),
+    ]
+    got = read(annual(tmp_path / "rental.pdf", page), TOTAL)
+    assert got.value == 6_464 and got.confidence >= CONFIDENT, got
+
+
+@pytest.mark.parametrize(
+    ("lead", "total", "first"),
+    [
+        (
+            "Maturities of our operating lease liabilities (in millions) are as follows:",
+            "2,720",
+            2024,
+        ),  # no sum
+        (
+            "Maturities of our operating lease liabilities (in millions) are as follows:",
+            "2,702",
+            2023,
+        ),  # own year
+        ("Future payments under purchase obligations and operating leases are as follows:", "2,702", 2024),
+    ],
+)
+def test_a_total_that_is_not_the_subject_s_schedule_total_is_not_read(
+    tmp_path: Path, lead: str, total: str, first: int
+) -> None:
+    got = read(annual(tmp_path / "decoy.pdf", _leases(lead, total, first)), TOTAL)
+    assert got.value is None, got
+
+
+def test_the_subject_s_column_of_a_schedule_of_two_obligations(tmp_path: Path) -> None:
+    """Years down the rows, one column per obligation: the column headed by the subject's name is read, for a
+    year and for the total; the other column's total is never the subject's."""
+    years = (("2,587", "797"), ("2,358", "757"), ("2,138", "640"), ("1,932", "552"), ("1,728", "492"))
+    page = [
+        text("The aggregate annual lease obligations at December 31, 2023 are as follows:"),
+        text("(Amounts in millions)"),
+        row("Fiscal Year", "Operating Leases", "Finance Leases", cols=TWO),
+        *(row(str(2024 + k), *pair, cols=TWO) for k, pair in enumerate(years)),
+        row("Thereafter", "15,514", "5,612", cols=TWO),
+        row("Total undiscounted lease obligations", "26,257", "8,850", cols=TWO),
+        row("Less imputed interest", "(8,293)", "(4,032)", cols=TWO),
+    ]
+    doc = annual(tmp_path / "columns.pdf", page)
+    got = read(doc, TOTAL)
+    assert got.value == 26_257 and got.confidence >= CONFIDENT, got
+    got = read(doc, LEASE_NEXT)
+    assert got.value == 2_587 and got.confidence >= CONFIDENT, got
+    got = read(doc, TOTAL.replace("operating lease", "finance lease"))
+    assert got.value == 8_850 and got.confidence >= CONFIDENT, got
+
+
+def test_a_column_no_header_names_alone_is_not_read(tmp_path: Path) -> None:
+    """Two amount columns whose headers both name the subject, or neither does: no column is the subject's."""
+    years = (("2,587", "797"), ("2,358", "757"), ("2,138", "640"))
+    for name, headers in (
+        (
+            "both",
+            [
+                ("", "Related Parties", "Third Parties"),
+                ("Fiscal Year", "Operating Leases", "Operating Leases"),
+            ],
+        ),
+        ("none", [("Fiscal Year", "Owned", "Other")]),
+    ):
+        page = [
+            text("The aggregate annual operating lease obligations are as follows:"),
+            *(row(*header, cols=TWO) for header in headers),
+            *(row(str(2024 + k), *pair, cols=TWO) for k, pair in enumerate(years)),
+            row("Total", "7,083", "2,194", cols=TWO),
+        ]
+        got = read(annual(tmp_path / f"{name}.pdf", page), LEASE_NEXT)
+        assert got.value is None, (name, got)

@@ -167,6 +167,9 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # scale caption wrapped from a lead-in's last line; "Current tax expense" / "Current taxes" are the current tax
 # line; a component row leaves the item's noun to its table; a bare "Total" closing the table its lead-in names;
 # a lead-in sentence ending in a colon is no column header).
+# mdqa v116: table reader table-88 (a schedule's total from the "Total" row closing its future years, only when it
+# adds them up; the subject's column of a schedule with one amount column per obligation; a lead-in sentence read
+# from its start; a column's scale declared in its header's footnote).
 # mdqa v115: table reader table-87 (a future fiscal year's amount from a maturity schedule: years down the rows
 # or across the columns, from the year after the report's, under a lead-in naming the field's subject; "first
 # fiscal year after the report" asks that year; glossary names of accrued compensation restrict nothing; a
@@ -277,7 +280,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 115,
+    "mdqa": 116,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

@@ -93,7 +93,13 @@ from mdqa_kernel.readers.table.prose import ProseWindow, label_then_value, prose
 from mdqa_kernel.readers.table.prose_facts import dividend_of_year, dividend_per_share, firm_in_role, share_of
 from mdqa_kernel.readers.table.readings import same
 from mdqa_kernel.readers.table.schedule import schedule_amounts
-from mdqa_kernel.readers.table.scope import declared_above, line_index, line_scale, scope_at
+from mdqa_kernel.readers.table.scope import (
+    declared_above,
+    footnoted_scale,
+    line_index,
+    line_scale,
+    scope_at,
+)
 from mdqa_kernel.readers.table.share_counts import share_counts
 from mdqa_kernel.readers.table.subjects import sentence_subjects, subject_then_value
 from mdqa_kernel.readers.table.version import TABLE_READER_VERSION
@@ -399,7 +405,7 @@ class TableReader:
         table = self._table_candidates(doc, field, labels, lines, period)
         table += self._change_candidates(doc, field, lines, period)
         table += share_counts(doc, field.description, lines, *period)  # "1,221 shares outstanding at …"
-        # "2024 | $ 5,250" in a schedule of debt maturities, for the first fiscal year after the report
+        # "2024 | $ 5,250" in a schedule of debt maturities for the first fiscal year after the report; its total
         table += schedule_amounts(doc, field.description, lines, *period)
         out += table
         # A two-cell row ("Total assets   411,976") is also a key-value line, but only its table reading
@@ -558,6 +564,9 @@ class TableReader:
         own = declared_scale(row.label) or declared_scale(row.extended_label)
         if own:
             return own[0], own[1], KNOWN_SCALE
+        noted = footnoted_scale(lines, row.line.index, cell)  # "Options (a)" … "(a) In thousands."
+        if noted:
+            return noted[0], noted[1], KNOWN_SCALE
         unit = (field.unit or "").lower()
         counted = field.type == "integer" or unit in _COUNT_UNITS
         # shares are counted in a statement's millions; stores and people are not

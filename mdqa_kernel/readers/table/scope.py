@@ -1,5 +1,6 @@
-"""Where a reading is printed: the statement scope a row sits in (parent-only, segment) and the scale
-declared above a line, for readings that the table reader did not make itself."""
+"""Where a reading is printed: the statement scope a row sits in (parent-only, segment), the scale declared
+above a line (for readings that the table reader did not make itself), and the scale a footnote declares for
+a marked column header."""
 
 from __future__ import annotations
 
@@ -72,6 +73,51 @@ def declared_above(
     if EXCEPT_PER_SHARE.search(text) and share_basis(label) is not None:
         return 1.0, None  # the row is a per-share amount the caption exempts
     return found[0], found[1]
+
+
+# A footnote mark ending a column header's word: "Options (a)", "Value(1)"
+_MARK = re.compile(r"\((?P<m>[a-z]|\d{1,2})\)$")
+_HAS_NUMBER = re.compile(r"\d[\d,]*\.?\d*")
+_HEADER_SEARCH = 30  # lines above a row searched for its table's column headers
+_FOOTNOTE_WORDS = 8  # a footnote that declares a scale says little else: "(a) In thousands."
+
+
+def footnoted_scale(lines: list[Line], index: int, cell: Cell) -> tuple[float, str] | None:
+    """The scale a footnote declares for the cell's column: its header carries a mark ("Options (a)") and the
+    footnote under the table with that mark declares a scale and little else ("(a) In thousands."). None when
+    the header over the cell has no mark, or its footnote declares no scale."""
+    mark = _column_mark(lines, index, cell)
+    if mark is None:
+        return None
+    for line in lines[index + 1 :]:
+        first = line.words[0].text if line.words else ""
+        if first == f"({mark})" or first.startswith(f"({mark})"):
+            return declared_scale(line.text) if len(line.words) <= _FOOTNOTE_WORDS else None
+    return None
+
+
+def _column_mark(lines: list[Line], index: int, cell: Cell) -> str | None:
+    """The footnote mark of the header over the cell: on the header lines above the table's rows (lines with
+    no amounts, back to the lead-in), the mark whose header word spans the cell's column."""
+    header = False
+    for j in range(index - 1, max(-1, index - 1 - _HEADER_SEARCH), -1):
+        line = lines[j]
+        text = line.text.strip()
+        if text.endswith((".", ":")):
+            return None  # the lead-in: no marked header over the column
+        if any(_HAS_NUMBER.fullmatch(w.text.strip("$()%")) and not _MARK.search(w.text) for w in line.words):
+            if header:
+                return None  # a row above the header lines: another table's
+            continue  # a row of the same table, above the cell's
+        header = True
+        for k, w in enumerate(line.words):
+            found = _MARK.search(w.text)
+            if found is None:
+                continue
+            head = line.words[k - 1] if k and found.start() == 0 else w
+            if head.x0 - 2 <= cell.x1 and cell.x0 <= w.x1 + 2:
+                return found.group("m")
+    return None
 
 
 def _nearest_declaration(lines: list[Line], index: int) -> tuple[int, str, tuple[float, str]] | None:

@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-87"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-88"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -306,3 +306,8 @@ TABLE_READER_VERSION = "table-87"  # 4: disclosure topics under their printed na
 # "first (second …) fiscal year after the report", "next fiscal year" ask that year; a label that is word for word a
 # glossary name of the field restricts nothing (accrued compensation's names added); a series inside a
 # description's parenthesised alternative name counts as one word ("(purchases of property, plant and equipment)").
+# 88: a schedule's total ("Total undiscounted future operating lease payments") from the "Total" row closing a
+# run of the years after the report's, only when it is the sum of the years and "Thereafter"; a schedule with
+# one amount column per obligation is read in the column whose header names the field's subject ("Operating
+# Leases" beside "Finance Leases"); a schedule's lead-in sentence is read from its start on an earlier line; a
+# column's scale declared in the footnote its header's mark points to ("Options (a)" … "(a) In thousands.").
