@@ -38,12 +38,7 @@ from mdqa_kernel.readers.confidence import (
     ABSENT_UNREADABLE,
     COMMON_NOT_COMPANY,
     CONFIDENT,
-    COUNT_SCALE,
-    KNOWN_SCALE,
     LOSS_UNSIGNED,
-    STANDING_SCALE,
-    UNDECLARED_AMONG_SCALED,
-    UNDECLARED_SCALE,
 )
 from mdqa_kernel.readers.plausibility import field_kind
 from mdqa_kernel.readers.semantics import (
@@ -93,13 +88,7 @@ from mdqa_kernel.readers.table.prose import ProseWindow, label_then_value, prose
 from mdqa_kernel.readers.table.prose_facts import dividend_of_year, dividend_per_share, firm_in_role, share_of
 from mdqa_kernel.readers.table.readings import same
 from mdqa_kernel.readers.table.schedule import schedule_amounts
-from mdqa_kernel.readers.table.scope import (
-    declared_above,
-    footnoted_scale,
-    line_index,
-    line_scale,
-    scope_at,
-)
+from mdqa_kernel.readers.table.scope import cell_scale, line_index, line_scale, scope_at
 from mdqa_kernel.readers.table.share_counts import share_counts
 from mdqa_kernel.readers.table.subjects import sentence_subjects, subject_then_value
 from mdqa_kernel.readers.table.version import TABLE_READER_VERSION
@@ -126,11 +115,7 @@ from mdqa_kernel.text.rows import Row
 from mdqa_kernel.text.sections import with_section
 from mdqa_kernel.text.statement_context import asks_company_amount, change_base, names_loss
 from mdqa_kernel.text.statement_titles import page_statement
-from mdqa_kernel.text.values import (
-    declared_scale,
-    parse_number,
-    scale_factor,
-)
+from mdqa_kernel.text.values import parse_number
 
 # candidates(): how many readings a chooser is shown, and the rank of a cell in another period's
 # column relative to its row's label score (below every reading of the current period).
@@ -138,7 +123,6 @@ MAX_CHOICES = 8
 OTHER_PERIOD = 0.5
 _DATE_LIST = re.compile(r"日期|\bdates\b", re.IGNORECASE)
 _DIVIDEND = re.compile(r"股利|分红|派息|红利|dividend", re.IGNORECASE)
-_COUNT_UNITS = ("persons", "people", "count", "shares", "votes", "人", "次", "股", "家", "warehouses")
 
 
 @READERS.register("table")
@@ -346,7 +330,7 @@ class TableReader:
                     continue  # the asked period's cell is the row's own reading
                 if cell.percent != asks_percent(field):
                     continue  # a share beside an amount (or an amount beside a share) is another fact
-                scale, scale_word, _conf = self._scale(doc, field, row, page_ls, cell)
+                scale, scale_word, _conf = cell_scale(doc, field, row, page_ls, cell)
                 sign = sign_of_pair(row.label or row.extended_label, field.description) or 1
                 out.append(
                     Candidate(
@@ -520,7 +504,7 @@ class TableReader:
                 scale_word="%",
                 number=cell.value,
             )
-        scale, scale_word, scale_conf = self._scale(doc, field, row, lines, cell)
+        scale, scale_word, scale_conf = cell_scale(doc, field, row, lines, cell)
         if cell.value > 0 and names_loss(with_section(section_heading(lines, row.line.index), row.label),
                                          field.description):  # fmt: skip
             scale_conf *= LOSS_UNSIGNED
@@ -548,41 +532,6 @@ class TableReader:
             scale_word=scale_word,
             number=cell.value * (sign or 1),
         )
-
-    def _scale(
-        self, doc: DocumentView, field: FieldLike, row: Row, lines: list[Line], cell: Cell
-    ) -> tuple[float, str | None, float]:
-        """(printed scale, its word, confidence): from the cell ("1,234 crore"), the row label, else the
-        nearest declaration above on the page (a caption "(in millions, except per share data)",
-        "单位：万元", "₹ in crore", or the column header); a per-share row under an "except per share"
-        caption is printed as it is."""
-        if asks_percent(field) or field_basis(field) is not None:
-            # "(In millions, except per share data)": per-share amounts are printed as they are.
-            return 1.0, None, KNOWN_SCALE
-        if cell.scale_word:
-            return scale_factor(cell.scale_word), cell.scale_word, KNOWN_SCALE
-        own = declared_scale(row.label) or declared_scale(row.extended_label)
-        if own:
-            return own[0], own[1], KNOWN_SCALE
-        noted = footnoted_scale(lines, row.line.index, cell)  # "Options (a)" … "(a) In thousands."
-        if noted:
-            return noted[0], noted[1], KNOWN_SCALE
-        unit = (field.unit or "").lower()
-        counted = field.type == "integer" or unit in _COUNT_UNITS
-        # shares are counted in a statement's millions; stores and people are not
-        above = declared_above(
-            lines, row.line.index, row.label, counted and unit not in ("shares", "股"), cell, row.cells
-        )
-        if above is not None:
-            return above[0], above[1], KNOWN_SCALE
-        if counted:
-            return 1.0, None, COUNT_SCALE
-        standing = doc.standing_scale(row.page)
-        if standing is not None:
-            return standing[0], standing[1], STANDING_SCALE
-        if doc.captions_scaled():
-            return 1.0, None, UNDECLARED_AMONG_SCALED
-        return 1.0, None, UNDECLARED_SCALE  # nothing declared: probably units, but say so
 
 
 @dataclass(frozen=True)

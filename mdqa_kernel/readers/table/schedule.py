@@ -59,8 +59,8 @@ _TAIL_COLUMN = re.compile(r"^(?:thereafter|after|beyond|later|total)$", re.I)
 _SENTENCE_END = re.compile(r"(?<=[a-z0-9)%])\.\s+(?=[A-Z])")
 _ALNUM = re.compile(r"\w")
 _LEAD_LINES = 4  # lines above a schedule read for its lead-in, captions and headers
-_ROWS_BELOW = 4
-_HEADER_LINES = 2  # header lines above a schedule's first row that name its amount columns  # lines below a header of years searched for its rows of amounts
+_ROWS_BELOW = 4  # lines below a header of years searched for its rows of amounts
+_HEADER_LINES = 2  # header lines above a schedule's first row that name its amount columns
 
 
 def schedule_amounts(
@@ -240,16 +240,16 @@ def _subject_column(page_ls: list[Line], run: list[YearRow], subject: frozenset[
         return 0 if _names_subject(lead, subject, alone=True) else None
     if not _names_subject(lead, subject, alone=False):
         return None
-    names = _column_names(page_ls, run[0][2], start)
+    names = _column_names(page_ls, run[0][2], run[0][1])
     naming = [k for k, name in enumerate(names) if subject <= _own_names(frozenset(name))]
     return naming[0] if len(naming) == 1 else None
 
 
-def _column_names(page_ls: list[Line], first: Row, start: int) -> list[set[str]]:
-    """The words of the header lines right above a schedule's first row, each given to the amount column
-    whose center is nearest; words over the years' column are no column's name."""
-    amounts = _row_year(first)
-    cells = amounts[1] if amounts else []
+def _column_names(page_ls: list[Line], first: Row, cells: list[Cell]) -> list[set[str]]:
+    """The words of the header lines right above a schedule's first row, each given to the amount column (of
+    the row's amount `cells`) whose center is nearest; words over the years' column (left of the middle between
+    the year and the first amount, currency signs aside) are no column's name."""
+    start = first.line.index
     left = max((w.x1 for w in first.line.words if w.x1 <= cells[0].x0 and _ALNUM.search(w.text)), default=0.0)
     edge = (left + cells[0].x0) / 2
     names: list[set[str]] = [set() for _ in cells]

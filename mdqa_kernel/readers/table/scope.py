@@ -9,7 +9,13 @@ from collections import Counter
 from collections.abc import Sequence
 
 from mdqa_kernel.readers.base import DocumentView, FieldLike
-from mdqa_kernel.readers.confidence import STANDING_SCALE
+from mdqa_kernel.readers.confidence import (
+    COUNT_SCALE,
+    KNOWN_SCALE,
+    STANDING_SCALE,
+    UNDECLARED_AMONG_SCALED,
+    UNDECLARED_SCALE,
+)
 from mdqa_kernel.readers.plausibility import asks_scaled_unit
 from mdqa_kernel.readers.semantics import (
     SEGMENT_HEADING,
@@ -21,7 +27,8 @@ from mdqa_kernel.readers.semantics import (
 from mdqa_kernel.readers.table.candidates import Candidate
 from mdqa_kernel.text.headers import scale_of_other_columns
 from mdqa_kernel.text.layout import Cell, Line
-from mdqa_kernel.text.values import EXCEPT_PER_SHARE, declared_scale, read_number
+from mdqa_kernel.text.rows import Row
+from mdqa_kernel.text.values import EXCEPT_PER_SHARE, declared_scale, read_number, scale_factor
 
 
 def scope_at(
@@ -75,6 +82,46 @@ def declared_above(
     return found[0], found[1]
 
 
+# Units counted one by one; shares are counted in a statement's millions, stores and people are not
+_COUNT_UNITS = ("persons", "people", "count", "shares", "votes", "人", "次", "股", "家", "warehouses")
+
+
+def cell_scale(
+    doc: DocumentView, field: FieldLike, row: Row, lines: list[Line], cell: Cell
+) -> tuple[float, str | None, float]:
+    """(printed scale, its word, confidence): from the cell ("1,234 crore"), the row label, else the
+    nearest declaration above on the page (a caption "(in millions, except per share data)",
+    "单位：万元", "₹ in crore", or the column header); a per-share row under an "except per share"
+    caption is printed as it is."""
+    if asks_percent(field) or field_basis(field) is not None:
+        # "(In millions, except per share data)": per-share amounts are printed as they are.
+        return 1.0, None, KNOWN_SCALE
+    if cell.scale_word:
+        return scale_factor(cell.scale_word), cell.scale_word, KNOWN_SCALE
+    own = declared_scale(row.label) or declared_scale(row.extended_label)
+    if own:
+        return own[0], own[1], KNOWN_SCALE
+    noted = footnoted_scale(lines, row.line.index, cell)  # "Options (a)" … "(a) In thousands."
+    if noted:
+        return noted[0], noted[1], KNOWN_SCALE
+    unit = (field.unit or "").lower()
+    counted = field.type == "integer" or unit in _COUNT_UNITS
+    # shares are counted in a statement's millions; stores and people are not
+    above = declared_above(
+        lines, row.line.index, row.label, counted and unit not in ("shares", "股"), cell, row.cells
+    )
+    if above is not None:
+        return above[0], above[1], KNOWN_SCALE
+    if counted:
+        return 1.0, None, COUNT_SCALE
+    standing = doc.standing_scale(row.page)
+    if standing is not None:
+        return standing[0], standing[1], STANDING_SCALE
+    if doc.captions_scaled():
+        return 1.0, None, UNDECLARED_AMONG_SCALED
+    return 1.0, None, UNDECLARED_SCALE  # nothing declared: probably units, but say so
+
+
 # A footnote mark ending a column header's word: "Options (a)", "Value(1)"
 _MARK = re.compile(r"\((?P<m>[a-z]|\d{1,2})\)$")
 _HAS_NUMBER = re.compile(r"\d[\d,]*\.?\d*")
@@ -90,8 +137,7 @@ def footnoted_scale(lines: list[Line], index: int, cell: Cell) -> tuple[float, s
     if mark is None:
         return None
     for line in lines[index + 1 :]:
-        first = line.words[0].text if line.words else ""
-        if first == f"({mark})" or first.startswith(f"({mark})"):
+        if line.words and line.words[0].text.startswith(f"({mark})"):
             return declared_scale(line.text) if len(line.words) <= _FOOTNOTE_WORDS else None
     return None
 
