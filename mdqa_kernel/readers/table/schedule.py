@@ -30,6 +30,7 @@ from mdqa_kernel.text.layout import Cell, Line
 from mdqa_kernel.text.periods import Period, ReportPeriod
 from mdqa_kernel.text.rows import Row
 from mdqa_kernel.text.statement_context import description_heads, is_english, words
+from mdqa_kernel.text.values import decimal_places
 
 SCHEDULED = 0.9  # the subject named above, the years from the next one on, the year printed with the amount
 
@@ -135,9 +136,7 @@ def _closing_total(
     amount = total.cells[column]
     if amount.value is None or any(c.value is None for c in cells):
         return None
-    unit = min(
-        10.0 ** -len(m.group(1)) if (m := re.search(r"\.(\d+)", c.text)) else 1.0 for c in [*cells, amount]
-    )
+    unit = 10.0 ** -max(decimal_places(c.text) for c in [*cells, amount])
     sum_ = sum(c.value for c in cells if c.value is not None)
     return (total, amount) if abs(sum_ - amount.value) <= 0.5 * unit * (len(cells) + 1) else None
 
