@@ -54,7 +54,7 @@ _PERIOD_BEFORE = frozenset({
     "fy", "fiscal", "year", "years", "ended", "ending", "in", "of", "for", "since", "as",
     "at", "on", "from", "to", "till", "until", "during", "q1", "q2", "q3", "q4", "h1", "h2",
 })  # fmt: skip
-_MONTH_NAMES = frozenset({
+MONTH_NAMES = frozenset({
     "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "sept", "oct", "nov",
     "dec", "january", "february", "march", "april", "june", "july", "august", "september",
     "october", "november", "december",
@@ -295,8 +295,8 @@ def _label_bound(words: list[Word], kinds: list[str], i: int, bound: set[int], d
         head in _REFERENCE_WORDS
         or _REFERENCE_CJK.search(head)
         or _FORMULA_HEAD.match(head)
-        or ((head in _PERIOD_BEFORE or head.rstrip(",") in _MONTH_NAMES) and is_year_word(w))
-        or (head in _MONTH_NAMES and _is_day_word(w))
+        or ((head in _PERIOD_BEFORE or head.rstrip(",") in MONTH_NAMES) and is_year_word(w))
+        or (head in MONTH_NAMES and _is_day_word(w))
         or (_FOOTNOTE.match(unicodedata.normalize("NFKC", w.text)) and _more_cells(words, kinds, i))
         or _raised(w, prev)
     ):

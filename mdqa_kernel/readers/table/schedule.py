@@ -59,6 +59,8 @@ _TAIL_COLUMN = re.compile(r"^(?:thereafter|after|beyond|later|total)$", re.I)
 # A sentence's end inside a line: "respectively. Future …" (not "U.S. and")
 _SENTENCE_END = re.compile(r"(?<=[a-z0-9)%])\.\s+(?=[A-Z])")
 _ALNUM = re.compile(r"\w")
+# A heading in capitals ("NOTE 8 — GOODWILL AND INTANGIBLE ASSETS"): no part of the sentence under it
+_HEADING = re.compile(r"^(?=.*[A-Z]{2})[^a-z]+$")
 _LEAD_LINES = 4  # lines above a schedule read for its lead-in, captions and headers
 _ROWS_BELOW = 4  # lines below a header of years searched for its rows of amounts
 _HEADER_LINES = 2  # header lines above a schedule's first row that name its amount columns
@@ -147,7 +149,7 @@ def _subject(description: str) -> frozenset[str]:
     return frozenset(words(heads[0])) - _DUE_WORDS if heads else frozenset()
 
 
-def _lead_words(page_ls: list[Line], index: int) -> set[str]:
+def lead_words(page_ls: list[Line], index: int) -> set[str]:
     """The words of the few lines above a schedule back to its lead-in sentence (headers, scale caption, the
     sentence ending "… are as follows:", from its start); a sentence ended further up is about something else.
     Unlike `row_context.lead_in` (the sentence alone), the headers count: "Operating Leases" over the amounts is
@@ -169,8 +171,8 @@ def _sentence_words(page_ls: list[Line], last: int) -> set[str]:
     out: set[str] = set()
     for j in range(last, max(-1, last - _LEAD_LINES), -1):
         text = page_ls[j].text.strip()
-        if j < last and (text.endswith(".") or len(page_ls[j].gap_groups) > 1):
-            break  # the sentence before, or a table row ("Weighted-average discount rate   5.4 %")
+        if j < last and (text.endswith(".") or len(page_ls[j].gap_groups) > 1 or _HEADING.match(text)):
+            break  # the sentence before, a table row ("Weighted-average discount rate   5.4 %"), a heading
         ends = list(_SENTENCE_END.finditer(text))
         out |= set(words(text[ends[-1].end() :] if ends else text))
         if ends:
@@ -233,7 +235,7 @@ def _subject_column(page_ls: list[Line], run: list[YearRow], subject: frozenset[
     names the subject alone, or the one column whose header names it ("Operating Leases" beside "Finance
     Leases"); None when neither."""
     start = run[0][2].line.index
-    lead = _lead_words(page_ls, start)
+    lead = lead_words(page_ls, start)
     width = len(run[0][1])
     if width == 1:
         return 0 if _names_subject(lead, subject, alone=True) else None
@@ -307,7 +309,7 @@ def _across_columns(
         if header is None or header[0][0] != first or target not in header[0]:
             continue
         years, width = header
-        lead = _lead_words(page_ls, h)
+        lead = lead_words(page_ls, h)
         for k in range(h + 1, min(h + 1 + _ROWS_BELOW, len(page_ls))):
             row = by_line.get(k)
             if row is None or len(row.cells) != width:

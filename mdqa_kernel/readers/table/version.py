@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-88"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-89"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -311,3 +311,7 @@ TABLE_READER_VERSION = "table-88"  # 4: disclosure topics under their printed na
 # one amount column per obligation is read in the column whose header names the field's subject ("Operating
 # Leases" beside "Finance Leases"); a schedule's lead-in sentence is read from its start on an earlier line; a
 # column's scale declared in the footnote its header's mark points to ("Options (a)" … "(a) In thousands.").
+# 89: a year's change from a roll-forward ("Acquisitions" between two goodwill balances) in its total column,
+# only when every column adds up from the opening to the closing balance, the block's year (its closing date,
+# or a year printed alone above it) is the asked one, one change row names the change and the lead-in or the
+# balances name the rest of the line item; a heading in capitals is no part of the lead-in sentence under it.
