@@ -87,7 +87,7 @@ from mdqa_kernel.readers.table.people import people_count
 from mdqa_kernel.readers.table.prose import ProseWindow, label_then_value, prose_windows
 from mdqa_kernel.readers.table.prose_facts import dividend_of_year, dividend_per_share, firm_in_role, share_of
 from mdqa_kernel.readers.table.readings import same
-from mdqa_kernel.readers.table.rollforward import rollforward_changes
+from mdqa_kernel.readers.table.rollforward import rollforward_readings
 from mdqa_kernel.readers.table.schedule import schedule_amounts
 from mdqa_kernel.readers.table.scope import cell_scale, line_index, line_scale, scope_at
 from mdqa_kernel.readers.table.share_counts import share_counts
@@ -394,7 +394,7 @@ class TableReader:
         table += schedule_amounts(doc, field.description, lines, *period)
         # "Acquisitions | 25 28 — 3 56" between two goodwill balances that add up, in the report's year; a
         # roll-forward's balance ("Balance at December 31, 2023 | 13,630,882") only where no row names the field
-        table += rollforward_changes(doc, field, lines, *period, balances=not table)
+        table += rollforward_readings(doc, field, lines, *period, balances=not table)
         out += table
         # A two-cell row ("Total assets   411,976") is also a key-value line, but only its table reading
         # knows the scale declared above it ("(In millions)").

@@ -70,7 +70,7 @@ _ROW_GAP = 2  # lines a change row may sit below the row above it (a label wrapp
 Block = tuple[Row, list[Row], Row]
 
 
-def rollforward_changes(
+def rollforward_readings(
     doc: DocumentView,
     field: FieldLike,
     lines: dict[int, list[Line]],
@@ -88,8 +88,7 @@ def rollforward_changes(
     head = frozenset(ordered)
     out: list[Candidate] = []
     for page, page_ls in lines.items():
-        rows = page_rows(doc, page, page_ls)
-        for top, block in _blocks(rows):
+        for top, block in _page_blocks(doc, page, page_ls):
             offset = _block_offset(block, page_ls, report)
             if offset == target:
                 found = _change_reading(block, head, page_ls, top)
@@ -103,6 +102,11 @@ def rollforward_changes(
             if found is not None and found[1].value is not None:
                 out.append(_candidate(doc, field, page_ls, *found))
     return out
+
+
+def _page_blocks(doc: DocumentView, page: int, page_ls: list[Line]) -> list[tuple[int, Block]]:
+    """A page's roll-forward blocks, the same for every field: found once per document."""
+    return doc.memo(f"rollforward_blocks:{page}", lambda: _blocks(page_rows(doc, page, page_ls)))
 
 
 def _candidate(doc: DocumentView, field: FieldLike, page_ls: list[Line], row: Row, cell: Cell) -> Candidate:
