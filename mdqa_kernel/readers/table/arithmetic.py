@@ -13,6 +13,7 @@ and the label's words (`readers.semantics.signed_by_sums`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import Enum
 
 from mdqa_kernel.text.layout import Cell
@@ -54,3 +55,10 @@ def _tolerance(*cells: Cell) -> float:
     """One unit of the finest printed precision: rounded figures need not add up exactly."""
     decimals = max((decimal_places(c.printed) for c in cells), default=0)
     return 10.0**-decimals * 1.0001
+
+
+def sums_to(total: float, parts: list[float], printed: Sequence[Cell]) -> bool:
+    """The parts add up to the total, to the rounding of the `printed` amounts (parts and total): half a unit
+    of the finest printed precision for each of them."""
+    unit = 10.0 ** -max(decimal_places(c.text) for c in printed)
+    return abs(sum(parts) - total) <= 0.5 * unit * len(printed)

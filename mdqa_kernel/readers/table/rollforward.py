@@ -27,16 +27,16 @@ import re
 
 from mdqa_kernel.readers.base import DocumentView, FieldLike
 from mdqa_kernel.readers.confidence import COUNT_SCALE, KNOWN_SCALE
+from mdqa_kernel.readers.table.arithmetic import sums_to
 from mdqa_kernel.readers.table.candidates import Candidate
 from mdqa_kernel.readers.table.columns import cell_candidate, page_rows
 from mdqa_kernel.readers.table.schedule import lead_words
 from mdqa_kernel.readers.table.scope import cell_scale, count_scale_above
 from mdqa_kernel.text.layout import MONTH_NAMES, Cell, Line
 from mdqa_kernel.text.period_fit import column_offset, target_offset
-from mdqa_kernel.text.periods import Period, ReportPeriod, dates_in, parse_period
+from mdqa_kernel.text.periods import MONTH_WORDS, Period, ReportPeriod, dates_in, parse_period
 from mdqa_kernel.text.rows import Row
 from mdqa_kernel.text.statement_context import description_heads, is_english, words
-from mdqa_kernel.text.values import decimal_places
 
 ROLLED = 0.9  # a block that adds up, placed by its own date, one row naming the change (or a balance asked)
 
@@ -46,7 +46,7 @@ _BALANCE = re.compile(r"^(?:(?:beginning|ending|opening|closing)\s+)?balances?\b
 # of what is rolled forward, then its date
 _NAMED_BALANCE = re.compile(
     r"^(?P<name>[A-Za-z][A-Za-z'-]*(?:\s+[A-Za-z][A-Za-z'-]*){0,2}?),?\s+(?:(?:at|as\s+of)\s+)?"
-    r"(?P<date>(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d\d)$",
+    rf"(?P<date>(?:{MONTH_WORDS})\.?\s+\d{{1,2}},?\s+(?:19|20)\d\d)$",
     re.I,
 )
 _YEAR_LINE = re.compile(r"^(?:fiscal\s+(?:year\s+)?)?(?:19|20)\d\d$", re.I)
@@ -197,12 +197,6 @@ def _amount(cell: Cell) -> float | None:
     return 0.0 if cell.value is None and cell.absent else cell.value
 
 
-def _close(total: float, parts: list[float], cells: list[Cell]) -> bool:
-    """The parts add up to the total, to the rounding of the printed amounts."""
-    unit = 10.0 ** -max(decimal_places(c.text) for c in cells)
-    return abs(sum(parts) - total) <= 0.5 * unit * len(cells)
-
-
 def _adds_up(block: Block, columns: int | None = None) -> bool:
     """In every column (or the first `columns`), the opening balance plus the changes is the closing balance."""
     return all(_column_adds_up(block, k) for k in range(columns or len(block[0].cells)))
@@ -218,7 +212,7 @@ def _column_adds_up(block: Block, k: int) -> bool:
     if any(a is None for a in amounts) or all(a == 0 for a in amounts):
         return False
     values = [a for a in amounts if a is not None]
-    return _close(values[-1], values[:-1], cells)
+    return sums_to(values[-1], values[:-1], cells)
 
 
 def _total_column(block: Block) -> int | None:
@@ -229,7 +223,7 @@ def _total_column(block: Block) -> int | None:
     for row in (opening, *changes, closing):
         amounts = [_amount(c) for c in row.cells]
         values = [a for a in amounts if a is not None]
-        if len(values) != len(amounts) or not _close(values[-1], values[:-1], row.cells):
+        if len(values) != len(amounts) or not sums_to(values[-1], values[:-1], row.cells):
             return None
     return len(opening.cells) - 1
 

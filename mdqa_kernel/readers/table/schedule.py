@@ -23,6 +23,7 @@ import re
 
 from mdqa_kernel.readers.base import DocumentView
 from mdqa_kernel.readers.confidence import STANDING_SCALE
+from mdqa_kernel.readers.table.arithmetic import sums_to
 from mdqa_kernel.readers.table.candidates import Candidate
 from mdqa_kernel.readers.table.columns import cell_candidate, page_rows
 from mdqa_kernel.readers.table.scope import declared_above
@@ -30,7 +31,6 @@ from mdqa_kernel.text.layout import Cell, Line
 from mdqa_kernel.text.periods import Period, ReportPeriod
 from mdqa_kernel.text.rows import Row
 from mdqa_kernel.text.statement_context import description_heads, is_english, words
-from mdqa_kernel.text.values import decimal_places
 
 SCHEDULED = 0.9  # the subject named above, the years from the next one on, the year printed with the amount
 
@@ -138,9 +138,8 @@ def _closing_total(
     amount = total.cells[column]
     if amount.value is None or any(c.value is None for c in cells):
         return None
-    unit = 10.0 ** -max(decimal_places(c.text) for c in [*cells, amount])
-    sum_ = sum(c.value for c in cells if c.value is not None)
-    return (total, amount) if abs(sum_ - amount.value) <= 0.5 * unit * (len(cells) + 1) else None
+    parts = [c.value for c in cells if c.value is not None]
+    return (total, amount) if sums_to(amount.value, parts, [*cells, amount]) else None
 
 
 def _subject(description: str) -> frozenset[str]:
