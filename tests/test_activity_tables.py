@@ -102,6 +102,39 @@ def test_a_scale_word_heading_another_column_does_not_scale_the_count(tmp_path: 
     assert found.value == 10.504 and found.scale == 1.0
 
 
+def test_a_caption_exempting_share_amounts_leaves_the_count_unscaled(tmp_path: Path) -> None:
+    """ "(in thousands, except share and per share data)": the options counted are printed one by one,
+    while the same caption's thousands still scale the dollar amounts on the page."""
+    page = [
+        text("NOTE 12. STOCK-BASED COMPENSATION"),
+        text("(in thousands, except share and per share data)"),
+        row("", "Number of", "Exercise Price", "Intrinsic", cols=COLS[:3]),
+        row("", "Options", "per Share", "Value", cols=COLS[:3]),
+        row(
+            "Stock options outstanding at December 31, 2022", "10,142,000", "$ 110.54", "$ 512", cols=COLS[:3]
+        ),
+        row(
+            "Stock options outstanding at December 31, 2023", "10,504,000", "$ 124.63", "$ 588", cols=COLS[:3]
+        ),
+    ]
+    doc = annual(tmp_path / "exempt.pdf", page)
+    found = read(doc, ENDING, unit="shares")
+    assert found.value == 10.504 and found.scale == 1.0 and found.confidence >= REVIEW_BELOW, found
+    # the caption without the exemption scales the count like any amount under it: the millions asked
+    # are then a thousand times more, and a count of 10.5 billion options is not returned as found
+    scaled = [page[0], text("(in thousands)"), *page[2:]]
+    assert read(annual(tmp_path / "scaled.pdf", scaled), ENDING, unit="shares").value != 10.504
+    # "except share price" exempts the price per share, not the count: the options are in millions
+    price = [
+        page[0],
+        text("(In millions, except share price)"),
+        *page[2:4],
+        row("Stock options outstanding at December 31, 2022", "10.1", "$ 110.54", "$ 512", cols=COLS[:3]),
+        row("Stock options outstanding at December 31, 2023", "10.5", "$ 124.63", "$ 588", cols=COLS[:3]),
+    ]
+    assert read(annual(tmp_path / "price.pdf", price), ENDING, unit="shares").value == 10.5
+
+
 def test_the_block_heading_names_the_item_and_one_word_left_is_not_enough(tmp_path: Path) -> None:
     headed = [
         text("NOTE 12. STOCK-BASED COMPENSATION"),

@@ -116,6 +116,49 @@ def test_a_bare_total_above_the_deduction_is_read_when_its_table_is_named(tmp_pa
     assert read(unnamed, GROSS_PPE).status is Status.NOT_FOUND
 
 
+def _unlabeled(
+    heading: str, total: tuple[str, str], deducted: tuple[str, str], net_label: str = "Total"
+) -> list:
+    """A balance-sheet detail note whose total at cost prints figures only, under the block's heading."""
+    return [
+        text("NOTE 5. SUPPLEMENTAL BALANCE SHEET INFORMATION"),
+        text("(In millions)"),
+        YEARS,
+        text(heading),
+        *COMPONENTS,
+        row("", *total, cols=WIDE),
+        row("Accumulated depreciation", *deducted, cols=WIDE),
+        row(net_label, "4,319", "3,747", cols=WIDE),
+    ]
+
+
+def test_an_unlabeled_total_the_deduction_turns_into_the_net_row_is_the_gross_amount(tmp_path: Path) -> None:
+    """ "| 6,756 | 5,716" over "Accumulated depreciation | (2,437)" and "Total | 4,319": each column less the
+    deduction is the net row's figure, and the block's heading names the line item."""
+    doc = annual(tmp_path / "unlabeled.pdf", _unlabeled("Property and equipment, net (a)", ("6,756", "5,716"),
+                                                        ("(2,437)", "(1,969)")))  # fmt: skip
+    found = read(doc, GROSS_PPE)
+    assert found.value == 6756 and found.confidence >= REVIEW_BELOW, found
+    assert read(doc, GROSS_PPE_PRIOR).value == 5716
+    assert read(doc, NET_PPE).value == 4319  # the net field reads the net row, never the unlabeled one
+    # the deduction printed positive under "Less", the net row naming the item: the same reading
+    less = _unlabeled("Assets", ("6,756", "5,716"), ("2,437", "1,969"), "Property and equipment, net")
+    assert read(annual(tmp_path / "less.pdf", less), GROSS_PPE).value == 6756
+
+
+def test_an_unlabeled_row_that_does_not_net_to_the_row_below_is_not_the_gross_amount(tmp_path: Path) -> None:
+    # 6,750 − 2,437 is not 4,319: the figures are not this table's total at cost (a misread, another table's)
+    off = annual(
+        tmp_path / "off.pdf", _unlabeled("Property and equipment", ("6,750", "5,716"), ("(2,437)", "(1,969)"))
+    )
+    assert read(off, GROSS_PPE).status is Status.NOT_FOUND
+    # a total that nets to its row below, in a table nothing names: no one's
+    unnamed = annual(
+        tmp_path / "unnamed.pdf", _unlabeled("Other assets", ("6,756", "5,716"), ("(2,437)", "(1,969)"))
+    )
+    assert read(unnamed, GROSS_PPE).status is Status.NOT_FOUND
+
+
 def _tax_note(*rows: list) -> list:
     return [
         text("NOTE 9. INCOME TAXES"),

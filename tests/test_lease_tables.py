@@ -11,6 +11,9 @@ from pathlib import Path
 
 from mdqa_kernel.readers.base import Status
 from mdqa_kernel.readers.confidence import REVIEW_BELOW
+from mdqa_kernel.readers.table.reader import _lines_by_page
+from mdqa_kernel.text.labels import sign_of_pair
+from mdqa_kernel.text.statement_titles import page_statement
 from tests.test_periods import row, text
 from tests.test_statement_labels import annual, read
 
@@ -91,3 +94,71 @@ def test_columns_headed_by_other_kinds_name_no_cell(tmp_path: Path) -> None:
     doc = annual(tmp_path / "kinds.pdf", _maturities(("Real Estate", "Equipment")))
     found = read(doc, UNDISCOUNTED.format("operating"))
     assert found.value is None or found.confidence < REVIEW_BELOW
+
+
+def _operating_only(lead_in: str, heading: str) -> list:
+    """A note on operating leases only: a footnote naming the balance sheet near the page's top, then the
+    supplemental table whose one cash row names no kind of lease ("Cash paid for amounts included in the
+    measurement of lease liabilities"), the lead-in saying which."""
+    return [
+        text("NOTE 7. LEASES"),
+        row("Operating lease cost (a)", "563", "539", cols=COLS),
+        text("(a) Includes right-of-use asset amortization."),
+        text("(b) Not recorded on our balance sheet."),
+        text(lead_in),
+        row("", "2023", "2022", cols=COLS),
+        text(heading),
+        row(
+            "Cash paid for amounts included in the measurement of lease liabilities", "567", "555", cols=COLS
+        ),
+        text("Non-cash activity:"),
+        row("Right-of-use assets obtained in exchange for lease obligations", "934", "621", cols=COLS),
+    ]
+
+
+def test_the_lease_standard_s_cash_paid_row_under_a_lead_in_naming_operating_leases(tmp_path: Path) -> None:
+    """ "Cash paid for amounts included in the measurement of lease liabilities" names the cash paid for the
+    liabilities; the lead-in states which leases. A footnote naming the balance sheet is no statement title:
+    the page is a note's, and its rows are not discounted as a balance sheet's for a flow."""
+    doc = annual(
+        tmp_path / "operating.pdf",
+        _operating_only(
+            "Supplemental cash flow information related to our operating leases is as follows (in millions):",
+            "Operating cash flow information:",
+        ),
+    )
+    assert page_statement(_lines_by_page(doc)[2]) is None
+    found = read(doc, OPERATING)
+    assert found.value == 567 and found.confidence >= REVIEW_BELOW, found
+    # the same table about leases of no named kind leaves "operating" unsaid
+    unnamed = annual(
+        tmp_path / "unnamed.pdf",
+        _operating_only(
+            "Supplemental cash flow information related to our leases (in millions):", "Cash flows:"
+        ),
+    )
+    held = read(unnamed, OPERATING)
+    assert held.value is None or held.confidence < REVIEW_BELOW, held
+
+
+def test_a_flow_named_by_both_directions_reads_the_direction_asked(tmp_path: Path) -> None:
+    """ "Operating cash inflows/(outflows) from operating leases | (196)": the row names the operating leases'
+    operating cash flows, and its "(196)" is 196 paid."""
+    page = [
+        text("NOTE 7. LEASES"),
+        text("Cash flows arising from lease transactions were (in millions):"),
+        row("", "December 30, 2023", cols=COLS[1:]),
+        text("Cash paid for amounts included in the measurement of lease liabilities:"),
+        row("Operating cash inflows/(outflows) from operating leases", "$ (196)", cols=COLS[1:]),
+        row("Operating cash inflows/(outflows) from finance leases", "(6)", cols=COLS[1:]),
+        row("Financing cash inflows/(outflows) from finance leases", "(28)", cols=COLS[1:]),
+    ]
+    doc = annual(tmp_path / "directions.pdf", page)
+    found = read(doc, OPERATING)
+    assert found.value == 196 and found.confidence >= REVIEW_BELOW, found
+    assert read(doc, FINANCE).value == 6
+    # the inflow asked reads the figure as printed; a description asking neither direction gives no sign
+    label = "Net cash inflows/(outflows) from asset sales"
+    assert sign_of_pair(label, "Proceeds received from asset sales") == 1
+    assert sign_of_pair(label, "Cash paid for asset purchases") == -1
+    assert sign_of_pair(label, "Net cash flows from asset sales") is None

@@ -116,6 +116,39 @@ def test_the_total_column_of_a_payments_due_table_is_the_amount_at_the_reports_e
     assert off.value is None or off.confidence < REVIEW_BELOW, off
 
 
+def test_a_total_row_whose_first_cell_adds_up_the_others_under_headers_naming_no_period(
+    tmp_path: Path,
+) -> None:
+    """ "Total contractual obligations (1) | $ 183,376 | $ 75,462 | …" with its column headers garbled out of reach:
+    the first cell adds up the others, so it is the row's total; a first cell that does not is not trusted."""
+    cols = (300.0, 360.0, 420.0, 480.0, 540.0)
+
+    def page(total: str) -> list:
+        return [
+            text("Contractual Obligations"),
+            text(
+                "The following table summarizes our known obligations to make future payments (in millions)."
+            ),
+            row("Long-term debt", "$ 13,932", "$ 3,137", "$ 1,927", "$ 1,326", "$ 7,542", cols=cols),
+            row("Operating lease obligations", "1,850", "278", "432", "291", "849", cols=cols),
+            row(
+                "Total contractual obligations (1)",
+                total,
+                "$ 3,415",
+                "$ 2,359",
+                "$ 1,617",
+                "$ 8,391",
+                cols=cols,
+            ),
+            text("(1) Excludes income tax matters."),
+        ]
+
+    got = read(annual(tmp_path / "first.pdf", page("$ 15,782")), OBLIGATIONS)
+    assert got.value == 15782 and got.confidence >= REVIEW_BELOW, got
+    off = read(annual(tmp_path / "off.pdf", page("$ 15,000")), OBLIGATIONS)
+    assert off.value is None or off.confidence < REVIEW_BELOW, off
+
+
 def test_a_numbered_note_heading_is_not_the_tail_of_the_row_above(tmp_path: Path) -> None:
     doc = annual(
         tmp_path / "derivatives.pdf",

@@ -107,3 +107,51 @@ def test_a_lead_in_cannot_supply_the_noun_a_label_leaves_out(tmp_path: Path) -> 
     ]
     got = read(annual(tmp_path / "lead.pdf", page), AMORTIZATION)
     assert got.status == "not_found", got
+
+
+UNRECOGNIZED = (
+    "Total unrecognized compensation cost related to unvested share-based awards at the end of the fiscal year of"
+    " the report, in USD millions"
+)
+
+
+def test_an_amount_stated_as_what_there_was_of_the_item(tmp_path: Path) -> None:
+    """ "As of December 31, 2023, there was $372 million of total unrecognized compensation cost …": the amount
+    before the item's name is its whole; a sentence dated another year, or "$45 million of" without "there
+    was", is not read as it."""
+
+    def note(*sentences: str):
+        return annual(
+            tmp_path / f"n{len(sentences)}.pdf",
+            [text("NOTE 12. SHARE-BASED COMPENSATION"), *map(text, sentences)],
+        )
+
+    got = read(
+        note(
+            "As of December 31, 2023, there was $372 million of total unrecognized compensation cost related to",
+            "nonvested share-based compensation awards, expected to be recognized over 2 years.",
+        ),
+        UNRECOGNIZED,
+        name="unrecognized_compensation_cost",  # as a plan names the field
+    )
+    assert got.value == 372 and got.confidence >= CONFIDENT, got
+    older = read(
+        note(
+            "Stock options vest over four years.",
+            "As of December 31, 2022, there was $300 million of total unrecognized compensation cost related to",
+            "nonvested share-based compensation awards.",
+        ),
+        UNRECOGNIZED,
+        name="unrecognized_compensation_cost",  # as a plan names the field
+    )
+    assert older.value is None or older.confidence < REVIEW_BELOW, older
+    part = read(
+        note(
+            "Stock options vest over four years.",
+            "Restricted stock units vest over three years.",
+            "We recognized $45 million of unrecognized compensation cost related to performance awards.",
+        ),
+        UNRECOGNIZED,
+        name="unrecognized_compensation_cost",  # as a plan names the field
+    )
+    assert part.value is None or part.confidence < REVIEW_BELOW, part

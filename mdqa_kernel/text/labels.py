@@ -101,12 +101,42 @@ def _sign_pair(text: str) -> tuple[re.Match[str], str, str] | None:
     return None
 
 
+# A cash flow named by both directions, one in parentheses: "Operating cash inflows/(outflows) from operating
+# leases", "(Outflows)/inflows"; and the direction a description asks ("paid" is an outflow, "received" an inflow)
+_FLOW_PAIR = re.compile(
+    r"\b(?P<plain>in|out)flows?\s*/?\s*\(\s*(?P<last>in|out)flows?\s*\)|\(\s*(?P<first>in|out)flows?\s*\)\s*/?\s*(?P<then>in|out)flows?\b",
+    re.IGNORECASE,
+)
+_OUTFLOW_ASKED = re.compile(r"\b(?:paid|payments?|outflows?|spent)\b", re.IGNORECASE)
+_INFLOW_ASKED = re.compile(r"\b(?:received|receipts?|proceeds|inflows?)\b", re.IGNORECASE)
+
+
+def _flow_sign(label: str, description: str) -> int | None:
+    """`sign_of_pair` for a flow named by both directions: -1 when the description asks the direction printed
+    in parentheses (the cash "paid" under "inflows/(outflows)": "(196)" is 196 paid), 1 for the other, None
+    when it asks neither or both; 1 for a label without such a pair."""
+    m = _FLOW_PAIR.search(label)
+    if m is None:
+        return 1
+    paren, other = (m["first"], m["then"]) if m["first"] else (m["last"], m["plain"])
+    if paren.lower() == other.lower():
+        return 1
+    out, inward = _OUTFLOW_ASKED.search(description), _INFLOW_ASKED.search(description)
+    if bool(out) == bool(inward):
+        return None
+    asked = "out" if out else "in"
+    return -1 if paren.lower() == asked else 1
+
+
 @lru_cache(maxsize=1 << 16)  # asked for every row the field's names match, per field
 def sign_of_pair(label: str, description: str) -> int | None:
     """How a value printed on a row named by both signs reads for the field: 1 as printed, -1 negated
     (the field asks for the side printed in parentheses: an expense under "Income tax
-    (expense)/benefit"), None when the description names neither side or both. 1 for a label
-    without such a pair."""
+    (expense)/benefit", the cash paid under "inflows/(outflows)"), None when the description names neither
+    side or both. 1 for a label without such a pair."""
+    flow = _flow_sign(label, description)
+    if flow != 1:
+        return flow
     pair = _sign_pair(label)
     if pair is None:
         return 1

@@ -71,6 +71,13 @@ SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
         "purchases of ",
     ),
     (re.compile(r"\bcapital\s+spending\b"), "capital expenditures"),
+    # "Operating cash inflows/(outflows) from operating leases": a flow named by both its directions is the flow
+    (
+        re.compile(
+            r"\b(?:in|out)flows?\s*/?\s*\(\s*(?:in|out)flows?\s*\)|\(\s*(?:in|out)flows?\s*\)\s*/?\s*(?:in|out)flows?\b"
+        ),
+        "flows",
+    ),
     # the expense of equity awards under any of its names: "Share-based plans expense", "Equity award
     # compensation expense" are the stock-based compensation expense
     (

@@ -499,13 +499,19 @@ _WITH_NONCONTROLLING = re.compile(
 
 
 def _naming_text(label: str, where: frozenset[str], whole: bool = False) -> str:
-    """The label as it names a line item: without what its net figure is net of and without a "net of tax"
-    tail; "Short-term" read as current where the description's location clause is a current section;
+    """The label as it names a line item: without what its net figure is net of, without a "net of tax"
+    tail and without "amounts included in the measurement of"; "Short-term" read as current where the description's location clause is a current section;
     where the whole with the noncontrolling interests' share is asked (`whole`), without the words saying
     it includes that share."""
     if whole:
         label = _WITH_NONCONTROLLING.sub("", label)
+    label = _MEASURED.sub("", label)
     return short_term_as_current(without_tax_basis(without_net_of(label)), where)
+
+
+# "Cash paid for amounts included in the measurement of lease liabilities": the lease standard's wording for the
+# cash paid for the liabilities themselves
+_MEASURED = re.compile(r"\bamounts?\s+included\s+in\s+the\s+measurement\s+of\s+", re.I)
 
 
 def names(label: str, head: str, also_harmless: frozenset[str] = frozenset()) -> bool:

@@ -41,6 +41,13 @@ _STATEMENT_TITLES: tuple[tuple[str, re.Pattern[str]], ...] = (
 _NOT_A_TITLE = re.compile(
     r"^\s*(?:notes?\s+to|see\b|index\b|refer)|\b(?:included|presented|reflected)\b", re.I
 )
+# A line of prose or of a table that names a statement: a sentence's end ("… on our balance sheet.", "…
+# consolidated balance sheet (in millions):"), a sentence's continuation ("balance sheets."), a footnote ("(c)
+# Not recorded on our balance sheet."), a row with an amount ("Cash and cash equivalents $ (2.6) Consolidated
+# Statement of Cash Flows"), or "off-balance sheet arrangements"
+_PROSE = re.compile(
+    r"[.:]\s*$|^\W*[a-z]|^\s*\([a-zA-Z\d]{1,2}\)\s|[$€£¥₹]|(?i:\b(?:our|we|its)\b|\bof+\s*-?\s*balance\b)"
+)
 _TITLE_LINES = 12  # lines from a page's top searched for its title
 _NOTE_HEADING = re.compile(r"^\s*note\s+\d+\b", re.IGNORECASE)
 
@@ -70,15 +77,21 @@ def page_statement(lines: list[Line]) -> str | None:
 
 def _top_titles(texts: list[str]) -> dict[int, str]:
     """The statement titles among a page's top lines, by line index; a title wrapped onto the next line
-    ("CONSOLIDATED STATEMENTS OF COMPREHENSIVE" / "INCOME") counts at its first line."""
+    ("CONSOLIDATED STATEMENTS OF COMPREHENSIVE" / "INCOME") counts at its first line. A line of prose naming
+    a statement is no title."""
     titles: dict[int, str] = {}
     for i, text in enumerate(texts):
-        kind = statement_title(text)
-        if kind is None and i + 1 < len(texts) and statement_title(texts[i + 1]) is None:
-            kind = statement_title(f"{text} {texts[i + 1]}")
+        kind = _title(text)
+        if kind is None and i + 1 < len(texts) and _title(texts[i + 1]) is None:
+            kind = _title(f"{text} {texts[i + 1]}")
         if kind is not None:
             titles[i] = kind
     return titles
+
+
+def _title(line: str) -> str | None:
+    """The statement a page's line is the title of (`statement_title`), None for prose (`_PROSE`)."""
+    return None if _PROSE.search(unicodedata.normalize("NFKC", line).strip()) else statement_title(line)
 
 
 _ASKED_STATEMENT: tuple[tuple[str, re.Pattern[str]], ...] = (

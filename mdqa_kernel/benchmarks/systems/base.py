@@ -167,6 +167,10 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # scale caption wrapped from a lead-in's last line; "Current tax expense" / "Current taxes" are the current tax
 # line; a component row leaves the item's noun to its table; a bare "Total" closing the table its lead-in names;
 # a lead-in sentence ending in a colon is no column header).
+# mdqa v118: table reader table-90 (an unlabeled total at cost above accumulated depreciation that nets to the
+# row below; share counts under "except share … data" captions printed as they are; prose naming a statement is
+# no statement title; the lease standard's cash-paid row; "inflows/(outflows)" signed by the direction asked; a
+# total row's first cell that adds up the others).
 # mdqa v117: table reader table-89 (a year's change from a roll-forward that adds up, in its total column; a
 # roll-forward's balance where no row names the field, "Stock options outstanding" at a block's close).
 # mdqa v116: table reader table-88 (a schedule's total from the "Total" row closing its future years, only when it
@@ -282,7 +286,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 117,
+    "mdqa": 118,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

@@ -126,7 +126,10 @@ def best_reading(
         confidence = min(confidence, ROUNDED_ONLY)
         notes.append("printed rounded coarser than the field's unit; no exact figure found")
     # A note's or a summary's row with the same label does not put a primary statement's reading in
-    # doubt; two statements' rows, or two rows of neither, that disagree do.
+    # doubt (the chosen value is the statement's when a statement's row agrees with it: "Net revenues" of
+    # the selected financial data above the statement's "Total net revenues"); two statements' rows, or two
+    # rows of neither, that disagree do.
+    stated = any(in_statement(t, statements) for t in [chosen, *agreeing])
     rivals = [
         t
         for t in typed[1:]
@@ -134,7 +137,7 @@ def best_reading(
         and t.score >= confidence - 0.05
         and t is not chosen
         and not agree(field, t, chosen)
-        and not (in_statement(chosen, statements) and not in_statement(t, statements))
+        and not (stated and not in_statement(t, statements))
     ]
     if rivals:
         # Two equally good readings disagree (the same label in two tables, two years...): do not guess.

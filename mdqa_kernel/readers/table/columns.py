@@ -107,7 +107,7 @@ def period_cell(
     holds none of the wanted period's values, whatever its columns say. A row whose header names no
     period gives its only number or, when its label names the wanted period, the cell adding up the
     others, at full confidence; a "Total" row the cell adding up the others at 0.9 (the table's rows are its
-    periods); else its only number at 0.9 or its first one at low confidence."""
+    periods, last or first); else its only number at 0.9 or its first one at low confidence."""
     own = row_fits(row, want, report)
     if own is False:
         return None
@@ -139,9 +139,10 @@ def period_cell(
         total = cells[0] if len(cells) == 1 else row_total(cells)
         if total is not None:
             return total, 1.0
-    # "Total | 6,087 | 28,439 | 12,777 | 47,303" under headers naming no period: the last cell adds up the others
-    if len(cells) >= 3 and TOTAL_LABEL.match(row.label) and row_total(cells) is cells[-1]:
-        return cells[-1], 0.9
+    # "Total | 6,087 | 28,439 | 12,777 | 47,303" under headers naming no period: the cell that adds up the others,
+    # last or first ("Total contractual obligations | $183,376 | $75,462 | $47,138 | …")
+    if len(cells) >= 3 and TOTAL_LABEL.match(row.label) and (total := row_total(cells)) is not None:
+        return total, 0.9
     return cells[0], 0.9 if len(cells) == 1 else 0.3
 
 

@@ -17,13 +17,14 @@ from mdqa_kernel.readers.confidence import (
     SUBSET_TABLE,
 )
 from mdqa_kernel.readers.semantics import field_basis
+from mdqa_kernel.readers.table.arithmetic import sums_to
 from mdqa_kernel.readers.table.candidates import Candidate, label_before
 from mdqa_kernel.readers.table.columns import qualified_columns
 from mdqa_kernel.text.deductions import GROSS_WORDS, asked_deduction
 from mdqa_kernel.text.holders import class_first, without_attributable
 from mdqa_kernel.text.label_periods import balance_name
 from mdqa_kernel.text.labels import LabelSet, field_labels, label_score, normalize_label
-from mdqa_kernel.text.layout import Line
+from mdqa_kernel.text.layout import Cell, Line
 from mdqa_kernel.text.row_context import (
     TOTAL_LABEL,
     adjusted_block,
@@ -87,8 +88,8 @@ def row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike)
     """How well a table row names the field. English statements: its section counts too (no amount
     from a per-share block, no balance from a "changes in …" block: 0) and how specific its label is."""
     # "| 408 | 455 | 438" adding up "Federal", "State", "Foreign" under "Current:" is their total
-    if not row.label and (name := unlabeled_total(page_ls, row.line.index, row.cells)):
-        row = replace(row, label=name, extended_label=name, variants=[name])
+    if not row.label:
+        row = _named_unlabeled(page_ls, row, field.description)
     # A row without label fragments has one text three times over (label, extended label, its one
     # variant): each distinct text is scored once, the best score is the same.
     texts = list(dict.fromkeys([row.label, row.extended_label, *row.variants]))
@@ -207,12 +208,61 @@ def _gross_fit(page_ls: list[Line], row: Row, description: str, deduction: str, 
     if net_label is not None:
         if fit == 0.0 and _bare_total(row.label):
             needs = head_needs(description)
-            named = lead_in_names(needs, lead_in(page_ls, row.line.index)) or lead_in_names(needs, net_label)
+            named = any(
+                lead_in_names(needs, text)
+                for text in (
+                    lead_in(page_ls, row.line.index),
+                    net_label,
+                    block_heading(page_ls, row.line.index),
+                )
+            )
             return round(0.9 * LEAD_IN_NAMED, 4) if named else 0.0
         return fit
     if fit and not GROSS_WORDS & set(words(row.label)):
         return round(fit * GROSS_UNSAID, 4)
     return fit
+
+
+def _named_unlabeled(page_ls: list[Line], row: Row, description: str) -> Row:
+    """A row printing figures only, named by what it adds up: "| 408 | 455 | 438" under "Current:" over
+    "Federal", "State", "Foreign" is "Total Current"; for an amount asked before a deduction, one the next row
+    turns into the net row ("| 49,784 | 46,828" over "Accumulated depreciation | (25,493)" and "Total | 24,291")
+    is the table's total at cost, a bare "Total" whose table names it (`_gross_fit`), whatever the heading
+    over its block ("Property, plant and equipment, net", "Assets")."""
+    deduction = asked_deduction(description)
+    if deduction and _gross_of_net(page_ls, row, deduction):
+        name = "Total"
+    else:
+        name = unlabeled_total(page_ls, row.line.index, row.cells)
+    return replace(row, label=name, extended_label=name, variants=[name]) if name else row
+
+
+def _gross_of_net(page_ls: list[Line], row: Row, deduction: str) -> bool:
+    """The next row deducts `deduction` from this one and the row after it is the net amount: in every column,
+    this row's figure less the deduction is the net figure, to the rounding of the printed figures (the
+    deduction printed "(25,493)" or "25,493" under "Less")."""
+    below = next_row(page_ls, row.line.index)
+    if below is None or not names_deduction(below[1], deduction):
+        return False
+    after = next_row(page_ls, below[0])
+    if after is None:
+        return False
+    deducted, net = (_line_cells(page_ls[j]) for j in (below[0], after[0]))
+    if not len(row.cells) == len(deducted) == len(net) >= 1:
+        return False
+    return all(
+        g.value is not None
+        and d.value is not None
+        and n.value is not None
+        and sums_to(n.value, [g.value, -abs(d.value)], (g, d, n))
+        for g, d, n in zip(row.cells, deducted, net, strict=True)
+    )
+
+
+def _line_cells(line: Line) -> list[Cell]:
+    """A line's value cells, one word each."""
+    _label, cells, units = line.split()
+    return [Cell(w.text, [w], units.get(id(w))) for w in cells]
 
 
 def _heads_left_to_table(label: str, description: str) -> tuple[frozenset[str], ...]:

@@ -264,6 +264,7 @@ def label_then_value(
                 found = [value_after(w.text, start, end, label, want)]
                 if want != "date":
                     found.append(_count_before(w.text, start, label))
+                    found.append(_amount_there_was(w.text, start, label))
                 for at, score, raw, scale, value_end in filter(None, found):
                     if at not in best or best[at].score < score:
                         best[at] = prose_candidate(w, raw, scale, score, value_end)
@@ -416,6 +417,35 @@ def _count_before(
     if SHARE_OF_WHOLE.search(SENTENCE_END.split(text[m.end(1) :], maxsplit=1)[0]):
         score = min(score, PROSE_PART)  # "50,000 employees, or 32% of our workforce, …": a part
     return m.start(1), round(score, 4), m.group(1), None, m.end(1)
+
+
+# "As of December 25, 2021, there was $372 million of total unrecognized compensation cost …": an amount stated
+# as what there was of the label's item, the item's whole
+_THERE_WAS = re.compile(
+    r"\bthere\s+(?:was|were|is|are)\s+(?:approximately\s+|about\s+)?(?P<v>[$€£¥]\s?\d[\d,]*(?:\.\d+)?)"
+    r"(?:\s+(?P<s>thousand|million|billion))?\s+of\s+(?:total\s+)?$",
+    re.I,
+)
+
+
+def _amount_there_was(
+    text: str, start: int, label: ProseLabel
+) -> tuple[int, float, str, tuple[float, str] | None, int] | None:
+    """An English amount before the label's item in "there was $X million of (total) ITEM"."""
+    if label.change or not label.norm.isascii():
+        return None
+    m = _THERE_WAS.search(text[max(0, start - 80) : start])
+    if m is None:
+        return None
+    offset = max(0, start - 80)
+    scale = declared_scale_word(m.group("s") or "")
+    return (
+        offset + m.start("v"),
+        round(label.base * PROSE_LINKED, 4),
+        m.group("v"),
+        scale,
+        offset + m.end("v"),
+    )
 
 
 def prose_candidate(

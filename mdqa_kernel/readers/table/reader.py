@@ -87,6 +87,7 @@ from mdqa_kernel.readers.table.people import people_count
 from mdqa_kernel.readers.table.prose import ProseWindow, label_then_value, prose_windows
 from mdqa_kernel.readers.table.prose_facts import dividend_of_year, dividend_per_share, firm_in_role, share_of
 from mdqa_kernel.readers.table.readings import same
+from mdqa_kernel.readers.table.repurchases import remaining_authorization
 from mdqa_kernel.readers.table.rollforward import rollforward_readings
 from mdqa_kernel.readers.table.schedule import schedule_amounts
 from mdqa_kernel.readers.table.scope import cell_scale, line_index, line_scale, scope_at
@@ -395,6 +396,8 @@ class TableReader:
         # "Acquisitions | 25 28 — 3 56" between two goodwill balances that add up, in the report's year; a
         # roll-forward's balance ("Balance at December 31, 2023 | 13,630,882") only where no row names the field
         table += rollforward_readings(doc, field, lines, *period, balances=not table)
+        # "Total | 1.8 | $ 174.04 | 1.8 | $ 8,500" under "Approximate Dollar Value of Shares that May Yet Be Purchased"
+        table += remaining_authorization(doc, field, lines, *period)
         out += table
         # A two-cell row ("Total assets   411,976") is also a key-value line, but only its table reading
         # knows the scale declared above it ("(In millions)").

@@ -26,12 +26,11 @@ import itertools
 import re
 
 from mdqa_kernel.readers.base import DocumentView, FieldLike
-from mdqa_kernel.readers.confidence import COUNT_SCALE, KNOWN_SCALE
 from mdqa_kernel.readers.table.arithmetic import sums_to
 from mdqa_kernel.readers.table.candidates import Candidate
 from mdqa_kernel.readers.table.columns import cell_candidate, page_rows
 from mdqa_kernel.readers.table.schedule import lead_words
-from mdqa_kernel.readers.table.scope import cell_scale, count_scale_above
+from mdqa_kernel.readers.table.scope import cell_scale
 from mdqa_kernel.text.layout import MONTH_NAMES, Cell, Line
 from mdqa_kernel.text.period_fit import column_offset, target_offset
 from mdqa_kernel.text.periods import MONTH_WORDS, Period, ReportPeriod, dates_in, parse_period
@@ -112,13 +111,7 @@ def _page_blocks(doc: DocumentView, page: int, page_ls: list[Line]) -> list[tupl
 def _candidate(doc: DocumentView, field: FieldLike, page_ls: list[Line], row: Row, cell: Cell) -> Candidate:
     """The amount in the cell's scale as the table reader reads any cell's (so a count of options is not put
     in the thousands a caption declares for the dollar columns beside it)."""
-    if (field.unit or "").lower() == "shares":
-        # "(in thousands, except share and per share data)" exempts the options counted
-        counted = count_scale_above(page_ls, row.line.index)
-        scale, word = counted or (1.0, None)
-        sure = KNOWN_SCALE if counted else COUNT_SCALE
-    else:
-        scale, word, sure = cell_scale(doc, field, row, page_ls, cell)
+    scale, word, sure = cell_scale(doc, field, row, page_ls, cell)
     return cell_candidate(row, cell, round(ROLLED * sure, 4), scale, word)
 
 

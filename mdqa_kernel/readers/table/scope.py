@@ -63,9 +63,11 @@ def declared_above(
     count: bool = False,
     cell: Cell | None = None,
     cells: Sequence[Cell] = (),
+    shares: bool = False,
 ) -> tuple[float, str | None] | None:
     """The scale declared nearest above a line on its page ("(In millions)", "单位：万元"); (1, None)
-    for a per-share row under "(In millions, except per share data)"; None when nothing is declared. For
+    for a per-share row under "(In millions, except per share data)", and for a count of `shares` under
+    "(in thousands, except share and per share data)"; None when nothing is declared. For
     a `count` (stores, employees) a scale declared for money ("$ in millions") is none of its own; for a
     `cell` of the row's `cells`, one on a header line over other columns only is theirs, and the cell's
     table declares none (a caption further up is another table's)."""
@@ -79,6 +81,8 @@ def declared_above(
         return None  # "Number of stores" in a "$ in millions" table is counted one by one
     if EXCEPT_PER_SHARE.search(text) and share_basis(label) is not None:
         return 1.0, None  # the row is a per-share amount the caption exempts
+    if shares and _exempts_shares(text):
+        return 1.0, None
     return found[0], found[1]
 
 
@@ -107,9 +111,8 @@ def cell_scale(
     unit = (field.unit or "").lower()
     counted = field.type == "integer" or unit in _COUNT_UNITS
     # shares are counted in a statement's millions; stores and people are not
-    above = declared_above(
-        lines, row.line.index, row.label, counted and unit not in ("shares", "股"), cell, row.cells
-    )
+    shares = unit in ("shares", "股")
+    above = declared_above(lines, row.line.index, row.label, counted and not shares, cell, row.cells, shares)
     if above is not None:
         return above[0], above[1], KNOWN_SCALE
     if counted:
@@ -178,7 +181,8 @@ def _nearest_declaration(lines: list[Line], index: int) -> tuple[int, str, tuple
 # "(in millions, except per share and share amounts)", "except share and per share data": the caption exempts
 # counts of shares, which are printed as they are (a per-share amount's "per share" exempts no count)
 _EXCEPT = re.compile(r"\bexcept\b(?P<rest>[^)]*)", re.I)
-_PER_SHARE_WORDS = re.compile(r"\bper[\s-]+shares?\b", re.I)
+# what a per-share amount is called in such a caption: "per share", "share price" (not a count of shares)
+_PER_SHARE_WORDS = re.compile(r"\bper[\s-]+shares?\b|\bshare\s+prices?\b", re.I)
 
 
 def count_scale_above(lines: list[Line], index: int) -> tuple[float, str | None] | None:
@@ -188,10 +192,13 @@ def count_scale_above(lines: list[Line], index: int) -> tuple[float, str | None]
     if nearest is None:
         return None
     _j, text, found = nearest
-    exempt = _EXCEPT.search(text)
-    if exempt and re.search(r"\bshares?\b", _PER_SHARE_WORDS.sub(" ", exempt.group("rest")), re.I):
-        return 1.0, None
-    return found[0], found[1]
+    return (1.0, None) if _exempts_shares(text) else (found[0], found[1])
+
+
+def _exempts_shares(caption: str) -> bool:
+    """Whether a scale caption exempts counts of shares ("except share and per share data")."""
+    exempt = _EXCEPT.search(caption)
+    return bool(exempt and re.search(r"\bshares?\b", _PER_SHARE_WORDS.sub(" ", exempt.group("rest")), re.I))
 
 
 def _declaration(lines: list[Line], j: int) -> tuple[str, tuple[float, str] | None]:

@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-89"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-90"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -315,3 +315,11 @@ TABLE_READER_VERSION = "table-89"  # 4: disclosure topics under their printed na
 # only when every column adds up from the opening to the closing balance, the block's year (its closing date,
 # or a year printed alone above it) is the asked one, one change row names the change and the lead-in or the
 # balances name the rest of the line item; a heading in capitals is no part of the lead-in sentence under it.
+# 90: a row printing figures only that the next row's accumulated depreciation turns into the net row below (in
+# every column, to the printed rounding) is the table's total at cost, for an amount asked before that deduction;
+# a count of shares under a caption exempting share amounts ("in thousands, except share and per share data") is
+# printed as it is, in any table; a line of prose naming a statement ("(c) Not recorded on our balance sheet.",
+# "… in our consolidated balance sheet (in millions):") is no statement's title; "Cash paid for amounts included
+# in the measurement of lease liabilities" names the cash paid for them; a flow named by both directions
+# ("inflows/(outflows)") is the flow, signed by the direction asked; a "Total" row under headers naming no period
+# whose first cell adds up the others is read from that cell.
