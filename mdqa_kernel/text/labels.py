@@ -16,6 +16,7 @@ from functools import cache, lru_cache
 
 from mdqa_kernel.text.datafiles import string_groups
 from mdqa_kernel.text.language import CJK
+from mdqa_kernel.text.line_vocabulary import FLOW_PAIR
 from mdqa_kernel.text.numerals import NUMBERING_CHARS
 from mdqa_kernel.text.periods import strip_period_words
 
@@ -101,12 +102,7 @@ def _sign_pair(text: str) -> tuple[re.Match[str], str, str] | None:
     return None
 
 
-# A cash flow named by both directions, one in parentheses: "Operating cash inflows/(outflows) from operating
-# leases", "(Outflows)/inflows"; and the direction a description asks ("paid" is an outflow, "received" an inflow)
-_FLOW_PAIR = re.compile(
-    r"\b(?P<plain>in|out)flows?\s*/?\s*\(\s*(?P<last>in|out)flows?\s*\)|\(\s*(?P<first>in|out)flows?\s*\)\s*/?\s*(?P<then>in|out)flows?\b",
-    re.IGNORECASE,
-)
+# The direction a description asks of a flow named by both (`FLOW_PAIR`): "paid" is an outflow, "received" an inflow
 _OUTFLOW_ASKED = re.compile(r"\b(?:paid|payments?|outflows?|spent)\b", re.IGNORECASE)
 _INFLOW_ASKED = re.compile(r"\b(?:received|receipts?|proceeds|inflows?)\b", re.IGNORECASE)
 
@@ -115,7 +111,7 @@ def _flow_sign(label: str, description: str) -> int | None:
     """`sign_of_pair` for a flow named by both directions: -1 when the description asks the direction printed
     in parentheses (the cash "paid" under "inflows/(outflows)": "(196)" is 196 paid), 1 for the other, None
     when it asks neither or both; 1 for a label without such a pair."""
-    m = _FLOW_PAIR.search(label)
+    m = FLOW_PAIR.search(label)
     if m is None:
         return 1
     paren, other = (m["first"], m["then"]) if m["first"] else (m["last"], m["plain"])

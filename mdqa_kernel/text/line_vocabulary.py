@@ -63,6 +63,14 @@ SAME_WORD = {"earning": "income", "sale": "revenue", "profit": "income", "operat
 # Printed names of one line item that differ by more than a word, each rewritten to one form first:
 # the outflow for fixed assets ("Additions to / Payments for / Payments to acquire / Purchase of
 # property and equipment", "Capital spending"), the cost of what was sold ("Cost of products sold").
+# A cash flow named by both directions, one in parentheses: "Operating cash inflows/(outflows) from operating
+# leases", "(Outflows)/inflows" (`text.labels.sign_of_pair` reads its figure's sign)
+FLOW_PAIR = re.compile(
+    r"\b(?P<plain>in|out)flows?\s*/?\s*\(\s*(?P<last>in|out)flows?\s*\)"
+    r"|\(\s*(?P<first>in|out)flows?\s*\)\s*/?\s*(?P<then>in|out)flows?\b",
+    re.IGNORECASE,
+)
+
 SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
@@ -72,12 +80,7 @@ SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (re.compile(r"\bcapital\s+spending\b"), "capital expenditures"),
     # "Operating cash inflows/(outflows) from operating leases": a flow named by both its directions is the flow
-    (
-        re.compile(
-            r"\b(?:in|out)flows?\s*/?\s*\(\s*(?:in|out)flows?\s*\)|\(\s*(?:in|out)flows?\s*\)\s*/?\s*(?:in|out)flows?\b"
-        ),
-        "flows",
-    ),
+    (FLOW_PAIR, "flows"),
     # the expense of equity awards under any of its names: "Share-based plans expense", "Equity award
     # compensation expense" are the stock-based compensation expense
     (

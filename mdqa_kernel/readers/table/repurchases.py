@@ -93,7 +93,7 @@ def _table_rows(rows: list[Row], page_ls: list[Line], header_at: int) -> list[Ro
     table: list[Row] = []
     for i in range(header_at + 1, len(page_ls)):
         row = by_line.get(i)
-        if row is not None and table and row.label and row.line.words[0].x0 > _label_x(table) + _INDENT:
+        if row is not None and row.label and row.line.words[0].x0 > _label_x(table) + _INDENT:
             break  # a label far right of the table's labels: the page's footer ("2021 FORM 10-K | 25")
         if row is not None:
             table.append(row)
@@ -103,8 +103,8 @@ def _table_rows(rows: list[Row], page_ls: list[Line], header_at: int) -> list[Ro
 
 
 def _label_x(table: list[Row]) -> float:
-    """Where the table's row labels start (its first labelled row's)."""
-    return next((r.line.words[0].x0 for r in table if r.label), 0.0) or 1e9
+    """Where the table's row labels start (its first labelled row's); anywhere before one is seen."""
+    return next((r.line.words[0].x0 for r in table if r.label), float("inf"))
 
 
 def _prose(line: Line) -> bool:
@@ -131,8 +131,8 @@ def _last_remaining(rows: list[Row], page_ls: list[Line], header_at: int) -> tup
         return None
     for row in reversed(table):
         last = [c for c in row.cells if abs(right - c.x1) <= _ALIGN and c.value is not None]
-        if last:
-            return (row, last[0]) if last[0].value is not None and last[0].value >= 0 else None
+        if last:  # a negative figure is a month's change ("(55)"), not what is left
+            return (row, last[0]) if (last[0].value or 0.0) >= 0 else None
     return None
 
 
