@@ -13,6 +13,7 @@ import pytest
 
 from mdqa_kernel.readers.confidence import CONFIDENT, REVIEW_BELOW
 from mdqa_kernel.readers.semantics import asks_magnitude
+from mdqa_kernel.readers.table.candidates import value_at
 from mdqa_kernel.readers.table.columns import page_rows
 from mdqa_kernel.readers.table.naming import refused_row
 from mdqa_kernel.readers.table.reader import _lines_by_page
@@ -362,3 +363,14 @@ def test_a_bare_total_closing_the_table_its_lead_in_names(
         assert got.value is None or got.confidence < REVIEW_BELOW, got
     else:
         assert got.value == expected and REVIEW_BELOW <= got.confidence < CONFIDENT, got
+
+
+def test_a_footnote_mark_before_a_row_s_amounts_is_no_value(tmp_path: Path) -> None:
+    """ "Total contractual obligations (1) $183,376 $75,462": the "(1)" after the label is a footnote mark,
+    known by the amount after it; a line reader takes no value from it (a "(12)" before plain figures may be a
+    negative amount and is still read)."""
+    assert value_at(" (1) $183,376 $75,462", "number") is None
+    assert value_at(" (12) 5 3", "number") == (" (12)", None, 0, 5)
+    line = "Total contractual obligations (1) $183,376 due over the next five years and thereafter."
+    got = read(annual(tmp_path / "mark.pdf", [text("Contractual Obligations"), text(line)]), OBLIGATIONS)
+    assert got.value is None or got.value > 0, got  # never the mark read as -1

@@ -265,7 +265,14 @@ def value_at(text: str, want: str) -> tuple[str, tuple[float, str] | None, int, 
     if not numbers or _after_dash_cell(text, numbers[0].start):
         return None
     start, end = numbers[0].start, numbers[0].end
+    if _NOTE_MARK.fullmatch(text[start:end].strip()) and _MONEY_NEXT.match(text, end):
+        return None  # "Total contractual obligations (1) $183,376 $75,462 …": a footnote mark, then a row's figures
     return text[start:end], declared_scale_word(text[end : end + 10]), start, end
+
+
+# A footnote mark after a label ("(1)"), known as one by the amount that follows it ("(1) $183,376")
+_NOTE_MARK = re.compile(r"\(\d{1,2}\)")
+_MONEY_NEXT = re.compile(r"\s*[$€£¥₹]\s*\d")
 
 
 def _after_dash_cell(text: str, start: int) -> bool:

@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-90"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-91"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -323,3 +323,4 @@ TABLE_READER_VERSION = "table-90"  # 4: disclosure topics under their printed na
 # in the measurement of lease liabilities" names the cash paid for them; a flow named by both directions
 # ("inflows/(outflows)") is the flow, signed by the direction asked; a "Total" row under headers naming no period
 # whose first cell adds up the others is read from that cell.
+# 91: a footnote mark before an amount ("Total contractual obligations (1) $183,376") is no line reader's value.
