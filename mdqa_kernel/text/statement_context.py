@@ -500,7 +500,8 @@ _WITH_NONCONTROLLING = re.compile(
 
 def _naming_text(label: str, where: frozenset[str], whole: bool = False) -> str:
     """The label as it names a line item: without what its net figure is net of, without a "net of tax"
-    tail and without "amounts included in the measurement of"; "Short-term" read as current where the description's location clause is a current section;
+    tail and without "amounts included in the measurement of"; "Short-term" read as current where the
+    description's location clause is a current section;
     where the whole with the noncontrolling interests' share is asked (`whole`), without the words saying
     it includes that share."""
     if whole:
