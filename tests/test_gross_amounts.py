@@ -141,7 +141,7 @@ def test_an_unlabeled_total_the_deduction_turns_into_the_net_row_is_the_gross_am
     assert found.value == 6756 and found.confidence >= REVIEW_BELOW, found
     assert read(doc, GROSS_PPE_PRIOR).value == 5716
     assert read(doc, NET_PPE).value == 4319  # the net field reads the net row, never the unlabeled one
-    # the deduction printed positive under "Less", the net row naming the item: the same reading
+    # the deduction printed positive, the net row naming the item: the same reading
     less = _unlabeled("Assets", ("6,756", "5,716"), ("2,437", "1,969"), "Property and equipment, net")
     assert read(annual(tmp_path / "less.pdf", less), GROSS_PPE).value == 6756
 

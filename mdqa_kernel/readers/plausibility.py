@@ -74,7 +74,9 @@ _MONEY = re.compile(
     r"|薪酬|费用|成本|工资|支出|福利|收入|社保|股",
     re.I,
 )
-_CURRENCIES = {"usd", "cny", "rmb", "eur", "gbp", "hkd", "jpy", "inr", "元", "万元", "亿元", "$", "dollars"}
+_CURRENCIES = {
+    "usd", "cny", "rmb", "eur", "gbp", "hkd", "jpy", "inr", "cad", "chf", "元", "万元", "亿元", "$", "€", "£", "¥", "dollars"
+}  # fmt: skip
 # What a count of people cannot be read from: a row or sentence about shares (and not about people).
 _SHARES_AFTER = re.compile(r"^\s*(?:million|billion|thousand|万|亿)?\s*(?:shares\b|股(?!东))", re.I)
 _SHARES_TEXT = re.compile(r"\bshares?\b(?!holder)|股份|股本|股数|万股|亿股", re.I)
@@ -228,6 +230,11 @@ def checked(field: FieldLike, result: ReadResult, printed: str | None = None) ->
 def asks_scaled_unit(field: FieldLike) -> bool:
     """The field asks an amount in thousands or millions (its unit is itself a rounding)."""
     return bool(field.scale) and field.scale >= 1000
+
+
+def asks_money(field: FieldLike) -> bool:
+    """The field asks an amount of money: in a currency unit, or kept in thousands or millions."""
+    return asks_scaled_unit(field) or (field.unit or "").strip().lower() in _CURRENCIES
 
 
 def unscaled_fraction(field: FieldLike, value: Any, scale: float | None) -> str | None:

@@ -324,6 +324,13 @@ _LEAD_IN_WORDS = 6  # a lead-in is a sentence, not a block heading ("Effect of:"
 _PROSE_WORDS = 12  # a label-only line this long, not ending in a colon, is prose: no lead-in above it
 
 
+def prose_line(line: Line, min_words: int = _PROSE_WORDS) -> bool:
+    """A line of a paragraph or a footnote: one run of words (no column gap) ending a sentence, or `min_words`
+    long; a column header spread over a table is none, however many words it has."""
+    text = line.text.strip()
+    return line.one_group and (text.endswith(".") or len(text.split()) >= min_words)
+
+
 def lead_in(lines: list[Line], row_index: int) -> str:
     """The sentence that introduces a row's table ("The items accounting for the difference between income
     taxes computed at the U.S. federal statutory rate and our effective rate were as follows:"): the nearest
@@ -342,7 +349,7 @@ def lead_in(lines: list[Line], row_index: int) -> str:
             continue
         # a column header spread over the table ("Description of Commitment   Cash Payments Due During the Year
         # Ending May 31,") is no prose, however many words it has
-        if (text.endswith(".") or len(text.split()) >= _PROSE_WORDS) and lines[j].one_group:
+        if prose_line(lines[j]):
             # "The following table summarizes … obligations … . To satisfy these obligations, …": a paragraph
             # that presents the table introduces it, whatever it ends with
             sentence = _wrapped_sentence(lines, j, text)

@@ -13,13 +13,14 @@ from __future__ import annotations
 import re
 
 from mdqa_kernel.readers.base import DocumentView, FieldLike
-from mdqa_kernel.readers.plausibility import asks_scaled_unit
+from mdqa_kernel.readers.plausibility import asks_money
 from mdqa_kernel.readers.semantics import is_amount
 from mdqa_kernel.readers.table.candidates import Candidate
 from mdqa_kernel.readers.table.columns import cell_candidate, page_rows
 from mdqa_kernel.readers.table.scope import cell_scale
 from mdqa_kernel.text.layout import Cell, Line
 from mdqa_kernel.text.periods import Period, ReportPeriod
+from mdqa_kernel.text.row_context import prose_line
 from mdqa_kernel.text.rows import Row
 
 REMAINING = 0.85  # the column its header names, on the table's last row that prints it
@@ -33,13 +34,10 @@ _LEFT_HEADER = re.compile(
     r"\byet\s+(?:to\s+)?be\s+(?:re)?purchased\b|\bremaining\b|\bavailable\s+for\s+(?:future\s+)?(?:re)?purchases?\b",
     re.I,
 )
-_CURRENCIES = frozenset(
-    {"USD", "EUR", "GBP", "JPY", "CNY", "RMB", "INR", "CAD", "CHF", "$", "€", "£", "¥", "元"}
-)
 _MONEY_HEADER = re.compile(r"\bdollar\b|\$|\bamount\b|\bvalue\b", re.I)
 _LEFT_WORD = re.compile(r"\b(?:yet|remaining|available)\b", re.I)
 _PURCHASE_WORD = re.compile(r"\bpurchas", re.I)
-_PROSE_WORDS = 8  # words of a line of prose; a wrapped label's line has fewer
+_PROSE_WORDS = 8  # words of a footnote's or paragraph's line; a wrapped label's line has fewer
 _INDENT = 40.0  # points a wrapped or indented label may start right of the table's labels
 _HEADER_LINES = 8  # header lines stacked over the table's first row
 _ALIGN = 15.0  # points between the right edges of amounts in one column
@@ -66,8 +64,7 @@ def remaining_authorization(
 def _asks_remaining(field: FieldLike, want: Period) -> bool:
     """A money field asking what is left of a repurchase authorization at the report's end."""
     description = field.description
-    money = asks_scaled_unit(field) or (field.unit or "").strip().upper() in _CURRENCIES
-    if not (is_amount(field) and money) or want.offset not in (None, 0) or want.change:
+    if not (is_amount(field) and asks_money(field)) or want.offset not in (None, 0) or want.change:
         return False  # a count of shares left to buy is another column's
     return bool(_ASKS_REPURCHASE.search(description) and _ASKS_LEFT.search(description))
 
@@ -78,7 +75,7 @@ def _header_lines(page_ls: list[Line]) -> list[int]:
     column it heads is checked against the table under it (`_names_last_column`)."""
     out: list[int] = []
     for i, line in enumerate(page_ls):
-        if line.split()[1] or _prose(line) or not _LEFT_WORD.search(line.text):
+        if line.split()[1] or prose_line(line, _PROSE_WORDS) or not _LEFT_WORD.search(line.text):
             continue
         near = " ".join(ln.text for ln in page_ls[max(0, i - 2) : i + 3])
         if _PURCHASE_WORD.search(near) and not (out and i - out[-1] <= _HEADER_LINES):
@@ -97,7 +94,9 @@ def _table_rows(rows: list[Row], page_ls: list[Line], header_at: int) -> list[Ro
             break  # a label far right of the table's labels: the page's footer ("2021 FORM 10-K | 25")
         if row is not None:
             table.append(row)
-        elif (table and _prose(page_ls[i])) or (not table and i - header_at > _HEADER_LINES):
+        elif (table and prose_line(page_ls[i], _PROSE_WORDS)) or (
+            not table and i - header_at > _HEADER_LINES
+        ):
             break
     return table
 
@@ -105,13 +104,6 @@ def _table_rows(rows: list[Row], page_ls: list[Line], header_at: int) -> list[Ro
 def _label_x(table: list[Row]) -> float:
     """Where the table's row labels start (its first labelled row's); anywhere before one is seen."""
     return next((r.line.words[0].x0 for r in table if r.label), float("inf"))
-
-
-def _prose(line: Line) -> bool:
-    """A line of a footnote or a paragraph: one run of words, a sentence's end or many words; not a header
-    line spread over the columns, nor a wrapped label."""
-    text = line.text.rstrip()
-    return line.one_group and (text.endswith(".") or len(text.split()) >= _PROSE_WORDS)
 
 
 def _last_remaining(rows: list[Row], page_ls: list[Line], header_at: int) -> tuple[Row, Cell] | None:
@@ -142,7 +134,7 @@ def _names_last_column(page_ls: list[Line], header_at: int, first_row: int, left
     said = " ".join(
         w.text
         for line in page_ls[max(0, header_at - _HEADER_LINES) : first_row]
-        if not line.split()[1] and not _prose(line)
+        if not line.split()[1] and not prose_line(line, _PROSE_WORDS)
         for w in line.words
         if w.x0 > left_edge
     )
