@@ -75,9 +75,10 @@ format: $(STAMP)
 	$(BIN)/ruff format mdqa_kernel tests
 	$(BIN)/ruff check --fix mdqa_kernel tests
 
-# pytest exits 5 when it collected no test: that is a broken suite, never a pass.
+# pytest exits 5 when it collected no test: that is a broken suite, never a pass. The 25 slowest tests are
+# listed at the end, so a CI log shows where the time went.
 test: $(STAMP) sysdeps lint
-	@set +e; $(BIN)/python -m pytest $(PYTEST_ARGS); rc=$$?; \
+	@set +e; $(BIN)/python -m pytest --durations=25 $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests (exit 5); the suite is broken" >&2; exit 1; fi; \
 	exit $$rc
 

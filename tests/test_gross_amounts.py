@@ -266,3 +266,19 @@ def test_a_component_row_of_a_table_about_something_else_names_nothing(tmp_path:
         ],
     )
     assert read(doc, FINISHED_GOODS).status is Status.NOT_FOUND
+
+
+def test_a_summary_with_the_liabilities_between_the_assets_and_the_allowance(tmp_path: Path) -> None:
+    """ "Deferred tax assets / Deferred tax liabilities / Valuation allowance / Net deferred tax assets/(liabilities)":
+    the assets row is the gross amount the allowance is taken from; with no net row closing the summary, the
+    assets row states no gross basis and is held."""
+    summary = [
+        row("Deferred tax assets", "$12,310", "$11,250", cols=WIDE),
+        row("Deferred tax liabilities", "(9,300)", "(8,970)", cols=WIDE),
+        row("Valuation allowance", "(3,170)", "(2,420)", cols=WIDE),
+    ]
+    net = row("Net deferred tax assets/(liabilities)", "($160)", "($140)", cols=WIDE)
+    found = read(annual(tmp_path / "summary.pdf", _tax_note(*summary, net)), GROSS_DTA)
+    assert found.status is Status.FOUND and found.value == 12310 and found.confidence >= REVIEW_BELOW, found
+    held = read(annual(tmp_path / "open.pdf", _tax_note(*summary)), GROSS_DTA)
+    assert held.value is None or held.confidence < REVIEW_BELOW, held

@@ -179,3 +179,20 @@ def test_a_heading_naming_another_item_names_no_balance(tmp_path: Path) -> None:
     for description in (PBO_END, PBO_BEGIN):
         found = read(doc, description)
         assert found.value is None or found.confidence < REVIEW_BELOW, description
+
+
+def test_retirement_plans_columns_are_the_pension_plans(tmp_path: Path) -> None:
+    """ "Retirement Plans | Other Benefit Plans": the defined benefit retirement plans are the pension plans;
+    "Retirement Savings Plans" (a defined contribution plan) over the same figures names no pension column."""
+    pages = [_funded_status(lift=0.0)]
+    pages[0][3] = _groups("Retirement Plans", "Other Benefit Plans")
+    doc = view(_draw(tmp_path / "retirement.pdf", pages), year=2023, doctype="10-K")
+    for description, value in ((PBO_END, 9590), (ASSETS_END, 9510)):
+        found = read(doc, description)
+        assert found.status is Status.FOUND and found.value == value, description
+        assert found.confidence >= REVIEW_BELOW
+    pages[0][3] = _groups("Retirement Savings Plans", "Other Benefit Plans")
+    savings = view(_draw(tmp_path / "savings.pdf", pages), year=2023, doctype="10-K")
+    for description in (PBO_END, ASSETS_END):
+        found = read(savings, description)
+        assert found.value is None or found.confidence < REVIEW_BELOW, description

@@ -2,7 +2,8 @@
 month of the last quarter under a header whose last column is "Approximate Dollar Value of Shares that May Yet
 Be Purchased Under the Plans or Programs (in millions)"; the last row printing that column is the period's
 end (a "Total" row when it prints one, else the last month). Decoys: a page footer below the table, a last
-column counting shares, and a field asking the prior year."""
+column counting shares, and a field asking the prior year. A table printed to the dollar ("$ 7,083,000,000")
+without a caption, in a filing whose other tables are in millions, is in units: no scale fits such a figure."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 
 from mdqa_kernel.readers.confidence import CONFIDENT, REVIEW_BELOW
 from tests.test_periods import row, text
-from tests.test_statement_labels import annual, read
+from tests.test_statement_labels import annual, millions_page, read
 
 REMAINING = (
     "Amount remaining available under the share repurchase authorization at the end of the period of the report,"
@@ -70,3 +71,32 @@ def test_a_column_counting_shares_or_another_year_is_not_the_amount_left(tmp_pat
         dollars, REMAINING.replace("the end of the period of the report", "the end of the prior fiscal year")
     )
     assert prior.value != 7083, prior
+
+
+def test_an_amount_printed_to_the_dollar_is_in_units_among_tables_in_millions(tmp_path: Path) -> None:
+    dollars = (*DOLLARS[:4], "")
+    page = _purchases(dollars, ("", "69,955,693", "", "69,955,693"))
+    # the three months' last cells printed to the dollar: "$ 9,410" → "$ 9,410,000,000"
+    page[-6:-3] = [[*r[:-1], (r[-1][0], f"$ {r[-1][1].strip('$ ')},000,000", r[-1][2])] for r in page[-6:-3]]
+    balance = millions_page(
+        "CONSOLIDATED BALANCE SHEETS", ("2023", "2022"), ("Total assets", "45,120", "43,810")
+    )
+    doc = annual(tmp_path / "units.pdf", page, balance)
+    got = read(doc, REMAINING)
+    assert got.value == 7083 and got.confidence >= CONFIDENT, got
+
+
+def test_a_sentence_stating_what_remains_of_the_authorization(tmp_path: Path) -> None:
+    """ "As of December 31, 2023, authorization for $5.7 billion of share repurchases remained." Decoys: the same
+    sentence dated a year earlier, and one stating the authorized total beside what is left."""
+    lead = text("ITEM 5. MARKET FOR REGISTRANT'S COMMON EQUITY AND ISSUER PURCHASES OF EQUITY SECURITIES")
+    said = "As of December 31, {year}, authorization for ${left} billion of share repurchases remained."
+    doc = annual(tmp_path / "said.pdf", [lead, text(said.format(year=2023, left="5.7"))])
+    got = read(doc, REMAINING)
+    assert got.value == 5700 and got.confidence >= REVIEW_BELOW, got
+    prior = annual(tmp_path / "prior.pdf", [lead, text(said.format(year=2022, left="4.1"))])
+    held = read(prior, REMAINING)
+    assert held.value is None or held.confidence < REVIEW_BELOW, held
+    both = "In 2023 the Board authorized a $20 billion program, of which $5.7 billion remained available."
+    total = read(annual(tmp_path / "both.pdf", [lead, text(both)]), REMAINING)
+    assert total.value is None or total.confidence < REVIEW_BELOW, total

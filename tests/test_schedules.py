@@ -269,3 +269,32 @@ def test_a_column_no_header_names_alone_is_not_read(tmp_path: Path) -> None:
         ]
         got = read(annual(tmp_path / f"{name}.pdf", page), LEASE_NEXT)
         assert got.value is None, (name, got)
+
+
+STATED = (
+    "The scheduled maturity of long-term debt in each of the years ending December 31, {first} through {last} are"
+    " $6 million, $3 million, $0 million, $500 million and $0 million, respectively, at face value."
+)
+
+
+def test_a_sentence_listing_each_year_s_maturity(tmp_path: Path) -> None:
+    """The sentence's years run from the year after the report's and list one amount each: the first is the next
+    year's, the second the year after's."""
+    first, second = STATED.format(first=2024, last=2028).split(" $500")  # wrapped over two lines
+    doc = annual(tmp_path / "stated.pdf", [text("NOTE 11 — DEBT"), text(first), text("$500" + second)])
+    got = read(doc, NEXT)
+    assert got.value == 6 and got.confidence >= CONFIDENT, got
+    assert read(doc, SECOND).value == 3
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        STATED.format(first=2023, last=2027),  # starts at the report's own year
+        STATED.format(first=2024, last=2029),  # six years, five amounts
+        STATED.replace("long-term debt", "purchase obligations").format(first=2024, last=2028),
+    ],
+)
+def test_a_sentence_of_other_years_or_another_obligation_is_not_read(tmp_path: Path, sentence: str) -> None:
+    got = read(annual(tmp_path / "other.pdf", [text("NOTE 11 — DEBT"), text(sentence)]), NEXT)
+    assert got.value != 6 or got.confidence < CONFIDENT, got

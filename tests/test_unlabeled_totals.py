@@ -106,3 +106,49 @@ def test_a_heading_under_a_figures_only_row_is_not_its_name(tmp_path: Path) -> N
     rows = table_rows(_lines_by_page(doc)[2])
     current = next(r for r in rows if r.cells and r.cells[0].text == "408")
     assert current.label == "" and current.extended_label == "", current
+
+
+def _indented(label: str, *values: str, x: float) -> list:
+    return [(x, label, "l"), *row("", *values, cols=COLS)[1:]]
+
+
+def _nested(heading: str, federal: tuple, state: tuple, foreign: tuple, total: tuple) -> list:
+    """A block whose "United States" sub-heading is indented over "Federal" and "State", "Foreign" at its indent
+    and the bare "Total" at the margin."""
+    return [
+        text(heading),
+        [(84, "United States", "l")],
+        _indented("Federal", *federal, x=96),
+        _indented("State", *state, x=96),
+        _indented("Foreign", *foreign, x=84),
+        row("Total", *total, cols=COLS),
+    ]
+
+
+def test_a_total_at_the_margin_closes_the_outer_block_not_an_indented_sub_block(tmp_path: Path) -> None:
+    """ "Total" at the margin under "Current:", after "United States" (indented, over "Federal" and "State") and
+    "Foreign": the sub-heading opens a block inside "Current:"; the total closes "Current:"."""
+    note = [
+        text("NOTE 9. INCOME TAXES"),
+        text(LEAD_INS[2]),
+        row("", "2023", "2022", "2021", cols=COLS),
+        *_nested(
+            "Current:",
+            ("$ 317", "$ 347", "$ 354"),
+            ("37", "48", "51"),
+            ("54", "60", "33"),
+            ("408", "455", "438"),
+        ),
+        *_nested(
+            "Deferred:",
+            ("163", "65", "(275)"),
+            ("21", "10", "(26)"),
+            ("17", "(27)", "4"),
+            ("201", "48", "(297)"),
+        ),
+        row("Income tax expense", "$ 609", "$ 503", "$ 141", cols=COLS),
+    ]
+    doc = annual(tmp_path / "nested.pdf", note)
+    current, deferred = read(doc, CURRENT), read(doc, DEFERRED)
+    assert current.status is Status.FOUND and current.value == 408, current
+    assert deferred.status is Status.FOUND and deferred.value == 201, deferred

@@ -27,6 +27,8 @@ UNDECLARED_SCALE = 0.8  # nothing declared: probably units; at CONFIDENT only on
 # Nothing declared for a table of a filing that heads its other tables "(In millions)" or "单位：万元": its
 # caption was probably lost to the text layer (an image, a running header), and which scale it was is unknown.
 UNDECLARED_AMONG_SCALED = 0.45
+# An amount printed to the dollar ("$2,238,000,000"): at any declared scale it would be a thousand billion or more.
+PRINTED_IN_UNITS = 0.95
 
 # "No" because something was not found (readers/table/reader.py).
 ABSENT_PHRASE = 0.5  # a statement phrase found nowhere in a readable document: wording varies

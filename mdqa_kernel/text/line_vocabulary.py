@@ -79,6 +79,9 @@ SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
         "purchases of ",
     ),
     (re.compile(r"\bcapital\s+spending\b"), "capital expenditures"),
+    # "Retirement Plans" beside "Other Benefit Plans" heads the defined benefit pension plans' columns; a
+    # defined contribution plan ("401(k) retirement savings plan") and "postretirement" benefits are not pensions
+    (re.compile(r"(?<!contribution )\bretirement\s+plan(s?)\b"), r"pension plan\1"),
     # "Operating cash inflows/(outflows) from operating leases": a flow named by both its directions is the flow
     (FLOW_PAIR, "flows"),
     # the expense of equity awards under any of its names: "Share-based plans expense", "Equity award
@@ -233,6 +236,17 @@ SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bnumber\s+of\s+(?=(?:[a-z]+\s+){0,2}shares\b)"), ""),
     (re.compile(r"(?<!weighted )(?<!weighted-)\baverage\s+(?=(?:common\s+)?shares\b)"), "weighted average "),
     (re.compile(r"\bshares\s+of\s+common\s+stock\b"), "shares"),
+    # "Long-term debt, less current portion", "Operating lease liabilities, net of current maturities": what is
+    # left without the current part is the non-current part (a row that starts "Less current maturities of
+    # long-term debt" is the deduction, not named here)
+    (
+        re.compile(
+            r"\b(debt|borrowings|obligations?|liabilit(?:y|ies))\s*,?\s*(?:less|net\s+of|excluding|exclusive\s+of)"
+            r"\s*:?\s+(?:the\s+)?current\s+(?:portions?|maturities|installments)"
+            r"(?:\s+of\s+(?:long[\s-]+term\s+)?(?:debt|borrowings|obligations?|liabilit(?:y|ies)))?\b"
+        ),
+        r"\1, noncurrent",
+    ),
     # "Long-term …", "Non-current …", "…, noncurrent": one section word, never read as "current"
     (re.compile(r"\b(?:non[\s-]?current|long[\s-]+term)\b"), "noncurrent"),
     # "Long-term operating lease obligations": a lease's recognised obligation is its lease liability

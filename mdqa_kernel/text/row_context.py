@@ -180,6 +180,24 @@ def block_heading(lines: list[Line], row_index: int) -> str:
     return text if is_english(text) else ""
 
 
+_INDENT_SLACK = 2.0  # points a heading may sit right of the row it opens and still be at its indent
+
+
+def enclosing_heading(lines: list[Line], row_index: int) -> str:
+    """The nearest label-only English line above a row at the row's indent or left of it: the block a total
+    closes. "United States" indented under "Current:" opens a sub-block; the "Total" at the margin below
+    "Foreign" closes "Current:"."""
+    left = lines[row_index].words[0].x0 if lines[row_index].words else 0.0
+    for j in range(row_index - 1, max(row_index - _BLOCK_LOOKUP, -1), -1):
+        _label, cells, _units = lines[j].split()
+        text = lines[j].text.strip()
+        if cells or not re.search(r"[A-Za-z]{3}", text):
+            continue
+        if lines[j].words[0].x0 <= left + _INDENT_SLACK:
+            return text if is_english(text) else ""
+    return ""
+
+
 def adjusted_block(lines: list[Line], row_index: int, description: str) -> bool:
     """The row sits in a block of adjusted (non-GAAP) figures and the description does not ask for one."""
     return bool(_ADJUSTED.search(block_heading(lines, row_index))) and not _ADJUSTED.search(description)
@@ -238,6 +256,24 @@ def as_current_line(lines: list[Line], row_index: int, label: str, description: 
     return f"{label[: m.start()]}current {label[m.start() :]}"
 
 
+# "Total long-term debt" above "Less: current portion" (or "Less current maturities of long-term debt"): the
+# debt's kind, not its non-current part; the row below it deducts the part due within a year
+_LONG_TERM_DEBT = re.compile(r"^\W*(?:total\s+)?long[\s-]term\s+debt\W*$", re.IGNORECASE)
+_LESS_CURRENT = re.compile(
+    r"^\W*less\b\W*(?:the\s+)?current\s+(?:portions?|maturities|installments)\b", re.IGNORECASE
+)
+
+
+def debt_with_current_part(lines: list[Line], row_index: int, label: str) -> str:
+    """ "Total debt" for a "(Total) long-term debt" row that the next row deducts the current portion from: the
+    row holds every borrowing, current and long-term; '' for any other row."""
+    if not _LONG_TERM_DEBT.match(label) or row_index + 1 >= len(lines):
+        return ""
+    below, cells, _units = lines[row_index + 1].split()
+    text = " ".join(w.text for w in below)
+    return "Total debt" if cells and _LESS_CURRENT.match(text) else ""
+
+
 # The deduction that turns a gross amount into its net one: "Less: accumulated depreciation", "Allowance
 # for doubtful accounts"
 _DEDUCTION = re.compile(
@@ -279,15 +315,30 @@ def names_deduction(label: str, deduction: str) -> bool:
     return set(words(deduction)) <= set(words(label))
 
 
+_NET_LEAD = re.compile(r"^\W*net\b", re.IGNORECASE)
+
+
 def before_deduction(lines: list[Line], row_index: int, deduction: str) -> str | None:
     """The row is the gross amount the next row deducts `deduction` from ("Total deferred tax assets 928 /
     Valuation allowance (88)"): the label of the row after the deduction (the net amount: "Property and
-    equipment, net"), '' when there is none; None when the next row deducts nothing so."""
+    equipment, net"), '' when there is none; None when the next row deducts nothing so. One other row may stand
+    between them when the row after the deduction is this one's net ("Net deferred tax assets/(liabilities)")."""
     below = next_row(lines, row_index)
-    if below is None or not names_deduction(below[1], deduction):
+    if below is None:
         return None
-    after = next_row(lines, below[0])
-    return after[1] if after else ""
+    if names_deduction(below[1], deduction):
+        after = next_row(lines, below[0])
+        return after[1] if after else ""
+    # "Deferred tax assets / Deferred tax liabilities / Valuation allowance / Net deferred tax assets/(liabilities)":
+    # one row between, when the row after the deduction nets this one ("Net …" stating its words)
+    further = next_row(lines, below[0])
+    if further is None or not names_deduction(further[1], deduction):
+        return None
+    after = next_row(lines, further[0])
+    label = " ".join(w.text for w in lines[row_index].split()[0])
+    if after and _NET_LEAD.match(after[1]) and set(words(label)) <= set(words(after[1])):
+        return after[1]
+    return None
 
 
 def deferred_tax_block(lines: list[Line], row_index: int, description: str) -> bool:

@@ -167,6 +167,9 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # scale caption wrapped from a lead-in's last line; "Current tax expense" / "Current taxes" are the current tax
 # line; a component row leaves the item's noun to its table; a bare "Total" closing the table its lead-in names;
 # a lead-in sentence ending in a colon is no column header).
+# mdqa v120: table reader table-92 (enclosing block of a bare total, retirement plans as pension plans, total
+# debt before the current portion is deducted, amounts printed to the dollar, store counts, maturities and
+# remaining repurchase authorizations stated in sentences).
 # mdqa v119: table reader table-91 (a footnote mark before an amount is no line reader's value).
 # mdqa v118: table reader table-90 (an unlabeled total at cost above accumulated depreciation that nets to the
 # row below; share counts under "except share … data" captions printed as they are; prose naming a statement is
@@ -287,7 +290,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 119,
+    "mdqa": 120,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

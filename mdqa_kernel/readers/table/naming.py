@@ -32,7 +32,9 @@ from mdqa_kernel.text.row_context import (
     before_deduction,
     block_heading,
     closing_total,
+    debt_with_current_part,
     deferred_tax_block,
+    enclosing_heading,
     gross_before_deduction,
     lead_in,
     names_deduction,
@@ -110,9 +112,11 @@ def row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike)
     # "Change in deferred income taxes" among the operating adjustments the description places its line in
     own = operating_adjustment(row.label, field.description)
     texts = [operating_adjustment(t, field.description) for t in texts]
-    fit = max(_english_fit(v, labels, field.description, own) for v in texts) or _context_fit(
-        page_ls, row, labels, field.description
-    )
+    fit = max(_english_fit(v, labels, field.description, own) for v in texts)
+    # "Total long-term debt" above "Less: current portion": its "long-term" restricts nothing, it is the total
+    if debt := debt_with_current_part(page_ls, row.line.index, row.label):
+        fit = max(fit, _english_fit(debt, labels, field.description, debt))
+    fit = fit or _context_fit(page_ls, row, labels, field.description)
     if deduction := asked_deduction(field.description):
         fit = _gross_fit(page_ls, row, field.description, deduction, fit)
     if fit and adjusted_block(page_ls, row.line.index, field.description):
@@ -185,7 +189,7 @@ def _block_total_named(page_ls: list[Line], row: Row, description: str) -> bool:
     the heading's words, each a word of the head."""
     said = words(row.label)
     rest = set(said) - {"total"}
-    heading = set(words(block_heading(page_ls, row.line.index)))
+    heading = set(words(enclosing_heading(page_ls, row.line.index)))
     if "total" not in said or not heading or rest not in (set(), heading):
         return False
     lead = set(words(lead_in(page_ls, row.line.index)))
@@ -335,13 +339,21 @@ _PER_SHARE_NOTE = re.compile(
 )
 
 
+_ASKS_NONCURRENT = re.compile(
+    r"\b(?:excluding|excludes|less|net\s+of|without)\s+(?:the\s+)?current\s+(?:portions?|maturities)\b"
+    r"|\bnon-?\s?current\b",
+    re.IGNORECASE,
+)
+
+
 def refused_row(page_ls: list[Line], row: Row, field: FieldLike) -> bool:
     """The row cannot hold the field, whatever else its label says: an amount in a per-share block, a
     balance in a block of changes or on a row naming a change, a row of the other share basis's block
     (outdented heading or not), a deferred-tax table's "Inventory (37) (24)" (a tax amount), a part of
     revenue for a non-operating item; for a per-share field, a row whose label states its per-share
     amount in a note (the row holds the totals); a header line labelled only by the table's scale caption; for
-    an amount asked before a deduction, a row stating the deduction made."""
+    an amount asked before a deduction, a row stating the deduction made; for debt asked without its current
+    portion, the long-term debt the next row deducts it from."""
     if is_scale_caption(row.label):
         return True  # "(In millions) 2017 2018-2019 … Total": the table's header line, its years no values
     per_share = field_basis(field) is not None
@@ -364,6 +376,11 @@ def refused_row(page_ls: list[Line], row: Row, field: FieldLike) -> bool:
         or deferred_tax_block(page_ls, row.line.index, field.description)
         or gross_before_deduction(page_ls, row.line.index, field.description)
         or revenue_part(page_ls, row.line.index, field.description)
+        # "Total long-term debt" above "Less: current portion" holds the current part the field leaves out
+        or bool(
+            _ASKS_NONCURRENT.search(field.description)
+            and debt_with_current_part(page_ls, row.line.index, row.label)
+        )
     )
 
 

@@ -87,11 +87,12 @@ from mdqa_kernel.readers.table.people import people_count
 from mdqa_kernel.readers.table.prose import ProseWindow, label_then_value, prose_windows
 from mdqa_kernel.readers.table.prose_facts import dividend_of_year, dividend_per_share, firm_in_role, share_of
 from mdqa_kernel.readers.table.readings import same
-from mdqa_kernel.readers.table.repurchases import remaining_authorization
+from mdqa_kernel.readers.table.repurchases import remaining_authorization, remaining_in_prose
 from mdqa_kernel.readers.table.rollforward import rollforward_readings
 from mdqa_kernel.readers.table.schedule import schedule_amounts
 from mdqa_kernel.readers.table.scope import cell_scale, line_index, line_scale, scope_at
 from mdqa_kernel.readers.table.share_counts import share_counts
+from mdqa_kernel.readers.table.site_counts import site_count
 from mdqa_kernel.readers.table.subjects import sentence_subjects, subject_then_value
 from mdqa_kernel.readers.table.version import TABLE_READER_VERSION
 from mdqa_kernel.readers.table.votes import vote_counts
@@ -413,9 +414,11 @@ class TableReader:
         out += label_then_value(lines, labels, want, windows) + subject_then_value(
             subjects, field.description, want
         )
+        out += remaining_in_prose(windows, field, period[0])  # "authorization for $5.7 billion … remained"
         if field.type == "integer":
             out += counts(lines, field.description) + group_count(lines, field.description)
             out += vote_counts(lines, field.description)
+            out += site_count(windows, field)  # "We had 1,138 stores at the end of fiscal 2023"
         kind = field_kind(field)
         if field.type == "integer" or (kind is not None and kind.name == "people"):
             out += people_count(windows, field.description)  # "Employees" typed as a number, too

@@ -3,6 +3,11 @@
 the last column headed "Approximate Dollar Value of Shares that May Yet Be Purchased Under the Plans or
 Programs". The amount at the period's end is that column's figure on the table's last row that prints one.
 
+A sentence may state it instead ("As of January 31, 2020, authorization for $5.7 billion of share repurchases
+remained"; "… $2.2 billion remained available under the program"): read when the sentence speaks of repurchases,
+of an authorization or program, and of what remains, and states one amount only (a sentence with the authorized
+total beside what is left is not read); the sentence's date is then checked like any prose reading's.
+
 Read only when the header over the last column says what is left to buy ("may yet be purchased", "remaining",
 "available") and that it is money ("Dollar Value", "$", "amount"): a "Maximum Number of Shares that May Yet Be
 Purchased" column is a count. The caption's or the column's scale applies ("(in millions)"), as to any cell.
@@ -17,6 +22,7 @@ from mdqa_kernel.readers.plausibility import asks_money
 from mdqa_kernel.readers.semantics import is_amount
 from mdqa_kernel.readers.table.candidates import Candidate
 from mdqa_kernel.readers.table.columns import cell_candidate, page_rows
+from mdqa_kernel.readers.table.prose import ProseWindow, lines_candidate
 from mdqa_kernel.readers.table.scope import cell_scale
 from mdqa_kernel.text.layout import Cell, Line
 from mdqa_kernel.text.periods import Period, ReportPeriod
@@ -139,3 +145,50 @@ def _names_last_column(page_ls: list[Line], header_at: int, first_row: int, left
         if w.x0 > left_edge
     )
     return bool(_LEFT_HEADER.search(said) and _MONEY_HEADER.search(said))
+
+
+# A sentence about what is left of a repurchase authorization: the purchases, the authorization (or program),
+# and that it remains
+_SENTENCE_PURCHASE = re.compile(r"\b(?:re)?purchases?\b|\bbuy-?backs?\b|\brepurchased?\b", re.I)
+_SENTENCE_AUTHORITY = re.compile(r"\bauthori[sz]\w*|\bprograms?\b", re.I)
+_SENTENCE_LEFT = re.compile(r"\bremain(?:s|ed|ing)?\b|\bavailable\b|\byet\s+to\s+be\b", re.I)
+_MONEY = re.compile(r"\$\s?(?P<n>\d[\d,]*(?:\.\d+)?)(?:\s+(?P<w>thousand|million|billion))?", re.I)
+_SENTENCE_SPLIT = re.compile(r"(?<=[a-z0-9)])\.\s+(?=[A-Z])")
+# one amount in a sentence about what remains of a repurchase authorization: below the purchases table's column,
+# which prints it to the unit where the sentence rounds it ("$2.2 billion" beside 2,238,000,000)
+STATED_REMAINING = 0.75
+
+
+def remaining_in_prose(windows: list[ProseWindow], field: FieldLike, want: Period) -> list[Candidate]:
+    """The one amount of each sentence that says what remains of a repurchase authorization, as a prose
+    candidate (its date checked by the caller, like any sentence's)."""
+    if not _asks_remaining(field, want):
+        return []
+    out = []
+    for w in windows:
+        start = 0
+        for sentence in _SENTENCE_SPLIT.split(w.text):
+            at, start = w.text.find(sentence, start), w.text.find(sentence, start) + len(sentence)
+            if at >= w.first_len:
+                break  # starts on the next line: read with that line
+            amounts = list(_MONEY.finditer(sentence))
+            if len(amounts) != 1 or not all(
+                p.search(sentence) for p in (_SENTENCE_PURCHASE, _SENTENCE_AUTHORITY, _SENTENCE_LEFT)
+            ):
+                continue
+            hit = amounts[0]
+            word = (hit["w"] or "").lower() or None
+            scale = {"thousand": 1e3, "million": 1e6, "billion": 1e9}.get(word or "")
+            out.append(
+                lines_candidate(
+                    "prose",
+                    w.page,
+                    hit.group(0),
+                    w.used(at + hit.end()),
+                    STATED_REMAINING,
+                    scale=scale,
+                    scale_word=word,
+                    number=float(hit["n"].replace(",", "")),
+                )
+            )
+    return out

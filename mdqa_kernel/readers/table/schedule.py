@@ -12,6 +12,11 @@ A field asking a schedule's total ("Total undiscounted future operating lease pa
 end is read from the "Total" row that closes such a run of years down the rows, and only when that total is
 the sum of the years' amounts and the "Thereafter" amount printed above it.
 
+A sentence may state the schedule ("The scheduled maturity of Long-term debt in each of the years ending May 31,
+2020 through 2024 are $6 million, $3 million, $0 million, $500 million and $0 million, respectively"): read when
+it names the subject and a due word before its years, the years run from the one after the report's, and it
+lists one amount per year.
+
 Not read: a schedule whose lead-in names another obligation beside the subject (lease, purchase, pension,
 interest) unless a row's own label names the subject alone; a column list whose amounts do not match its
 headers one for one; a year that is not in the schedule.
@@ -26,6 +31,7 @@ from mdqa_kernel.readers.confidence import STANDING_SCALE
 from mdqa_kernel.readers.table.arithmetic import sums_to
 from mdqa_kernel.readers.table.candidates import Candidate
 from mdqa_kernel.readers.table.columns import cell_candidate, page_rows
+from mdqa_kernel.readers.table.prose import lines_candidate, prose_windows
 from mdqa_kernel.readers.table.scope import declared_above
 from mdqa_kernel.text.layout import Cell, Line
 from mdqa_kernel.text.periods import Period, ReportPeriod
@@ -92,6 +98,57 @@ def _year_amounts(
         rows = page_rows(doc, page, page_ls)
         out += _down_rows(doc, rows, page_ls, subject, year + 1, target)
         out += _across_columns(doc, rows, page_ls, subject, year + 1, target)
+    return out + _stated_years(lines, subject, year + 1, target)
+
+
+# "… in each of the years ending May 31, 2020 through 2024 are $6 million, $3 million, … and $0 million": a run of
+# years, then one amount per year
+_YEARS_LISTED = re.compile(
+    r"(?P<y1>(?:19|20)\d\d)\s+(?:through|to|[-–])\s+(?P<y2>(?:19|20)\d\d)\s*,?\s+(?:are|were|is|will\s+be|total|of)"
+    r"\s+(?:approximately\s+)?(?P<amounts>\$[^;:]*?)(?:,?\s+respectively|(?=[.;]\s)|[.;]?$)",
+    re.I,
+)
+_AMOUNT = re.compile(r"^\$\s?(?P<n>\d[\d,]*(?:\.\d+)?)(?:\s+(?P<w>thousand|million|billion))?$", re.I)
+_LIST_SPLIT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
+_STATED_LOOKBACK = 160  # characters before a sentence's years searched for its subject and due word
+
+
+def _stated_years(
+    lines: dict[int, list[Line]], subject: frozenset[str], first: int, target: int
+) -> list[Candidate]:
+    """The target year's amount in a sentence listing the amounts due in each year from the one after the
+    report's (one amount per year, the subject and a due word named before the years)."""
+    out: list[Candidate] = []
+    for w in prose_windows(lines):
+        for m in _YEARS_LISTED.finditer(w.text):
+            if m.start() >= w.first_len:
+                break  # starts on the next line: read with that line
+            y1, y2 = int(m["y1"]), int(m["y2"])
+            amounts = [a for a in _LIST_SPLIT.split(m["amounts"].strip().rstrip(",")) if a]
+            parsed = [_AMOUNT.match(a) for a in amounts]
+            if y1 != first or not y1 <= target <= y2 or len(parsed) != y2 - y1 + 1 or not all(parsed):
+                continue
+            head = _SENTENCE_END.split((w.before + " " + w.text[: m.start()])[-_STATED_LOOKBACK:])[-1]
+            said = set(words(head))
+            if not _names_subject(said, subject, alone=True) or not said & _DUE_WORDS:
+                continue
+            hit = parsed[target - y1]
+            assert hit is not None
+            word = (hit["w"] or "").lower() or None
+            scale = {"thousand": 1e3, "million": 1e6, "billion": 1e9}.get(word or "")
+            number = float(hit["n"].replace(",", ""))
+            out.append(
+                lines_candidate(
+                    "table",
+                    w.page,
+                    hit.group(0),
+                    w.used(m.end()),
+                    SCHEDULED,
+                    scale=scale,
+                    scale_word=word,
+                    number=number,
+                )
+            )
     return out
 
 

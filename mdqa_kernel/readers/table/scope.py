@@ -12,11 +12,12 @@ from mdqa_kernel.readers.base import DocumentView, FieldLike
 from mdqa_kernel.readers.confidence import (
     COUNT_SCALE,
     KNOWN_SCALE,
+    PRINTED_IN_UNITS,
     STANDING_SCALE,
     UNDECLARED_AMONG_SCALED,
     UNDECLARED_SCALE,
 )
-from mdqa_kernel.readers.plausibility import asks_scaled_unit
+from mdqa_kernel.readers.plausibility import asks_money, asks_scaled_unit
 from mdqa_kernel.readers.semantics import (
     SEGMENT_HEADING,
     asks_percent,
@@ -90,6 +91,11 @@ def declared_above(
 _COUNT_UNITS = ("persons", "people", "count", "shares", "votes", "人", "次", "股", "家", "warehouses")
 
 
+# Three or more thousands groups ("$2,238,000,000"): no filing states a billion thousands or a billion millions
+# of a currency, so an amount printed so is in units whatever the tables around it are captioned
+_PRINTED_IN_UNITS = re.compile(r"^\(?[^\d(]{0,3}\(?\d{1,3}(?:,\d{3}){3,}\)?$")
+
+
 def cell_scale(
     doc: DocumentView, field: FieldLike, row: Row, lines: list[Line], cell: Cell
 ) -> tuple[float, str | None, float]:
@@ -117,6 +123,8 @@ def cell_scale(
         return above[0], above[1], KNOWN_SCALE
     if counted:
         return 1.0, None, COUNT_SCALE
+    if _PRINTED_IN_UNITS.match(cell.text) and asks_money(field):
+        return 1.0, None, PRINTED_IN_UNITS
     standing = doc.standing_scale(row.page)
     if standing is not None:
         return standing[0], standing[1], STANDING_SCALE

@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-91"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-92"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -324,3 +324,10 @@ TABLE_READER_VERSION = "table-91"  # 4: disclosure topics under their printed na
 # ("inflows/(outflows)") is the flow, signed by the direction asked; a "Total" row under headers naming no period
 # whose first cell adds up the others is read from that cell.
 # 91: a footnote mark before an amount ("Total contractual obligations (1) $183,376") is no line reader's value.
+# 92: a bare "Total" at the margin closes the outer block ("Current:"), not an indented sub-block ("United States");
+# "Retirement Plans" columns are the pension plans'; "Total long-term debt" above "Less: current portion" is the
+# total debt (and never the debt asked without its current portion); "…, less current portion" is non-current;
+# one row may stand between a gross amount and its deduction when the row after it is the net ("Deferred tax
+# assets / Deferred tax liabilities / Valuation allowance / Net …"); an amount printed to the dollar
+# ("$2,238,000,000") is in units; "We had 1,138 stores at the end of fiscal 2023" (site_counts); a sentence
+# listing each year's maturity; a sentence saying what remains of a repurchase authorization.
