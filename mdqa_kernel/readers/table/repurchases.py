@@ -22,12 +22,13 @@ from mdqa_kernel.readers.plausibility import asks_money
 from mdqa_kernel.readers.semantics import is_amount
 from mdqa_kernel.readers.table.candidates import Candidate
 from mdqa_kernel.readers.table.columns import cell_candidate, page_rows
-from mdqa_kernel.readers.table.prose import ProseWindow, lines_candidate
+from mdqa_kernel.readers.table.prose import SENTENCE_END, ProseWindow, lines_candidate
 from mdqa_kernel.readers.table.scope import cell_scale
 from mdqa_kernel.text.layout import Cell, Line
 from mdqa_kernel.text.periods import Period, ReportPeriod
 from mdqa_kernel.text.row_context import prose_line
 from mdqa_kernel.text.rows import Row
+from mdqa_kernel.text.values import scale_factor
 
 REMAINING = 0.85  # the column its header names, on the table's last row that prints it
 
@@ -153,7 +154,6 @@ _SENTENCE_PURCHASE = re.compile(r"\b(?:re)?purchases?\b|\bbuy-?backs?\b|\brepurc
 _SENTENCE_AUTHORITY = re.compile(r"\bauthori[sz]\w*|\bprograms?\b", re.I)
 _SENTENCE_LEFT = re.compile(r"\bremain(?:s|ed|ing)?\b|\bavailable\b|\byet\s+to\s+be\b", re.I)
 _MONEY = re.compile(r"\$\s?(?P<n>\d[\d,]*(?:\.\d+)?)(?:\s+(?P<w>thousand|million|billion))?", re.I)
-_SENTENCE_SPLIT = re.compile(r"(?<=[a-z0-9)])\.\s+(?=[A-Z])")
 # one amount in a sentence about what remains of a repurchase authorization: below the purchases table's column,
 # which prints it to the unit where the sentence rounds it ("$2.2 billion" beside 2,238,000,000)
 STATED_REMAINING = 0.75
@@ -167,8 +167,9 @@ def remaining_in_prose(windows: list[ProseWindow], field: FieldLike, want: Perio
     out = []
     for w in windows:
         start = 0
-        for sentence in _SENTENCE_SPLIT.split(w.text):
-            at, start = w.text.find(sentence, start), w.text.find(sentence, start) + len(sentence)
+        for sentence in SENTENCE_END.split(w.text):
+            at = w.text.find(sentence, start)
+            start = at + len(sentence)
             if at >= w.first_len:
                 break  # starts on the next line: read with that line
             amounts = list(_MONEY.finditer(sentence))
@@ -178,7 +179,6 @@ def remaining_in_prose(windows: list[ProseWindow], field: FieldLike, want: Perio
                 continue
             hit = amounts[0]
             word = (hit["w"] or "").lower() or None
-            scale = {"thousand": 1e3, "million": 1e6, "billion": 1e9}.get(word or "")
             out.append(
                 lines_candidate(
                     "prose",
@@ -186,7 +186,7 @@ def remaining_in_prose(windows: list[ProseWindow], field: FieldLike, want: Perio
                     hit.group(0),
                     w.used(at + hit.end()),
                     STATED_REMAINING,
-                    scale=scale,
+                    scale=scale_factor(word) if word else None,
                     scale_word=word,
                     number=float(hit["n"].replace(",", "")),
                 )

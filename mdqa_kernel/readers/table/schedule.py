@@ -37,6 +37,7 @@ from mdqa_kernel.text.layout import Cell, Line
 from mdqa_kernel.text.periods import Period, ReportPeriod
 from mdqa_kernel.text.rows import Row
 from mdqa_kernel.text.statement_context import description_heads, is_english, words
+from mdqa_kernel.text.values import scale_factor
 
 SCHEDULED = 0.9  # the subject named above, the years from the next one on, the year printed with the amount
 
@@ -133,9 +134,9 @@ def _stated_years(
             if not _names_subject(said, subject, alone=True) or not said & _DUE_WORDS:
                 continue
             hit = parsed[target - y1]
-            assert hit is not None
+            if hit is None:
+                continue
             word = (hit["w"] or "").lower() or None
-            scale = {"thousand": 1e3, "million": 1e6, "billion": 1e9}.get(word or "")
             number = float(hit["n"].replace(",", ""))
             out.append(
                 lines_candidate(
@@ -144,7 +145,7 @@ def _stated_years(
                     hit.group(0),
                     w.used(m.end()),
                     SCHEDULED,
-                    scale=scale,
+                    scale=scale_factor(word) if word else None,
                     scale_word=word,
                     number=number,
                 )

@@ -1,8 +1,9 @@
 """Counts of the field's own counted unit that a sentence says the company has, read without a model: "We had
 1,138 stores at the end of fiscal 2023", "we operated 847 warehouses as of September 1, 2024". The unit is the
 field's ("stores", "warehouses", "restaurants"); the sentence must say the company holds them (had, has,
-operated, owned), so stores opened, closed or remodeled are no count; a bound ("more than 300 stores") is none
-either, and a part ("including 583 in the United States", "of which 40 are franchised") counts for less.
+operated, owned) right before the count, so stores opened, closed or remodeled are no count, nor is a bound
+("we have more than 300 stores"); a count in a clause that makes it a part ("…, including the 40 stores we
+operated in Canada") counts for less.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ _HOLDS = (
     r"|owns|own|ran|runs)\s+(?:a\s+total\s+of\s+|approximately\s+|about\s+|nearly\s+)?"
 )
 _COUNT = r"(?P<n>\d{1,3}(?:,\d{3})+|\d+)"
-_BOUND = re.compile(r"\b(?:more|fewer|less|greater)\s+than\s*$|\b(?:over|at\s+least|up\s+to)\s*$", re.I)
 # the count is dated at a period's end: "at the end of fiscal 2023", "as of January 28, 2023"
 _AT_END = re.compile(
     r"^[^.;]{0,40}?\b(?:at\s+the\s+end\s+of|as\s+of|at)\s+(?:fiscal\s+|year[\s-]end\s+)?", re.I
@@ -55,8 +55,6 @@ def site_count(windows: list[ProseWindow], field: FieldLike) -> list[Candidate]:
             if m.start("n") >= w.first_len:
                 break  # starts on the next line: read with that line
             head = w.text[: m.start("n")]
-            if _BOUND.search(head):
-                continue
             sentence = SENTENCE_END.split(w.text[m.end() :], maxsplit=1)[0]
             score = HELD_COUNT if _AT_END.match(sentence) else UNDATED_COUNT
             clause = SENTENCE_END.split(w.before + " " + head)[-1]
