@@ -13,6 +13,7 @@ import pytest
 from mdqa_kernel.readers.base import Status
 from mdqa_kernel.readers.confidence import CONFIDENT, REVIEW_BELOW
 from mdqa_kernel.text.deductions import asked_deduction
+from mdqa_kernel.text.labels import field_labels
 from mdqa_kernel.text.statement_context import description_heads
 from tests.test_periods import row, text
 from tests.test_statement_labels import WIDE, annual, read
@@ -281,4 +282,35 @@ def test_a_summary_with_the_liabilities_between_the_assets_and_the_allowance(tmp
     found = read(annual(tmp_path / "summary.pdf", _tax_note(*summary, net)), GROSS_DTA)
     assert found.status is Status.FOUND and found.value == 12310 and found.confidence >= REVIEW_BELOW, found
     held = read(annual(tmp_path / "open.pdf", _tax_note(*summary)), GROSS_DTA)
+    assert held.value is None or held.confidence < REVIEW_BELOW, held
+
+
+RAW_MATERIALS = (
+    "Raw materials (and supplies) inventories (inventory note) at the end of the fiscal year of the report, in USD"
+    " millions"
+)
+
+
+def test_a_name_extended_in_parentheses_names_the_longer_row(tmp_path: Path) -> None:
+    """ "Raw materials (and supplies) inventories": "(and supplies)" is more of the name, not a name of its own
+    ("and supplies"), so "Raw materials and supplies" above "Total inventories" is the row; a "Supplies" row
+    is not."""
+    assert description_heads(RAW_MATERIALS)[:2] == [
+        "Raw materials inventories",
+        "Raw materials and supplies inventories",
+    ]
+    named = field_labels("raw_materials_inventory", RAW_MATERIALS).primary
+    assert "rawmaterialsandsuppliesinventories" in named and "andsuppliesinventories" not in named
+    rows = [
+        text("At the end of fiscal years 2023 and 2022, inventories were comprised of:"),
+        text("(In millions)"),
+        YEARS,
+        row("Raw materials and supplies", "2,070", "1,592", cols=WIDE),
+        row("Finished goods", "8,713", "6,508", cols=WIDE),
+        row("Total inventories", "10,783", "8,100", cols=WIDE),
+    ]
+    found = read(annual(tmp_path / "raw.pdf", rows), RAW_MATERIALS)
+    assert found.value == 2070 and found.confidence >= REVIEW_BELOW, found
+    rows[3] = row("Supplies", "2,070", "1,592", cols=WIDE)
+    held = read(annual(tmp_path / "supplies.pdf", rows), RAW_MATERIALS)
     assert held.value is None or held.confidence < REVIEW_BELOW, held

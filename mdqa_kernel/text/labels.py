@@ -193,13 +193,20 @@ _INNER_ALT = re.compile(
 )
 
 
+# An inner parenthesis that extends the name before it rather than renaming it: "(and supplies)", "(or loss)"
+_EXTENSION = re.compile(r"(?:and|or|&|plus)\s", re.IGNORECASE)
+
+
 def _inner_alternatives(desc: str) -> tuple[str, str | None]:
     """The description with an inner "(other name)" dropped, and with it put in the place of as many
-    words before it (None when there is none)."""
+    words before it (None when there is none); an inner "(and …)" or "(or …)" extends the name instead."""
     m = _INNER_ALT.search(desc)
     if m is None or re.fullmatch(rf"{SIGN_WORDS}|used\s+in", m["alt"], re.IGNORECASE):
         return desc, None  # "Net cash provided by (used in) …": a sign note (`_INNER_SIGN`)
     before = desc[: m.start()]
+    if _EXTENSION.match(m["alt"]):
+        # "Raw materials (and supplies) inventories": the name with its extension, not "and supplies" for words
+        return before + desc[m.end() :], f"{before} {m['alt']}{desc[m.end() :]}"
     n = len(m["alt"].split())
     replaced = re.search(rf"(?:[A-Za-z][\w'-]*\s+){{{n - 1}}}[A-Za-z][\w'-]*$", before)
     if replaced is None:

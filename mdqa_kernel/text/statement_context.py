@@ -157,6 +157,9 @@ def description_heads(description: str) -> list[str]:
     return list(_description_heads(description))
 
 
+_EXTENDS = re.compile(r"\s*(?:and|&|plus)\s", re.IGNORECASE)
+
+
 @lru_cache(maxsize=1024)
 def _description_heads(description: str) -> tuple[str, ...]:
     desc = unicodedata.normalize("NFKC", description).strip()
@@ -205,6 +208,10 @@ def _description_heads(description: str) -> tuple[str, ...]:
             continue
         # "(gross margin in dollars)": the amount the alternative name is printed as
         alt = _IN_CURRENCY.sub("", alt.strip())
+        if _EXTENDS.match(alt):
+            # "Raw materials (and supplies) inventories": more of the name, not a name of its own
+            heads += _description_heads(desc.replace(f"({alt})", alt.strip(), 1))[:1]
+            continue
         if statement_title(alt) or _BASIS_NOTE.match(alt):
             # "(balance sheet)": where the line is printed; "(net of tax)": its basis; neither names it
             continue

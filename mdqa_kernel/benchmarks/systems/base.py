@@ -169,7 +169,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # a lead-in sentence ending in a colon is no column header).
 # mdqa v120: table reader table-92 (enclosing block of a bare total, retirement plans as pension plans, total
 # debt before the current portion is deducted, amounts printed to the dollar, store counts, maturities and
-# remaining repurchase authorizations stated in sentences).
+# remaining repurchase authorizations stated in sentences, a description's "(and …)" read as more of its name).
 # mdqa v119: table reader table-91 (a footnote mark before an amount is no line reader's value).
 # mdqa v118: table reader table-90 (an unlabeled total at cost above accumulated depreciation that nets to the
 # row below; share counts under "except share … data" captions printed as they are; prose naming a statement is

@@ -330,4 +330,5 @@ TABLE_READER_VERSION = "table-92"  # 4: disclosure topics under their printed na
 # one row may stand between a gross amount and its deduction when the row after it is the net ("Deferred tax
 # assets / Deferred tax liabilities / Valuation allowance / Net …"); an amount printed to the dollar
 # ("$2,238,000,000") is in units; "We had 1,138 stores at the end of fiscal 2023" (site_counts); a sentence
-# listing each year's maturity; a sentence saying what remains of a repurchase authorization.
+# listing each year's maturity; a sentence saying what remains of a repurchase authorization; a description's
+# "(and supplies)" extends the name before it ("Raw materials and supplies inventories"), it is no name alone.
