@@ -10,6 +10,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 EXTRAS ?= dev,notebook,local,ray
 PYTEST_ARGS ?=
+# pytest-xdist workers for `make test`: the suite is mostly single-threaded Python, so two workers on two
+# cores roughly halve it; each worker's llama.cpp runs on one thread (tests/conftest.py).
+TEST_WORKERS ?= 2
 DEMO_QUESTIONS ?= 3
 # AGORA's agent loop for the bash-agent benchmark system (installed --no-deps; see pyproject.toml)
 MINI_SWE_AGENT := 2.4.6
@@ -76,9 +79,10 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix mdqa_kernel tests
 
 # pytest exits 5 when it collected no test: that is a broken suite, never a pass. The 25 slowest tests are
-# listed at the end, so a CI log shows where the time went.
+# listed at the end, so a CI log shows where the time went. --dist loadfile keeps a file's tests on one
+# worker, so a module's shared fixtures are built once.
 test: $(STAMP) sysdeps lint
-	@set +e; $(BIN)/python -m pytest --durations=25 $(PYTEST_ARGS); rc=$$?; \
+	@set +e; $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=25 $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "error: pytest collected no tests (exit 5); the suite is broken" >&2; exit 1; fi; \
 	exit $$rc
 

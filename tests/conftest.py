@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,12 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 REALDOCS = SHARED / "realdocs"
+
+# Under pytest-xdist (`make test` runs two workers on two cores) two model tests can run at once: more
+# llama.cpp threads than free cores collapses its speed, so each worker's model runs on one thread.
+# Subprocesses (papermill kernels, the installed demo) inherit it.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.setdefault("MDQA_LLM_THREADS", "1")
 
 
 @pytest.fixture

@@ -144,7 +144,7 @@ def test_llm_answers_asked_away_reach_the_drivers_cache(tmp_path):
     from tests.test_llm_local import model_path
 
     model_path("qwen2.5-coder-0.5b-instruct-q4_k_m")
-    config = LLMConfig(backend="local-tiny", n_threads=2, n_ctx=2048, max_tokens=64)
+    config = LLMConfig.from_env(backend="local-tiny", n_ctx=2048, max_tokens=64)  # threads: conftest
     coll = build(tmp_path, n_docs=1)
     plan = Plan.from_dict({"question": "q", "fields": [PLAN["fields"][1]]})
     reader = make_reader("llm", llm_config=config, workspace=str(coll.workspace.path), k=2)
