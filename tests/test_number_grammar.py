@@ -187,6 +187,8 @@ def _split(line: Line) -> tuple[str, list[str]]:
         ("Scope 1 emissions (tCO 2 e)", ["12,345", "11,002"], None, ["12,345", "11,002"]),
         ("Emissions Scope 1", ["12,345", "11,002"], None, ["12,345", "11,002"]),
         ("Scope 1, 2 and 3", ["40,000"], None, ["40,000"]),
+        ("Additions, net of $48, $92 and $14 of accruals", ["(582)", "(649)"], None, ["(582)", "(649)"]),
+        ("Additions, net of $48, $92 and $14 of non-cash", [], None, []),
         ("Emissions of CO 2", ["5,000"], None, ["5,000"]),
         ("PM 2.5 concentration", ["35"], None, ["35"]),
         ("Revenue (Note 4)", ["1,23,45,678"], None, ["1,23,45,678"]),

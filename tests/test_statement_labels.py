@@ -16,7 +16,8 @@ from mdqa_kernel.readers.semantics import asks_expense, deducted_expense
 from mdqa_kernel.readers.table.columns import paired_columns
 from mdqa_kernel.readers.table.reader import TableReader, _lines_by_page
 from mdqa_kernel.text.holders import names_noncontrolling_income
-from mdqa_kernel.text.labels import _description_core, normalize_label, without_net_of
+from mdqa_kernel.text.label_periods import label_period
+from mdqa_kernel.text.labels import _description_core, normalize_label, without_net_of, without_share_count
 from mdqa_kernel.text.layout import lines_by_page
 from mdqa_kernel.text.periods import ReportPeriod, wanted_period
 from mdqa_kernel.text.rows import table_rows
@@ -177,6 +178,130 @@ def test_the_amounts_of_a_net_of_clause_belong_to_the_label(tmp_path: Path) -> N
         doc, "Property, plant and equipment, net at the end of the fiscal year of the report, in USD millions"
     )
     assert ppe.value == 95641 and ppe.confidence >= CONFIDENT, ppe
+
+
+def test_a_wrapped_cash_flow_line_net_of_its_non_cash_part(tmp_path: Path) -> None:
+    """ "Additions to property and equipment, net of $48, $92 and $14 of non-cash / capital expenditures":
+    the listed amounts are the label's (no cells on the first line), "net of … non-cash …" is how a cash
+    flow is counted, and the wrapped row is the capital expenditures line, its prior-year column asked."""
+    label = "Additions to property and equipment, net of $48, $92 and $14 of non-cash capital expenditures"
+    assert without_net_of(label) == "Additions to property and equipment"
+    assert (
+        without_net_of("Purchases of equipment, net of proceeds") == "Purchases of equipment, net of proceeds"
+    )
+    cols = (400.0, 480.0, 560.0)
+    cash_flows = [
+        text("CONSOLIDATED STATEMENTS OF CASH FLOWS"),
+        MILLIONS,
+        row("", "2023", "2022", "2021", cols=cols),
+        row("Total cash provided by operating activities", "2,545", "1,322", "1,935", cols=cols),
+        text("Investing activities"),
+        text("Additions to property and equipment, net of $48, $92 and $14 of non-cash"),
+        [(80, "capital expenditures", "l"), *row("", "(582)", "(649)", "(561)", cols=cols)[1:]],
+        row("Purchases of investments", "(3,045)", "(2,281)", "(2,804)", cols=cols),
+        row("Total cash used in investing activities", "(887)", "(419)", "(1,712)", cols=cols),
+    ]  # fmt: skip
+    doc = annual(tmp_path / "cf.pdf", cash_flows)
+    asked = (
+        "Capital expenditures (purchases of property and equipment) for the {} as printed in the cash flow "
+        "statement, in USD millions (an outflow in parentheses is negative)"
+    )
+    prior = read(doc, asked.format("prior fiscal year"))
+    assert prior.value == -649 and prior.confidence >= CONFIDENT, prior
+    current = read(doc, asked.format("fiscal year of the report"))
+    assert current.value == -582 and current.confidence >= CONFIDENT, current
+    # the listed amounts are no row of their own: nothing reads 48 for the non-cash additions
+    assert not any(r.cells and r.cells[0].text == "$48," for r in table_rows(_lines_by_page(doc)[2]))
+
+
+def test_capital_expenditures_named_noun_first(tmp_path: Path) -> None:
+    """ "Property, plant and equipment additions" is the outflow for fixed assets, as "Additions to property,
+    plant and equipment" is; "… reductions" beside it (the proceeds of disposals) is not."""
+    cols = (400.0, 480.0, 560.0)
+    cash_flows = [
+        text("CONSOLIDATED STATEMENTS OF CASH FLOWS"),
+        MILLIONS,
+        row("", "2023", "2022", "2021", cols=cols),
+        row("Net cash provided by operating activities", "15,322", "13,346", "10,496", cols=cols),
+        text("Cash flows - investing activities:"),
+        row("Property, plant and equipment reductions", "120", "92", "38", cols=cols),
+        row("Property, plant and equipment additions", "(1,722)", "(1,739)", "(2,613)", cols=cols),
+        row("Net cash used by investing activities", "(4,621)", "(2,058)", "(3,378)", cols=cols),
+    ]
+    doc = annual(tmp_path / "cf.pdf", cash_flows)
+    capex = read(
+        doc,
+        "Capital expenditures (purchases of property and equipment) for the prior fiscal year as printed in the "
+        "cash flow statement, in USD millions (an outflow in parentheses is negative)",
+    )
+    assert capex.value == -1739 and capex.confidence >= CONFIDENT, capex
+
+
+def test_a_lenders_revenue_net_of_interest_expense(tmp_path: Path) -> None:
+    """A card issuer's or a bank's top line, "Total revenues net of interest expense", is its total revenue;
+    "Total non-interest revenues" above it is a part, and "… after provisions for credit losses" below it
+    deducts more."""
+    cols = (400.0, 480.0, 560.0)
+    income = [
+        text("CONSOLIDATED STATEMENTS OF INCOME"),
+        MILLIONS,
+        row("", "2023", "2022", "2021", cols=cols),
+        text("Revenues"),
+        row("Discount revenue", "33,416", "30,739", "24,563", cols=cols),
+        row("Total non-interest revenues", "50,412", "45,543", "36,087", cols=cols),
+        row("Interest income", "19,498", "13,543", "9,033", cols=cols),
+        row("Interest expense", "(9,393)", "(3,246)", "(1,283)", cols=cols),
+        row("Net interest income", "10,105", "10,297", "7,750", cols=cols),
+        row("Total revenues net of interest expense", "60,517", "55,840", "43,837", cols=cols),
+        row("Provisions for credit losses", "4,923", "2,182", "(1,419)", cols=cols),
+        row(
+            "Total revenues net of interest expense after provisions for credit losses",
+            "55,594",
+            "53,658",
+            "45,256",
+            cols=cols,
+        ),
+        row("Net income", "8,374", "7,514", "8,060", cols=cols),
+    ]
+    doc = annual(tmp_path / "is.pdf", income)
+    revenue = read(doc, "Total revenue (net sales) for the fiscal year of the report, in USD millions")
+    assert revenue.value == 60517 and revenue.confidence >= CONFIDENT, revenue
+    prior = read(
+        doc,
+        "Total revenue for the prior fiscal year (the year before the report's fiscal year), in USD millions",
+    )
+    assert prior.value == 55840 and prior.confidence >= CONFIDENT, prior
+    interest = read(doc, "Net interest income for the fiscal year of the report, in USD millions")
+    assert interest.value == 10105 and interest.confidence >= CONFIDENT, interest
+
+
+def test_an_equity_line_with_its_share_counts_and_dates(tmp_path: Path) -> None:
+    """ "Less: Treasury stock, at cost, 428,676 and 420,100 shares at December 31, 2023 and 2022": the share
+    counts and dates describe the line, they do not name it, and the label names both columns' dates, not
+    one period of its own (its prior-year column was refused as another period's)."""
+    treasury = "Less: Treasury stock, at cost, 428,676 and 420,100 shares at December 31, 2023 and 2022"
+    assert without_share_count(treasury) == "Less: Treasury stock, at cost"
+    assert without_share_count("Common stock, $0.01 par value; 2,400 shares authorized") == (
+        "Common stock, $0.01 par value; 2,400 shares authorized"
+    )
+    assert label_period(treasury).end is None
+    assert label_period("Balance at December 31, 2023").end == dt.date(2023, 12, 31)
+    balance = millions_page(
+        "CONSOLIDATED BALANCE SHEETS",
+        ("December 31, 2023", "December 31, 2022"),
+        ("Total liabilities", "7,040", "6,498"),
+        ("Additional paid-in capital", "11,174", "10,963"),
+        (treasury, "(5,563)", "(5,400)"),
+        ("Retained earnings", "7,813", "6,593"),
+        ("Total shareholders' equity", "12,805", "11,392"),
+        cols=(515.0, 575.0),
+    )
+    doc = annual(tmp_path / "bs.pdf", balance)
+    asked = "Treasury stock at cost at the end of the {} (balance sheet; a deduction from equity, negative), in USD millions"
+    current = read(doc, asked.format("fiscal year of the report"))
+    assert current.value == -5563 and current.confidence >= CONFIDENT, current
+    prior = read(doc, asked.format("prior fiscal year (the balance sheet's comparative column)"))
+    assert prior.value == -5400 and prior.confidence >= CONFIDENT, prior
 
 
 def test_an_expense_printed_deducted_is_the_amount_spent(tmp_path: Path) -> None:

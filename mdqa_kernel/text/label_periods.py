@@ -88,6 +88,9 @@ def balance_name(label: str) -> str:
     return name if name and name != t and name.lower() != "balance" else label
 
 
+_AND_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d\s*,?\s*and\s+(?:19|20)\d\d(?!\d)")
+
+
 def label_period(label: str) -> Period:
     """The period a table row's label names for the row ("2022 restructuring charges" → 2022; "Liability
     as of December 31, 2022" → that date), or an unnamed period: the label names none, or its year names
@@ -97,7 +100,9 @@ def label_period(label: str) -> Period:
         return Period()
     dates = set(dates_in(t))
     if dates:
-        return Period(end=dates.pop(), point=True) if len(dates) == 1 else Period()
+        # "… at December 31, 2019 and 2018, respectively": a second year names the other column's date too
+        one = len(dates) == 1 and not _AND_YEAR.search(t)
+        return Period(end=dates.pop(), point=True) if one else Period()
     if len(set(YEAR.findall(t))) != 1:
         return Period()
     m = _LABEL_LEAD_YEAR.match(t) or _LABEL_IN_YEAR.search(t)

@@ -36,12 +36,29 @@ _NOTE_TAIL = re.compile(r"[（(][^（()）]{4,}[)）]$")
 _NET_OF_TAIL = re.compile(r",?\s*\bnet\s+of\s+(?:accumulated|allowances?|reserves?)\b.*$", re.IGNORECASE)
 
 
-# "Interest, net of capitalized interest", "Income taxes, net of refunds": how a payment is counted, as every
-# cash flow statement counts it, not another line item
+# "Interest, net of capitalized interest", "Income taxes, net of refunds", "Additions to property and
+# equipment, net of $48, $92 and $14 of non-cash capital expenditures": how a payment is counted, as every
+# cash flow statement counts it (a cash flow is never non-cash), not another line item
 _NET_PAID_TAIL = re.compile(
-    r",?\s*\bnet\s+of\s+(?:(?:the\s+)?(?:amounts?\s+|interest\s+|portions?\s+)?capitalized(?:\s+interest)?|refunds?)\b.*$",
+    r",?\s*\bnet\s+of\s+(?:(?:the\s+)?(?:amounts?\s+|interest\s+|portions?\s+)?capitalized(?:\s+interest)?|refunds?"
+    r"|(?:(?:\$\s*)?[\d.,]+\s+|and\s+|respectively,?\s+)*(?:of\s+)?non[-\s]?cash)\b.*$",
     re.IGNORECASE,
 )
+
+
+# "Treasury stock, at cost, 428,676,471 shares at December 31, 2019 and December 31, 2018": the count of shares an
+# equity line holds (and the dates it is counted at) describes the line item, it does not name it
+_SHARE_COUNT_TAIL = re.compile(
+    r"(?<!\d),\s*(?:\d[\d,.]*\s+(?:and\s+\d[\d,.]*\s+)?(?:common\s+)?shares)\b[^;:]*$", re.IGNORECASE
+)
+
+
+def without_share_count(label: str) -> str:
+    """The label without the share count an equity line prints ("Treasury stock, at cost, 428,676,471 shares at
+    December 31, 2019" → "Treasury stock, at cost")."""
+    if "share" not in label.lower():
+        return label
+    return _SHARE_COUNT_TAIL.sub("", label)
 
 
 def without_net_of(label: str) -> str:
@@ -159,7 +176,7 @@ def normalize_label(text: str) -> str:
         s = f"{s[: pair[0].start()]}{pair[1]}{s[pair[0].end() :]}"
     # A statement's note in parentheses ("（净亏损以“-”号填列）") qualifies the line item, not names it.
     s = _NOTE_TAIL.sub("", s).strip() or s
-    s = without_net_of(s)
+    s = without_share_count(without_net_of(s))
     # A section heading wrapped onto the label ("（二）按所有权归属分类 1.归属于…"): keep the numbered item.
     inner = _INNER_NUMBER.split(s)
     s = inner[-1] if len(inner) > 1 and len(inner[-1]) >= 2 else s

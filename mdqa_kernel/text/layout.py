@@ -284,6 +284,14 @@ def _label_bound(words: list[Word], kinds: list[str], i: int, bound: set[int], d
         after += 1
     if after < len(words) and kinds[after] == "text" and _near(words[after - 1], words[after]):
         return True  # the label goes on after it: "Scope 1 emissions", "(tCO 2 e)", "5 years"
+    if (
+        w.text.endswith(",")
+        and after < len(words)
+        and kinds[after] in ("number", "absent")
+        and _near(words[after - 1], words[after])
+        and _label_bound(words, kinds, after, bound | {i}, dated)
+    ):
+        return True  # a list the label goes on after: "net of $48, $92 and $14 of non-cash expenditures"
     if i in dated or any(ch in _SUPERSCRIPTS for ch in w.text):
         return True
     if not _near(prev, w):

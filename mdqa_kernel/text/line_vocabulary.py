@@ -62,7 +62,8 @@ BOOKED = frozenset({"recognised", "recognized"})
 SAME_WORD = {"earning": "income", "sale": "revenue", "profit": "income", "operation": "operating"}
 # Printed names of one line item that differ by more than a word, each rewritten to one form first:
 # the outflow for fixed assets ("Additions to / Payments for / Payments to acquire / Purchase of
-# property and equipment", "Capital spending"), the cost of what was sold ("Cost of products sold").
+# property and equipment", "Property and equipment additions", "Capital spending"), the cost of what was sold
+# ("Cost of products sold").
 # A cash flow named by both directions, one in parentheses: "Operating cash inflows/(outflows) from operating
 # leases", "(Outflows)/inflows" (`text.labels.sign_of_pair` reads its figure's sign)
 FLOW_PAIR = re.compile(
@@ -77,6 +78,11 @@ SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
             r"\b(?:additions?\s+to|payments?\s+(?:for|to\s+acquire)|purchases?\s+of)\s+(?=property and equipment)"
         ),
         "purchases of ",
+    ),
+    # the same outflow named noun first: "Property, plant and equipment additions"
+    (
+        re.compile(r"\bproperty and equipment\s+(?:additions?|purchases?|expenditures?)\b"),
+        "purchases of property and equipment",
     ),
     (re.compile(r"\bcapital\s+spending\b"), "capital expenditures"),
     # "Retirement Plans" beside "Other Benefit Plans" heads the defined benefit pension plans' columns; a
@@ -123,6 +129,13 @@ SAME_PHRASE: tuple[tuple[re.Pattern[str], str], ...] = (
         "interest expense",
     ),
     (re.compile(r"\bcost\s+of\s+(?:goods|products|merchandise)\s+sold\b"), "cost of sales"),
+    # A lender's top line: "Total revenues net of interest expense" is its net revenue (interest expense is a
+    # cost of its revenue, as a bank's "Total net revenue" nets it); "… after provisions for credit losses"
+    # deducts more and stays another line
+    (
+        re.compile(r"\b(revenues?)\s*,?\s+net\s+of\s+interest\s+expense\b(?!\s*,?\s*after\b)"),
+        r"net \1",
+    ),
     # "Deferred income tax provision/(benefit)", "Deferred income tax expense": the deferred part of the tax
     # line is the deferred income taxes (before the tax line's own names turn "expense" into "provision")
     (

@@ -31,7 +31,13 @@ from mdqa_kernel.text.holders import (
     wants_attributable,
 )
 from mdqa_kernel.text.label_periods import balance_name
-from mdqa_kernel.text.labels import ARITHMETIC_LEAD, LOCATION_CLAUSE, SIGN_WORDS, without_net_of
+from mdqa_kernel.text.labels import (
+    ARITHMETIC_LEAD,
+    LOCATION_CLAUSE,
+    SIGN_WORDS,
+    without_net_of,
+    without_share_count,
+)
 from mdqa_kernel.text.line_vocabulary import (
     BOOKED,
     DIVIDEND_STAGES,
@@ -506,15 +512,14 @@ _WITH_NONCONTROLLING = re.compile(
 
 
 def _naming_text(label: str, where: frozenset[str], whole: bool = False) -> str:
-    """The label as it names a line item: without what its net figure is net of, without a "net of tax"
-    tail and without "amounts included in the measurement of"; "Short-term" read as current where the
-    description's location clause is a current section;
-    where the whole with the noncontrolling interests' share is asked (`whole`), without the words saying
-    it includes that share."""
+    """The label as it names a line item: without what its net figure is net of or the share count of an equity
+    line, without a "net of tax" tail and without "amounts included in the measurement of"; "Short-term" read
+    as current where the description's location clause is a current section; where the whole with the
+    noncontrolling interests' share is asked (`whole`), without the words saying it includes that share."""
     if whole:
         label = _WITH_NONCONTROLLING.sub("", label)
     label = _MEASURED.sub("", label)
-    return short_term_as_current(without_tax_basis(without_net_of(label)), where)
+    return short_term_as_current(without_tax_basis(without_share_count(without_net_of(label))), where)
 
 
 # "Cash paid for amounts included in the measurement of lease liabilities": the lease standard's wording for the

@@ -167,6 +167,9 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # scale caption wrapped from a lead-in's last line; "Current tax expense" / "Current taxes" are the current tax
 # line; a component row leaves the item's noun to its table; a bare "Total" closing the table its lead-in names;
 # a lead-in sentence ending in a colon is no column header).
+# mdqa v121: table reader table-93 (amounts listed inside a label, "net of … non-cash …" cash flow lines,
+# "Property, plant and equipment additions" as capital expenditures, a lender's revenues net of interest expense,
+# an equity line's share counts and the two dates its label names).
 # mdqa v120: table reader table-92 (enclosing block of a bare total, retirement plans as pension plans, total
 # debt before the current portion is deducted, amounts printed to the dollar, store counts, maturities and
 # remaining repurchase authorizations stated in sentences, a description's "(and …)" read as more of its name).
@@ -290,7 +293,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 120,
+    "mdqa": 121,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

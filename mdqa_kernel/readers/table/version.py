@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-92"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-93"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -332,3 +332,8 @@ TABLE_READER_VERSION = "table-92"  # 4: disclosure topics under their printed na
 # ("$2,238,000,000") is in units; "We had 1,138 stores at the end of fiscal 2023" (site_counts); a sentence
 # listing each year's maturity; a sentence saying what remains of a repurchase authorization; a description's
 # "(and supplies)" extends the name before it ("Raw materials and supplies inventories"), it is no name alone.
+# 93: a list of amounts the label goes on after ("net of $48, $92 and $14 of non-cash") is the label's; "net of …
+# non-cash …" is how a cash flow is counted, not another line item; "Property, plant and equipment additions" is
+# the outflow for fixed assets; "Total revenues net of interest expense" is a lender's net revenue; an equity
+# line's share count ("…, 428,676,471 shares at December 31, 2019 and …") does not name it, and a label naming
+# "December 31, 2019 and 2018" names both columns' dates, no period of its own.
