@@ -218,16 +218,16 @@ def test_capital_expenditures_named_noun_first(tmp_path: Path) -> None:
     """ "Property, plant and equipment additions" is the outflow for fixed assets, as "Additions to property,
     plant and equipment" is; "… reductions" beside it (the proceeds of disposals) is not."""
     cols = (400.0, 480.0, 560.0)
-    cash_flows = [
-        text("CONSOLIDATED STATEMENTS OF CASH FLOWS"),
-        MILLIONS,
-        row("", "2023", "2022", "2021", cols=cols),
-        row("Net cash provided by operating activities", "15,322", "13,346", "10,496", cols=cols),
-        text("Cash flows - investing activities:"),
-        row("Property, plant and equipment reductions", "120", "92", "38", cols=cols),
-        row("Property, plant and equipment additions", "(1,722)", "(1,739)", "(2,613)", cols=cols),
-        row("Net cash used by investing activities", "(4,621)", "(2,058)", "(3,378)", cols=cols),
-    ]
+    cash_flows = millions_page(
+        "CONSOLIDATED STATEMENTS OF CASH FLOWS",
+        ("2023", "2022", "2021"),
+        ("Net cash provided by operating activities", "15,322", "13,346", "10,496"),
+        ("Cash flows - investing activities:",),
+        ("Property, plant and equipment reductions", "120", "92", "38"),
+        ("Property, plant and equipment additions", "(1,722)", "(1,739)", "(2,613)"),
+        ("Net cash used by investing activities", "(4,621)", "(2,058)", "(3,378)"),
+        cols=cols,
+    )
     doc = annual(tmp_path / "cf.pdf", cash_flows)
     capex = read(
         doc,
@@ -242,27 +242,26 @@ def test_a_lenders_revenue_net_of_interest_expense(tmp_path: Path) -> None:
     "Total non-interest revenues" above it is a part, and "… after provisions for credit losses" below it
     deducts more."""
     cols = (400.0, 480.0, 560.0)
-    income = [
-        text("CONSOLIDATED STATEMENTS OF INCOME"),
-        MILLIONS,
-        row("", "2023", "2022", "2021", cols=cols),
-        text("Revenues"),
-        row("Discount revenue", "33,416", "30,739", "24,563", cols=cols),
-        row("Total non-interest revenues", "50,412", "45,543", "36,087", cols=cols),
-        row("Interest income", "19,498", "13,543", "9,033", cols=cols),
-        row("Interest expense", "(9,393)", "(3,246)", "(1,283)", cols=cols),
-        row("Net interest income", "10,105", "10,297", "7,750", cols=cols),
-        row("Total revenues net of interest expense", "60,517", "55,840", "43,837", cols=cols),
-        row("Provisions for credit losses", "4,923", "2,182", "(1,419)", cols=cols),
-        row(
+    income = millions_page(
+        "CONSOLIDATED STATEMENTS OF INCOME",
+        ("2023", "2022", "2021"),
+        ("Revenues",),
+        ("Discount revenue", "33,416", "30,739", "24,563"),
+        ("Total non-interest revenues", "50,412", "45,543", "36,087"),
+        ("Interest income", "19,498", "13,543", "9,033"),
+        ("Interest expense", "(9,393)", "(3,246)", "(1,283)"),
+        ("Net interest income", "10,105", "10,297", "7,750"),
+        ("Total revenues net of interest expense", "60,517", "55,840", "43,837"),
+        ("Provisions for credit losses", "4,923", "2,182", "(1,419)"),
+        (
             "Total revenues net of interest expense after provisions for credit losses",
             "55,594",
             "53,658",
             "45,256",
-            cols=cols,
         ),
-        row("Net income", "8,374", "7,514", "8,060", cols=cols),
-    ]
+        ("Net income", "8,374", "7,514", "8,060"),
+        cols=cols,
+    )
     doc = annual(tmp_path / "is.pdf", income)
     revenue = read(doc, "Total revenue (net sales) for the fiscal year of the report, in USD millions")
     assert revenue.value == 60517 and revenue.confidence >= CONFIDENT, revenue

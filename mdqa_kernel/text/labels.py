@@ -70,6 +70,12 @@ def without_net_of(label: str) -> str:
     return _NET_OF_TAIL.sub(", net", _NET_PAID_TAIL.sub("", label))
 
 
+def without_qualifiers(label: str) -> str:
+    """The label without what its net figure is net of and without an equity line's share count: the words
+    that describe a line item rather than name it."""
+    return without_share_count(without_net_of(label))
+
+
 _INNER_NUMBER = re.compile(rf"(?<={CJK})\s*\d{{1,2}}\s*[.、．]\s*(?={CJK})")
 _NUMBERING = re.compile(
     rf"^(?:[{NUMBERING_CHARS}]+[、.．]|[(（][{NUMBERING_CHARS}\d]+[)）]|\d+[.、．)]|[a-z][.)])\s*"
@@ -176,7 +182,7 @@ def normalize_label(text: str) -> str:
         s = f"{s[: pair[0].start()]}{pair[1]}{s[pair[0].end() :]}"
     # A statement's note in parentheses ("（净亏损以“-”号填列）") qualifies the line item, not names it.
     s = _NOTE_TAIL.sub("", s).strip() or s
-    s = without_share_count(without_net_of(s))
+    s = without_qualifiers(s)
     # A section heading wrapped onto the label ("（二）按所有权归属分类 1.归属于…"): keep the numbered item.
     inner = _INNER_NUMBER.split(s)
     s = inner[-1] if len(inner) > 1 and len(inner[-1]) >= 2 else s

@@ -31,13 +31,7 @@ from mdqa_kernel.text.holders import (
     wants_attributable,
 )
 from mdqa_kernel.text.label_periods import balance_name
-from mdqa_kernel.text.labels import (
-    ARITHMETIC_LEAD,
-    LOCATION_CLAUSE,
-    SIGN_WORDS,
-    without_net_of,
-    without_share_count,
-)
+from mdqa_kernel.text.labels import ARITHMETIC_LEAD, LOCATION_CLAUSE, SIGN_WORDS, without_qualifiers
 from mdqa_kernel.text.line_vocabulary import (
     BOOKED,
     DIVIDEND_STAGES,
@@ -519,7 +513,7 @@ def _naming_text(label: str, where: frozenset[str], whole: bool = False) -> str:
     if whole:
         label = _WITH_NONCONTROLLING.sub("", label)
     label = _MEASURED.sub("", label)
-    return short_term_as_current(without_tax_basis(without_share_count(without_net_of(label))), where)
+    return short_term_as_current(without_tax_basis(without_qualifiers(label)), where)
 
 
 # "Cash paid for amounts included in the measurement of lease liabilities": the lease standard's wording for the

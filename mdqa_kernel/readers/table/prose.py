@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from mdqa_kernel.readers.base import DocumentView
 from mdqa_kernel.readers.confidence import (
     PROSE_LINKED,
     PROSE_PART,
@@ -39,7 +40,7 @@ from mdqa_kernel.readers.table.candidates import (
 from mdqa_kernel.text.labels import LabelSet
 from mdqa_kernel.text.language import CJK, has_cjk
 from mdqa_kernel.text.layout import Line
-from mdqa_kernel.text.values import find_dates
+from mdqa_kernel.text.values import find_dates, scale_factor
 
 _LINK = re.compile(
     r"^\s*(?:为|是|达|达到|约为|约|合计|共计|累计|共|of|was|were|is|are|totaled|totalled|:|：)", re.I
@@ -121,6 +122,12 @@ class ProseWindow:
         return self.lines if end > self.first_len else self.lines[:1]
 
 
+def document_windows(doc: DocumentView, lines_by_page: dict[int, list[Line]]) -> list[ProseWindow]:
+    """The document's prose windows (`prose_windows` of all its lines), built once and shared by all fields
+    and readers."""
+    return doc.memo("prose_windows", lambda: prose_windows(lines_by_page))
+
+
 def prose_windows(lines_by_page: dict[int, list[Line]]) -> list[ProseWindow]:
     """Every line's window, once per document: all fields search the same ones."""
     out = []
@@ -174,6 +181,25 @@ def _lines_bbox(lines: list[Line]) -> tuple[float, float, float, float]:
 def _lines_span(lines: list[Line]) -> tuple[int, int] | None:
     spans = [s for s in (line_span(line) for line in lines) if s]
     return (min(s[0] for s in spans), max(s[1] for s in spans)) if spans else None
+
+
+# An amount of money a sentence states, with its scale word: "$5.7 billion", "$294 million", "$2,238"
+MONEY = re.compile(r"\$\s?(?P<n>\d[\d,]*(?:\.\d+)?)(?:\s+(?P<w>thousand|million|billion))?", re.I)
+
+
+def money_candidate(kind: str, page: int, hit: re.Match[str], used: list[Line], score: float) -> Candidate:
+    """A `MONEY` match in prose lines as a candidate: its number, and the scale its word gives."""
+    word = (hit["w"] or "").lower() or None
+    return lines_candidate(
+        kind,
+        page,
+        hit.group(0),
+        used,
+        score,
+        scale=scale_factor(word) if word else None,
+        scale_word=word,
+        number=float(hit["n"].replace(",", "")),
+    )
 
 
 def lines_candidate(

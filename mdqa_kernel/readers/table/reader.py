@@ -84,7 +84,7 @@ from mdqa_kernel.readers.table.derived import (
 )
 from mdqa_kernel.readers.table.naming import field_label_set, gross_unsaid, row_score, specific
 from mdqa_kernel.readers.table.people import people_count
-from mdqa_kernel.readers.table.prose import ProseWindow, label_then_value, prose_windows
+from mdqa_kernel.readers.table.prose import document_windows, label_then_value
 from mdqa_kernel.readers.table.prose_facts import dividend_of_year, dividend_per_share, firm_in_role, share_of
 from mdqa_kernel.readers.table.readings import same
 from mdqa_kernel.readers.table.repurchases import remaining_authorization, remaining_in_prose
@@ -278,7 +278,7 @@ class TableReader:
             candidates = roster  # "女性高管姓名": the roster rows marked 女
         elif field.type in ("text", "date", "list_text"):
             candidates = key_values(lines, labels)
-            windows = _prose_windows(doc, lines)
+            windows = document_windows(doc, lines)
             if field.type == "date":
                 candidates += column_values(lines, labels, "date") + label_then_value(
                     lines, labels, "date", windows
@@ -382,7 +382,7 @@ class TableReader:
     ) -> list[Candidate]:
         out: list[Candidate] = []
         per_share = field_basis(field) is not None
-        windows = _prose_windows(doc, lines)
+        windows = document_windows(doc, lines)
         report = document_period(doc)
         period = (wanted_period(field.description, report), report)
         if per_share and _DIVIDEND.search(field.description):
@@ -592,8 +592,3 @@ def _lines_by_page(doc: DocumentView) -> dict[int, list[Line]]:
         return {p: ls for p, ls in lines.items() if not is_contents_page(ls, n_pages)}
 
     return doc.memo("lines", build)
-
-
-def _prose_windows(doc: DocumentView, lines: dict[int, list[Line]]) -> list[ProseWindow]:
-    """The document's prose windows, built once and shared by all fields."""
-    return doc.memo("prose_windows", lambda: prose_windows(lines))

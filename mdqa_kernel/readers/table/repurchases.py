@@ -22,13 +22,12 @@ from mdqa_kernel.readers.plausibility import asks_money
 from mdqa_kernel.readers.semantics import is_amount
 from mdqa_kernel.readers.table.candidates import Candidate
 from mdqa_kernel.readers.table.columns import cell_candidate, page_rows
-from mdqa_kernel.readers.table.prose import SENTENCE_END, ProseWindow, lines_candidate
+from mdqa_kernel.readers.table.prose import MONEY, SENTENCE_END, ProseWindow, money_candidate
 from mdqa_kernel.readers.table.scope import cell_scale
 from mdqa_kernel.text.layout import Cell, Line
 from mdqa_kernel.text.periods import Period, ReportPeriod
 from mdqa_kernel.text.row_context import prose_line
 from mdqa_kernel.text.rows import Row
-from mdqa_kernel.text.values import scale_factor
 
 REMAINING = 0.85  # the column its header names, on the table's last row that prints it
 
@@ -153,7 +152,6 @@ def _names_last_column(page_ls: list[Line], header_at: int, first_row: int, left
 _SENTENCE_PURCHASE = re.compile(r"\b(?:re)?purchases?\b|\bbuy-?backs?\b|\brepurchased?\b", re.I)
 _SENTENCE_AUTHORITY = re.compile(r"\bauthori[sz]\w*|\bprograms?\b", re.I)
 _SENTENCE_LEFT = re.compile(r"\bremain(?:s|ed|ing)?\b|\bavailable\b|\byet\s+to\s+be\b", re.I)
-_MONEY = re.compile(r"\$\s?(?P<n>\d[\d,]*(?:\.\d+)?)(?:\s+(?P<w>thousand|million|billion))?", re.I)
 # one amount in a sentence about what remains of a repurchase authorization: below the purchases table's column,
 # which prints it to the unit where the sentence rounds it ("$2.2 billion" beside 2,238,000,000)
 STATED_REMAINING = 0.75
@@ -172,23 +170,11 @@ def remaining_in_prose(windows: list[ProseWindow], field: FieldLike, want: Perio
             start = at + len(sentence)
             if at >= w.first_len:
                 break  # starts on the next line: read with that line
-            amounts = list(_MONEY.finditer(sentence))
+            amounts = list(MONEY.finditer(sentence))
             if len(amounts) != 1 or not all(
                 p.search(sentence) for p in (_SENTENCE_PURCHASE, _SENTENCE_AUTHORITY, _SENTENCE_LEFT)
             ):
                 continue
             hit = amounts[0]
-            word = (hit["w"] or "").lower() or None
-            out.append(
-                lines_candidate(
-                    "prose",
-                    w.page,
-                    hit.group(0),
-                    w.used(at + hit.end()),
-                    STATED_REMAINING,
-                    scale=scale_factor(word) if word else None,
-                    scale_word=word,
-                    number=float(hit["n"].replace(",", "")),
-                )
-            )
+            out.append(money_candidate("prose", w.page, hit, w.used(at + hit.end()), STATED_REMAINING))
     return out

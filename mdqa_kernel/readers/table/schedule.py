@@ -31,13 +31,12 @@ from mdqa_kernel.readers.confidence import STANDING_SCALE
 from mdqa_kernel.readers.table.arithmetic import sums_to
 from mdqa_kernel.readers.table.candidates import Candidate
 from mdqa_kernel.readers.table.columns import cell_candidate, page_rows
-from mdqa_kernel.readers.table.prose import lines_candidate, prose_windows
+from mdqa_kernel.readers.table.prose import MONEY, document_windows, money_candidate
 from mdqa_kernel.readers.table.scope import declared_above
 from mdqa_kernel.text.layout import Cell, Line
 from mdqa_kernel.text.periods import Period, ReportPeriod
 from mdqa_kernel.text.rows import Row
 from mdqa_kernel.text.statement_context import description_heads, is_english, words
-from mdqa_kernel.text.values import scale_factor
 
 SCHEDULED = 0.9  # the subject named above, the years from the next one on, the year printed with the amount
 
@@ -99,7 +98,7 @@ def _year_amounts(
         rows = page_rows(doc, page, page_ls)
         out += _down_rows(doc, rows, page_ls, subject, year + 1, target)
         out += _across_columns(doc, rows, page_ls, subject, year + 1, target)
-    return out + _stated_years(lines, subject, year + 1, target)
+    return out + _stated_years(doc, lines, subject, year + 1, target)
 
 
 # "… in each of the years ending May 31, 2020 through 2024 are $6 million, $3 million, … and $0 million": a run of
@@ -109,47 +108,35 @@ _YEARS_LISTED = re.compile(
     r"\s+(?:approximately\s+)?(?P<amounts>\$[^;:]*?)(?:,?\s+respectively|(?=[.;]\s)|[.;]?$)",
     re.I,
 )
-_AMOUNT = re.compile(r"^\$\s?(?P<n>\d[\d,]*(?:\.\d+)?)(?:\s+(?P<w>thousand|million|billion))?$", re.I)
 _LIST_SPLIT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
 _STATED_LOOKBACK = 160  # characters before a sentence's years searched for its subject and due word
 
 
 def _stated_years(
-    lines: dict[int, list[Line]], subject: frozenset[str], first: int, target: int
+    doc: DocumentView, lines: dict[int, list[Line]], subject: frozenset[str], first: int, target: int
 ) -> list[Candidate]:
     """The target year's amount in a sentence listing the amounts due in each year from the one after the
     report's (one amount per year, the subject and a due word named before the years)."""
     out: list[Candidate] = []
-    for w in prose_windows(lines):
+    for w in document_windows(doc, lines):
         for m in _YEARS_LISTED.finditer(w.text):
             if m.start() >= w.first_len:
                 break  # starts on the next line: read with that line
             y1, y2 = int(m["y1"]), int(m["y2"])
             amounts = [a for a in _LIST_SPLIT.split(m["amounts"].strip().rstrip(",")) if a]
-            parsed = [_AMOUNT.match(a) for a in amounts]
-            if y1 != first or not y1 <= target <= y2 or len(parsed) != y2 - y1 + 1 or not all(parsed):
+            parsed = [hit for a in amounts if (hit := MONEY.fullmatch(a))]
+            if (
+                y1 != first
+                or not y1 <= target <= y2
+                or len(parsed) != len(amounts)
+                or len(parsed) != y2 - y1 + 1
+            ):
                 continue
             head = _SENTENCE_END.split((w.before + " " + w.text[: m.start()])[-_STATED_LOOKBACK:])[-1]
             said = set(words(head))
             if not _names_subject(said, subject, alone=True) or not said & _DUE_WORDS:
                 continue
-            hit = parsed[target - y1]
-            if hit is None:
-                continue
-            word = (hit["w"] or "").lower() or None
-            number = float(hit["n"].replace(",", ""))
-            out.append(
-                lines_candidate(
-                    "table",
-                    w.page,
-                    hit.group(0),
-                    w.used(m.end()),
-                    SCHEDULED,
-                    scale=scale_factor(word) if word else None,
-                    scale_word=word,
-                    number=number,
-                )
-            )
+            out.append(money_candidate("table", w.page, parsed[target - y1], w.used(m.end()), SCHEDULED))
     return out
 
 
