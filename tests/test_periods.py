@@ -377,6 +377,115 @@ def test_chinese_current_and_prior_period_columns_in_wan_yuan(tmp_path, current_
     assert read(doc, "上年同期营业总收入").value == pytest.approx(11_000e4)
 
 
+def _quarterly_statement(title: str, cost: tuple[str, str]) -> list[list[Item]]:
+    cols = (360.0, 480.0)
+    return [
+        text("样本股份有限公司 2025 年第三季度报告"),
+        text(title),
+        [(72, "编制单位：样本股份有限公司", "l"), (400, "单位：万元", "l")],
+        [(72, "项目", "l"), (cols[0], "本期发生额", "r"), (cols[1], "上期发生额", "r")],
+        row("一、营业总收入", "21,986.40", "19,740.29", cols=cols),
+        row("其中：营业成本", *cost, cols=cols),
+    ]
+
+
+def test_a_quarterly_statement_s_title_names_the_span_of_its_current_and_prior_columns(tmp_path):
+    """The columns "本期发生额 | 上期发生额" name the year and not the span: "合并年初到报告期末利润表" says they are the year to
+    date, "合并第三季度利润表" the quarter; under a title naming neither the span stays unknown."""
+    pages = [
+        _quarterly_statement("2、合并年初到报告期末利润表", ("10,219.77", "9,341.05")),
+        _quarterly_statement("3、合并第三季度利润表", ("3,500.12", "3,100.45")),
+    ]
+    doc = view(draw(tmp_path / "q3.pdf", pages, cjk=True), year="2025Q3", doctype="quarterly_report")
+    ytd = read(doc, "营业成本 2025 Jan-Sep")
+    assert ytd.value == pytest.approx(10_219.77e4) and ytd.confidence >= CONFIDENT and ytd.evidence.page == 1
+    assert read(doc, "营业成本 Jan-Sep 2024").value == pytest.approx(9_341.05e4)
+    quarter = read(doc, "营业成本 2025Q3 (Jul-Sep)")
+    assert quarter.value == pytest.approx(3_500.12e4) and quarter.evidence.page == 2
+    plain = view(
+        draw(
+            tmp_path / "plain.pdf", [_quarterly_statement("合并利润表", ("10,219.77", "9,341.05"))], cjk=True
+        ),
+        year="2025Q3",
+        doctype="quarterly_report",
+    )
+    assert read(plain, "营业成本 2025 Jan-Sep").confidence < CONFIDENT
+
+
+def _continued_balance_sheet(path: Path, between: str = "") -> Path:
+    """A balance sheet over two pages, its header and caption on the first only; `between` is printed under
+    the first page's last row (a paragraph there ends the table)."""
+    first = [
+        text("Sample Corp. Annual Report 2023"),
+        text("CONSOLIDATED BALANCE SHEETS"),
+        text("(In millions)"),
+        row("", "December 31, 2023", "December 31, 2022"),
+        row("Total current assets", "9,100", "8,200"),
+        row("Total assets", "12,500", "11,000"),
+        row("Accounts payable", "1,400", "1,300"),
+    ]
+    if between:
+        first.append(text(between))
+    second = [
+        text("Sample Corp. Annual Report 2023"),
+        row("Long-term debt", "2,600", "2,200"),
+        row("Total liabilities", "5,000", "4,000"),
+        row("Total stockholders' equity", "7,500", "7,000"),
+    ]
+    return draw(path, [first, second])
+
+
+def test_rows_continued_on_the_next_page_are_read_under_the_header_and_scale_of_the_page_before(tmp_path):
+    doc = view(_continued_balance_sheet(tmp_path / "bs.pdf"), year=2023, doctype="10-K")
+    prior = read(doc, "Total liabilities at December 31, 2022")
+    assert (
+        prior.value == pytest.approx(4_000e6) and prior.confidence >= CONFIDENT and prior.evidence.page == 2
+    )
+    assert read(doc, "Total stockholders' equity at December 31, 2023").value == pytest.approx(7_500e6)
+    # a paragraph under the first page's last row ends that table: the next page's rows name no period
+    ended = view(
+        _continued_balance_sheet(
+            tmp_path / "ended.pdf",
+            "The accompanying notes are an integral part of these consolidated statements.",
+        ),
+        year=2023,
+        doctype="10-K",
+    )
+    assert read(ended, "Total liabilities at December 31, 2022").confidence < CONFIDENT
+
+
+def test_a_chinese_statement_continued_keeps_its_title_s_span(tmp_path):
+    """A year-to-date income statement over two pages: the rows on the second are the year to date's,
+    in the first page's 万元."""
+    first = _quarterly_statement("2、合并年初到报告期末利润表", ("10,219.77", "9,341.05"))
+    cols = (360.0, 480.0)
+    second = [
+        text("样本股份有限公司 2025 年第三季度报告"),
+        row("三、营业利润", "3,425.64", "3,886.84", cols=cols),
+        row("五、净利润", "2,899.30", "3,244.72", cols=cols),
+    ]
+    doc = view(
+        draw(tmp_path / "q3.pdf", [first, second], cjk=True), year="2025Q3", doctype="quarterly_report"
+    )
+    profit = read(doc, "净利润 2025 Jan-Sep")
+    assert profit.value == pytest.approx(2_899.30e4) and profit.confidence >= CONFIDENT
+    assert read(doc, "营业利润 Jan-Sep 2024").value == pytest.approx(3_886.84e4)
+    quarter = read(doc, "净利润 2025Q3 (Jul-Sep)")  # the quarter is in no column of this statement
+    assert quarter.value is None or quarter.confidence < REVIEW_BELOW
+
+
+def test_statement_titles_and_their_spans():
+    from mdqa_kernel.text.statement_span import title_span
+
+    assert title_span("2、合并年初到报告期末利润表") == "ytd"
+    assert title_span("合并年初至报告期末现金流量表") == "ytd"
+    assert title_span("合并第三季度利润表") == "quarter"
+    assert title_span("合并本报告期利润表") == "quarter"
+    assert title_span("合并利润表") == ""  # a statement that names no span
+    assert title_span("2025 年第三季度报告") is None  # the report's title, no statement's
+    assert title_span("本公司编制的合并年初到报告期末利润表已经董事会审议，现予公告。") is None  # a sentence
+
+
 @pytest.mark.parametrize(("caption", "factor"), [("(₹ in crore)", 1e7), ("Rs. in Lakhs", 1e5)])
 def test_indian_brsr_current_and_previous_financial_year(tmp_path, caption, factor):
     cols = (400.0, 520.0)

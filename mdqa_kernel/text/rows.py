@@ -52,7 +52,11 @@ def _join_wraps(
         for line in below[:2]:
             incomplete = _incomplete(cell.text)
             if not (incomplete or _starts_continuation(line, cell)):
-                break
+                # a line with nothing in this column (a YoY cell centred between two others) may sit
+                # between a whole-looking head ("2,352,826") and its tail (",955.66")
+                if any(_overlaps(x, cell) for x in line.words):
+                    break
+                continue
             # a whole number continues only with its "," or "." fragment: never with a year or a count
             # of the sentence below it ("… January 31, 2015 , respectively")
             tail = next(
@@ -108,7 +112,8 @@ def table_rows(lines: list[Line]) -> list[Row]:
         # a capitalised line ending in a colon below the row ("Basic earnings per share:") heads the rows
         # below it: never the row's own name
         headings = {t for _, t in e.below if own and _HEADING_LINE.match(t)}
-        variants = [v for v in _variants(parts) if v not in headings]
+        own_at = sum(1 for _ in e.above) if own else None
+        variants = [v for v in _variants(parts, own_at) if v not in headings]
         rows.append(Row(line.page, line, own, _join_parts(parts), e.cells, snippet, variants))
     return rows
 
@@ -255,6 +260,8 @@ def _assign_label_fragments(entries: list[_Entry], lines: list[Line], gap_limit:
             # ("Amortization expense for acquired finite-lived intangible assets for the years …")
             if any(w.x0 >= first_x for w in label_words):
                 continue
+            if j > e.index and _closed_by_unit(e):
+                continue  # "营业收入（元）" is whole: the fragment under it starts the next row's label
             dist = max(top - line.bottom, line.top - bottom, 0.0)
             continued = ends_open or (e.label_words and _starts_lower(e.label_words[0].text))
             if j < e.index and dist <= gap_limit and continued:
@@ -274,6 +281,18 @@ def _assign_label_fragments(entries: list[_Entry], lines: list[Line], gap_limit:
             ):
                 continue
             (e.above if j < e.index else e.below).append((j, text))
+
+
+# a label's last words when they are its unit in brackets ("（元）", "(in millions)")
+_BRACKET_TAIL = re.compile(r"[（(][^（()）]{1,24}[)）]\s*$")
+
+
+def _closed_by_unit(e: _Entry) -> bool:
+    """Whether the row's label so far ends with its unit in brackets ("营业收入" / "（元）"): a label
+    ends there, so nothing under it continues it."""
+    parts = e.parts()
+    tail = _BRACKET_TAIL.search(parts[-1]) if parts else None
+    return tail is not None and is_scale_caption(tail.group(0))
 
 
 # A numbered note or section heading ("6. Debt", "Note 7 — Leases"): it opens what follows, never the tail of
@@ -303,12 +322,15 @@ def _heads_rows_below(own_words: list[Word], line_words: list[Word]) -> bool:
     return min(w.x0 for w in line_words) <= min(w.x0 for w in own_words) + 2.0
 
 
-def _variants(parts: list[str]) -> list[str]:
-    """Every contiguous run of label fragments: one of them is the true label, the rest neighbours'."""
+def _variants(parts: list[str], own_at: int | None) -> list[str]:
+    """Every contiguous run of label fragments: one of them is the true label, the rest neighbours'. A
+    row's own words (those on its line of figures, at `own_at`) are in its label: a run without them is
+    its neighbours' alone ("净利润" under "归属于上市" / "公司股东的" is no label of that row)."""
     out = []
     for a in range(len(parts)):
         for b in range(a + 1, min(len(parts), a + 5) + 1):
-            out.append(_join_parts(parts[a:b]))
+            if own_at is None or a <= own_at < b:
+                out.append(_join_parts(parts[a:b]))
     return out
 
 

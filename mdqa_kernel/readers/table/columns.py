@@ -28,6 +28,7 @@ from mdqa_kernel.text.statement_context import (
     is_english,
     words,
 )
+from mdqa_kernel.text.statement_span import with_statement_span
 from mdqa_kernel.text.values import decimal_places
 
 
@@ -94,7 +95,12 @@ def document_period(doc: DocumentView) -> ReportPeriod:
 
 
 def period_cell(
-    cells: list[Cell], lines: list[Line], row: Row, want: Period, report: ReportPeriod
+    cells: list[Cell],
+    lines: list[Line],
+    row: Row,
+    want: Period,
+    report: ReportPeriod,
+    carried: list[str] | None = None,
 ) -> tuple[Cell, float] | None:
     """The cell of the wanted period and how sure the column is; None when the header names periods
     and none of them is the wanted one.
@@ -114,6 +120,9 @@ def period_cell(
     headers = with_year_heading(
         column_headers(lines, row.line.index, cells), lines, row.line.index, cells, report
     )
+    headers = with_statement_span(headers, lines, row.line.index, report)
+    if carried and not any(headers):
+        headers = carried  # a table continued from the page before: its header there (`continued`)
     placed = _period_verdicts(row, headers, want, report)
     verdicts = [verdict for _period, verdict in placed]
     chosen = [c for c, v in zip(cells, verdicts, strict=True) if v is True]

@@ -14,6 +14,7 @@ from mdqa_kernel.readers.base import DocumentView, FieldLike
 from mdqa_kernel.readers.semantics import asks_percent
 from mdqa_kernel.readers.table.candidates import Candidate
 from mdqa_kernel.readers.table.columns import cell_span, column_verdicts, page_rows, row_fits, value_columns
+from mdqa_kernel.readers.table.continued import carried_headers, continued_headers
 from mdqa_kernel.readers.table.naming import refused_row
 from mdqa_kernel.readers.table.prose import SENTENCE_END
 from mdqa_kernel.readers.table.scope import line_index
@@ -23,6 +24,7 @@ from mdqa_kernel.text.period_fit import asked_year, asks_other_quarter, fits, ta
 from mdqa_kernel.text.periods import RESPECTIVELY, Period, ReportPeriod, parse_period
 from mdqa_kernel.text.rows import Row
 from mdqa_kernel.text.statement_context import is_english
+from mdqa_kernel.text.statement_span import with_statement_span
 from mdqa_kernel.text.values import numbers_in, parse_number
 
 # A sentence's number belongs to the clause around it: another figure, a comparison or a new clause
@@ -50,7 +52,13 @@ def dated_reading(
         row, cells = found
         if row_fits(row, *period) is False or refused_row(page_ls, row, field):
             return None
-        verdicts = column_verdicts(row, column_headers(page_ls, row.line.index, cells), *period)
+        headers = with_statement_span(
+            column_headers(page_ls, row.line.index, cells), page_ls, row.line.index, period[1]
+        )
+        if not any(headers):
+            # the rows a page starts with, under the header of the table they continue from the page before
+            headers = carried_headers(cells, continued_headers(doc, lines, row)) or headers
+        verdicts = column_verdicts(row, headers, *period)
         if any(v is not None for v in verdicts):
             return _asked_cell(cand, [c for c, v in zip(cells, verdicts, strict=True) if v])
     if asks_other_quarter(*period):

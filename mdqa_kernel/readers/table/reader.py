@@ -74,6 +74,7 @@ from mdqa_kernel.readers.table.columns import (
     under_note,
     value_columns,
 )
+from mdqa_kernel.readers.table.continued import carried_headers, continued_headers, continued_source
 from mdqa_kernel.readers.table.dated import dated_reading, undated
 from mdqa_kernel.readers.table.derived import (
     group_count,
@@ -495,7 +496,11 @@ class TableReader:
             cells = measure_cells(cells, lines, row, field)  # a roll-forward row's count beside its price
         if qualified := qualified_columns(lines, row, cells, field.description):
             cells = [cells[k] for k in qualified]  # the operating leases' total beside the finance leases'
-        picked = chooser(cells, lines, row, *period)
+        carried = carried_headers(cells, continued_headers(doc, _lines_by_page(doc), row))
+        if chooser is period_cell:
+            picked = period_cell(cells, lines, row, *period, carried=carried)
+        else:
+            picked = chooser(cells, lines, row, *period)
         if picked is None:
             return None  # the header names only other periods: this table is not about the wanted one
         cell, col_conf = picked
@@ -514,7 +519,8 @@ class TableReader:
                 scale_word="%",
                 number=cell.value,
             )
-        scale, scale_word, scale_conf = cell_scale(doc, field, row, lines, cell)
+        source = continued_source(doc, _lines_by_page(doc), row) if carried else None
+        scale, scale_word, scale_conf = cell_scale(doc, field, row, lines, cell, source)
         if cell.value > 0 and names_loss(with_section(section_heading(lines, row.line.index), row.label),
                                          field.description):  # fmt: skip
             scale_conf *= LOSS_UNSIGNED

@@ -97,11 +97,17 @@ _PRINTED_IN_UNITS = re.compile(r"^\(?[^\d(]{0,3}\(?\d{1,3}(?:,\d{3}){3,}\)?$")
 
 
 def cell_scale(
-    doc: DocumentView, field: FieldLike, row: Row, lines: list[Line], cell: Cell
+    doc: DocumentView,
+    field: FieldLike,
+    row: Row,
+    lines: list[Line],
+    cell: Cell,
+    continued: tuple[list[Line], Row] | None = None,
 ) -> tuple[float, str | None, float]:
     """(printed scale, its word, confidence): from the cell ("1,234 crore"), the row label, else the
     nearest declaration above on the page (a caption "(in millions, except per share data)",
-    "单位：万元", "₹ in crore", or the column header); a per-share row under an "except per share"
+    "单位：万元", "₹ in crore", or the column header), else, for a row of a table `continued` from the page
+    before, the declaration above that table's last row there; a per-share row under an "except per share"
     caption is printed as it is."""
     if asks_percent(field) or field_basis(field) is not None:
         # "(In millions, except per share data)": per-share amounts are printed as they are.
@@ -119,6 +125,9 @@ def cell_scale(
     # shares are counted in a statement's millions; stores and people are not
     shares = unit in ("shares", "股")
     above = declared_above(lines, row.line.index, row.label, counted and not shares, cell, row.cells, shares)
+    if above is None and continued is not None:
+        prev_ls, prev_row = continued
+        above = declared_above(prev_ls, prev_row.line.index, row.label, counted and not shares, shares=shares)
     if above is not None:
         return above[0], above[1], KNOWN_SCALE
     if counted:

@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-93"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-94"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -337,3 +337,6 @@ TABLE_READER_VERSION = "table-93"  # 4: disclosure topics under their printed na
 # the outflow for fixed assets; "Total revenues net of interest expense" is a lender's net revenue; an equity
 # line's share count ("…, 428,676,471 shares at December 31, 2019 and …") does not name it, and a label naming
 # "December 31, 2019 and 2018" names both columns' dates, no period of its own.
+# 94: a wrapped cell whose head looks whole ("2,352,826") joins its tail (",955.66") past a line with nothing in
+# its column (a centred YoY cell); a label fragment under a row whose label ends with its unit ("营业收入（元）")
+# starts the next row's label.
