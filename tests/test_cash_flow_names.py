@@ -14,7 +14,7 @@ from mdqa_kernel.readers.confidence import CONFIDENT
 from mdqa_kernel.text.periods import ReportPeriod, wanted_period
 from mdqa_kernel.text.statement_context import description_heads, words
 from mdqa_kernel.text.statement_titles import statement_title
-from tests.test_periods import text
+from tests.test_periods import row, text
 from tests.test_statement_labels import annual, millions_page, read
 
 FX = (
@@ -151,3 +151,37 @@ def test_a_series_inside_an_alternative_name_keeps_the_name(tmp_path: Path) -> N
     )
     got = read(doc, CAPEX)
     assert got.value == -8343 and got.confidence >= CONFIDENT, got
+
+
+NET_CHANGE = (
+    "Net increase (decrease) in cash and cash equivalents for the fiscal year of the report, as printed in the "
+    "cash flow statement, in USD millions (a decrease in parentheses is negative)"
+)
+
+
+def test_a_change_named_only_by_its_heading_under_years_printed_beside_the_header_s_words(
+    tmp_path: Path,
+) -> None:
+    """ "Year Ended December 31," and the years on one line: each year heads its column (a year after a column
+    gap is no part of the date in the label); "Net increase (decrease) during the year" flush with the line
+    "CASH AND CASH EQUIVALENTS" is the net change in cash ("during the year" is the column's period)."""
+    cols = (430.0, 490.0, 550.0)
+    page = [
+        text("CONSOLIDATED STATEMENTS OF CASH FLOWS"),
+        [
+            (72, "Year Ended December 31,", "l"),
+            *((x, y, "r") for x, y in zip(cols, ("2023", "2022", "2021"), strict=True)),
+        ],
+        text("(In millions)"),
+        row("Net cash provided by operating activities", "7,638", "12,625", "10,528", cols=cols),
+        row("Net cash used in investing activities", "(3,540)", "(2,990)", "(2,000)", cols=cols),
+        text("CASH AND CASH EQUIVALENTS"),
+        row("Net increase (decrease) during the year", "(2,549)", "1,246", "(1,649)", cols=cols),
+        row("Balance at beginning of year", "8,555", "7,309", "8,958", cols=cols),
+        row("Balance at end of year", "6,006", "8,555", "7,309", cols=cols),
+    ]
+    doc = annual(tmp_path / "cf.pdf", page)
+    change = read(doc, NET_CHANGE)
+    assert change.value == pytest.approx(-2_549) and change.confidence >= CONFIDENT
+    prior = read(doc, NET_CHANGE.replace("the fiscal year of the report", "the prior fiscal year"))
+    assert prior.value == pytest.approx(1_246)

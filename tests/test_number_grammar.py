@@ -243,6 +243,9 @@ def test_rows_without_label_and_headers():
     assert _split(_line((300, "743.45"), (390, "4,230.28"))) == ("", ["743.45", "4,230.28"])
     # a date in a header is not a value: "December 31, 2023" holds no cell
     assert _split(_line(*_phrase(72, "December 31, 2023"))) == ("December 31, 2023", [])
+    # a year after a column gap heads its column, though it would complete the date before it
+    header = _line(*_phrase(72, "Year Ended December 31,"), (430, "2017"), (490, "2016"), (550, "2015"))
+    assert _split(header) == ("Year Ended December 31,", ["2017", "2016", "2015"])
     # a sentence's numbers stay in it; only a number after a column gap is a value
     assert _split(_line(*_phrase(72, "Revenue grew 12% in 2023 to"), (400, "5,000"))) == (
         "Revenue grew 12% in 2023 to",

@@ -677,6 +677,9 @@ def test_period_parsing_and_matching():
     change = wanted_period("营业收入比上年同期增减(%)", q3)
     assert fits(parse_period("本报告期比上年同期增减变动幅度(%)"), change, q3) is True
     assert fits(parse_period("上年同期"), change, q3) is False
+    # a line item that is a change within its period names no base: its prior year is asked
+    assert wanted_period("Net increase (decrease) in cash for the prior fiscal year", fy).offset == -1
+    assert wanted_period("Change in revenue from the prior fiscal year", fy).offset == 0
     assert report_period({}, "For the quarterly period ended June 30, 2023").quarterly
     # "期初" inside a line item's name ("期初现金及现金等价物余额") is not the opening column
     opening_cash = wanted_period("期初现金及现金等价物余额", q3)

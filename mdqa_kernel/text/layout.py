@@ -292,7 +292,11 @@ def _label_bound(words: list[Word], kinds: list[str], i: int, bound: set[int], d
         and _label_bound(words, kinds, after, bound | {i}, dated)
     ):
         return True  # a list the label goes on after: "net of $48, $92 and $14 of non-cash expenditures"
-    if i in dated or any(ch in _SUPERSCRIPTS for ch in w.text):
+    if any(ch in _SUPERSCRIPTS for ch in w.text):
+        return True
+    # a date's year runs on in the label's phrase ("as on March 31, 2025"); after a column gap it is a
+    # column's header ("Year Ended December 31,   2017   2016")
+    if i in dated and _near(prev, w):
         return True
     if not _near(prev, w):
         return False

@@ -554,6 +554,14 @@ _CHANGE_FIELD = re.compile(
 )
 
 
+# What a change is measured against: "from/over/compared with the prior year", "year-over-year", "比上年"
+_CHANGE_BASE = re.compile(
+    r"\b(?:from|over|compared|versus|vs\.?|against|relative\s+to|year[\s-]over[\s-]year|yoy)\b"
+    r"|\bgrowth\b|增减|增长|同比|比上年|比上期",
+    re.I,
+)
+
+
 # "(a decrease is negative)": how a sign is written, not a change asked; only that clause of the parenthesis
 # ("(percentage change; a decrease is negative)" still asks the change)
 _SIGN_CONVENTION = re.compile(r"(?<=[(;,])[^();,]*\b(?:negative|positive)\b[^();,]*(?=[);,])", re.I)
@@ -577,13 +585,15 @@ def wanted_period(description: str, report: ReportPeriod) -> Period:
     """The period a field asks for: what its description names, else the report's current period.
 
     A change ("营业收入比上年同期增减", "growth") is measured in the current period against the prior
-    one: its "上年" names the base, not the period, and it may be read from a change column."""
+    one: its "上年" names the base, not the period, and it may be read from a change column. A line item
+    that is a change within its period ("Net increase in cash … for the prior fiscal year") names no base:
+    its prior year is the period asked."""
     # "期初现金及现金等价物余额" is a line item of the current period, not the opening column; "(not the
     # prior fiscal year end)" says which period is not asked
     said = NEGATED.sub(" ", _LINE_ITEM_POINT.sub("", period_text(description)))
     want = parse_period(said)
     change = bool(_CHANGE_FIELD.search(_SIGN_CONVENTION.sub(" ", period_text(description))))
-    if change and want.offset == -1:
+    if change and want.offset == -1 and _CHANGE_BASE.search(said):
         want = replace(want, offset=0, opening=False)
     want = replace(want, change=change)
     if want.months is None and want.span is None and not want.point and _THE_QUARTER.search(said):

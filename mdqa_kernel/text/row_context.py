@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from mdqa_kernel.text.layout import Cell, Line
-from mdqa_kernel.text.sections import asks_net, asks_non_operating, says_net
+from mdqa_kernel.text.sections import CHANGE_ONLY, asks_net, asks_non_operating, says_net
 from mdqa_kernel.text.statement_context import is_english, words
 from mdqa_kernel.text.values import decimal_places, is_scale_caption, parse_number
 
@@ -157,10 +157,11 @@ def unlabeled_total(lines: list[Line], row_index: int, cells: Sequence[Cell]) ->
 def row_heading(lines: list[Line], row_index: int, label: str) -> str:
     """The heading a row is read under: its outdented section's; for a row naming only its share basis
     ("Diluted" flush with "Earnings per common share" above it), only its balance's date ("Balance at
-    beginning of year" flush with "CASH AND CASH EQUIVALENTS" above it) or only "Total", the line that
-    opens its block."""
+    beginning of year" flush with "CASH AND CASH EQUIVALENTS" above it), only a change ("Net increase
+    (decrease) during the year") or only "Total", the line that opens its block."""
     section = section_heading(lines, row_index)
-    if section or not (_BARE_BASIS.match(label) or _BARE_BALANCE.match(label) or _BARE_TOTAL.match(label)):
+    bare = (_BARE_BASIS, _BARE_BALANCE, _BARE_TOTAL, CHANGE_ONLY)
+    if section or not any(p.match(label.strip()) for p in bare):
         return section
     return block_heading(lines, row_index)
 

@@ -131,10 +131,23 @@ _DURING_THE_YEAR = re.compile(
 )
 
 
+# A row naming only a change and, at most, its period ("Net increase (decrease) during the year"): of what,
+# its heading says ("CASH AND CASH EQUIVALENTS")
+CHANGE_ONLY = re.compile(
+    r"^(?P<change>(?:net\s+)?(?:increase|decrease|change)(?:\s*\(\s*(?:increase|decrease)\s*\))?)"
+    r"(?:\s+(?:during|in|for)\s+the\s+(?:fiscal\s+)?(?:year|period|quarter)\b.*)?\s*$",
+    re.I,
+)
+
+
 def with_section(section: str, label: str) -> str:
     """A short row label read under its heading: "Diluted" under "Earnings per common share:"; "Interest"
     under "Cash paid during the year for:" is "Cash paid for Interest" (the statement's period is the
-    column's, not part of the line item)."""
+    column's, not part of the line item); "Net increase (decrease) during the year" under "CASH AND CASH
+    EQUIVALENTS" is the "Net increase (decrease) in cash and cash equivalents"."""
     if not section:
         return label
-    return f"{_DURING_THE_YEAR.sub(' ', section).rstrip(': ')} {label}"
+    heading = _DURING_THE_YEAR.sub(" ", section).rstrip(": ")
+    if change := CHANGE_ONLY.match(label.strip()):
+        return f"{change['change']} in {heading.lower()}"
+    return f"{heading} {label}"

@@ -507,13 +507,18 @@ _WITH_NONCONTROLLING = re.compile(
 
 def _naming_text(label: str, where: frozenset[str], whole: bool = False) -> str:
     """The label as it names a line item: without what its net figure is net of or the share count of an equity
-    line, without a "net of tax" tail and without "amounts included in the measurement of"; "Short-term" read
+    line, without a "net of tax" tail, "amounts included in the measurement of" or a closing "during the year";
+    "Short-term" read
     as current where the description's location clause is a current section; where the whole with the
     noncontrolling interests' share is asked (`whole`), without the words saying it includes that share."""
     if whole:
         label = _WITH_NONCONTROLLING.sub("", label)
-    label = _MEASURED.sub("", label)
+    label = _DURING_TAIL.sub("", _MEASURED.sub("", label))
     return short_term_as_current(without_tax_basis(without_qualifiers(label)), where)
+
+
+# "Net increase (decrease) during the year": the statement's period is its column's, no restriction of the item
+_DURING_TAIL = re.compile(r"\s+(?:during|for|in)\s+the\s+(?:fiscal\s+)?(?:year|period|quarter)\s*$", re.I)
 
 
 # "Cash paid for amounts included in the measurement of lease liabilities": the lease standard's wording for the

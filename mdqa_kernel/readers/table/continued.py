@@ -17,7 +17,7 @@ from mdqa_kernel.readers.base import DocumentView
 from mdqa_kernel.readers.semantics import statement_scope
 from mdqa_kernel.readers.table.columns import document_period, page_rows
 from mdqa_kernel.text.headers import column_headers
-from mdqa_kernel.text.layout import Cell, Line
+from mdqa_kernel.text.layout import Cell, Line, is_year_word
 from mdqa_kernel.text.rows import Row
 from mdqa_kernel.text.statement_span import title_span, with_statement_span
 from mdqa_kernel.text.values import is_absent
@@ -104,6 +104,8 @@ def _continued_rows_end(page_ls: list[Line], running: frozenset[str]) -> int:
         if line.text.strip() in running:
             continue
         _label, cells, _units = line.split()
+        if len(cells) >= 2 and all(is_year_word(w) for w in cells):
+            return i if seen_row else 0  # a header of years ("2023 2022"): a table of the page's own
         numeric = any(w.numeric or is_absent(w.text) for w in cells)  # a row of figures or dashes
         if not numeric and (title_span(line.text) is not None or statement_scope(line.text) is not None):
             return i if seen_row else 0

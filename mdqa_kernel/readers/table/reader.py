@@ -519,7 +519,9 @@ class TableReader:
                 scale_word="%",
                 number=cell.value,
             )
-        source = continued_source(doc, _lines_by_page(doc), row) if carried else None
+        source = None
+        if carried and not any(column_headers(lines, row.line.index, row.cells)):
+            source = continued_source(doc, _lines_by_page(doc), row)  # its table's scale on the page before
         scale, scale_word, scale_conf = cell_scale(doc, field, row, lines, cell, source)
         if cell.value > 0 and names_loss(with_section(section_heading(lines, row.line.index), row.label),
                                          field.description):  # fmt: skip

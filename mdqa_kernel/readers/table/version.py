@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-94"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-95"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -340,3 +340,7 @@ TABLE_READER_VERSION = "table-94"  # 4: disclosure topics under their printed na
 # 94: a wrapped cell whose head looks whole ("2,352,826") joins its tail (",955.66") past a line with nothing in
 # its column (a centred YoY cell); a label fragment under a row whose label ends with its unit ("营业收入（元）")
 # starts the next row's label.
+# 95: a year after a column gap heads its column even where it would complete the date before it ("Year Ended
+# December 31,   2017   2016"); a row naming only a change ("Net increase (decrease) during the year") is read
+# under the heading it is flush with; "during the year" closing a label restricts nothing; a line item that is a
+# change within its period ("Net increase in cash … for the prior fiscal year") asks the prior year.
