@@ -112,7 +112,7 @@ def table_rows(lines: list[Line]) -> list[Row]:
         # a capitalised line ending in a colon below the row ("Basic earnings per share:") heads the rows
         # below it: never the row's own name
         headings = {t for _, t in e.below if own and _HEADING_LINE.match(t)}
-        own_at = sum(1 for _ in e.above) if own else None
+        own_at = len(e.above) if own else None
         variants = [v for v in _variants(parts, own_at) if v not in headings]
         rows.append(Row(line.page, line, own, _join_parts(parts), e.cells, snippet, variants))
     return rows
