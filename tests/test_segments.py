@@ -98,3 +98,47 @@ def test_descriptions_that_name_no_segment():
     )
     assert ask is not None and ask.measure == "Net revenue"
     assert ask.members == ("PepsiCo Beverages North America", "PBNA")
+
+
+def division_columns(path):
+    """Divisions down the rows, each measure a run of year columns: "Net Revenue | Operating Profit/(Loss)"
+    over "2022 2021 2020 | 2022 2021 2020"."""
+    cols = (250.0, 300.0, 350.0, 430.0, 480.0, 530.0)
+    years = ("2022", "2021", "2020") * 2
+    return draw(
+        path,
+        [
+            [
+                text("Net Revenue and Operating Profit/(Loss)"),
+                text("(in millions)"),
+                [(300, "Net Revenue", "r"), (500, "Operating Profit/(Loss)", "r")],
+                [(x, y, "r") for x, y in zip(cols, years, strict=True)],
+                row("FLNA", "$ 23,291", "$ 19,608", "$ 18,189", "$ 6,135", "$ 5,633", "$ 5,340", cols=cols),
+                row("PBNA", "26,213", "25,276", "22,559", "2,442", "2,442", "1,937", cols=cols),
+                row("Total division", "49,504", "44,884", "40,748", "8,577", "8,075", "7,277", cols=cols),
+            ]
+        ],
+    )
+
+
+@pytest.mark.parametrize(
+    "description, value",
+    [
+        ("Net revenue of the Frito-Lay North America (FLNA) division for the fiscal year, in USD millions", 23_291),
+        ("Operating profit of the Frito-Lay North America (FLNA) division for the fiscal year, in USD millions",
+         6_135),
+        ("Net revenue of the PepsiCo Beverages North America (PBNA) division for the prior fiscal year, in USD "
+         "millions", 25_276),
+    ],
+)  # fmt: skip
+def test_a_segment_measure_heading_a_run_of_columns(tmp_path, description, value):
+    doc = view(division_columns(tmp_path / "div.pdf"), year=2022, doctype="10k")
+    got = TableReader().read(doc, seg(description), "")
+    assert got.value == pytest.approx(value), got.message
+    assert got.confidence >= CONFIDENT, got.message
+
+
+def test_a_measure_no_run_of_columns_names_is_not_read_from_the_runs(tmp_path):
+    doc = view(division_columns(tmp_path / "div.pdf"), year=2022, doctype="10k")
+    got = TableReader().read(doc, seg("Capital spending of the FLNA division for the fiscal year"), "")
+    assert got.value is None or got.confidence < CONFIDENT

@@ -167,6 +167,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 # scale caption wrapped from a lead-in's last line; "Current tax expense" / "Current taxes" are the current tax
 # line; a component row leaves the item's noun to its table; a bare "Total" closing the table its lead-in names;
 # a lead-in sentence ending in a colon is no column header).
+# mdqa v124: table reader table-96 (a segment's measure heading a run of columns).
 # mdqa v123: table reader table-95 (a year after a column gap heads its column; a bare change row under its
 # heading; "during the year" restricts nothing; a change line item's prior year).
 # mdqa v122: table reader table-94 (a wrapped cell's whole-looking head joined past a centred YoY cell; a
@@ -297,7 +298,7 @@ CELL_COLUMNS = {"doc_id": pl.String, "field": pl.String, "status": pl.String, "v
 SYSTEM_VERSIONS: dict[str, int] = {
     "bash-agent": 2,
     "mdqa-oracle-rows": 36,
-    "mdqa": 123,
+    "mdqa": 124,
     "mdqa-oracle-pages": 3,
     "paper-workflow": 2,
     "paper-workflow-oracle-rows": 2,

@@ -20,6 +20,7 @@ from mdqa_kernel.text.period_fit import column_periods, end_of_table, fits, open
 from mdqa_kernel.text.periods import Period, ReportPeriod
 from mdqa_kernel.text.row_context import TOTAL_LABEL, block_heading, lead_in
 from mdqa_kernel.text.rows import Row, table_rows
+from mdqa_kernel.text.segments import measure_columns, segment_ask
 from mdqa_kernel.text.statement_context import (
     balance_words_left,
     bare_balance,
@@ -340,6 +341,9 @@ def qualified_columns(lines: list[Line], row: Row, cells: list[Cell], descriptio
     index = row.line.index
     if not is_english(description) or len(cells) < 2:
         return ()
+    if (ask := segment_ask(description)) is not None:
+        # "FLNA" under "Net Revenue | Operating Profit/(Loss)": the asked measure's run of columns
+        return measure_columns(row.label, spanning_headers(lines, index, cells), ask)
     heading = block_heading(lines, index)
     left = head_words_left(row.label, description)
     if not left and bare_balance(row.label):

@@ -21,6 +21,7 @@ from mdqa_kernel.readers.table.arithmetic import sums_to
 from mdqa_kernel.readers.table.candidates import Candidate, label_before
 from mdqa_kernel.readers.table.columns import qualified_columns
 from mdqa_kernel.text.deductions import GROSS_WORDS, asked_deduction
+from mdqa_kernel.text.headers import spanning_headers
 from mdqa_kernel.text.holders import class_first, without_attributable
 from mdqa_kernel.text.label_periods import balance_name
 from mdqa_kernel.text.labels import LabelSet, field_labels, label_score, normalize_label
@@ -57,7 +58,7 @@ from mdqa_kernel.text.sections import (
     share_bases,
     with_section,
 )
-from mdqa_kernel.text.segments import segment_ask, segment_fit
+from mdqa_kernel.text.segments import SEGMENT_FIT, measure_columns, segment_ask, segment_fit
 from mdqa_kernel.text.statement_context import (
     balance_words_left,
     bare_balance,
@@ -99,7 +100,12 @@ def row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike)
         return max(label_score(v, labels) for v in texts)
     if (ask := segment_ask(field.description)) is not None:
         # "Revenue of the Intelligent Cloud segment": the segment's row under the measure's heading
-        return segment_fit(row.label, block_heading(page_ls, row.line.index), ask)
+        fit = segment_fit(row.label, block_heading(page_ls, row.line.index), ask)
+        if not fit and measure_columns(row.label, spanning_headers(page_ls, row.line.index, row.cells), ask):
+            fit = (
+                SEGMENT_FIT  # "FLNA" under the "Net Revenue" run of columns (`qualified_columns` keeps them)
+            )
+        return fit
     if refused_row(page_ls, row, field):
         return 0.0
     section = row_heading(page_ls, row.line.index, row.label)

@@ -1,7 +1,7 @@
 """The table reader's version, part of every cache key and result record: bumped whenever a reading
 can change. The comment under it is the history, one entry per version."""
 
-TABLE_READER_VERSION = "table-95"  # 4: disclosure topics under their printed names; 5: date lists;
+TABLE_READER_VERSION = "table-96"  # 4: disclosure topics under their printed names; 5: date lists;
 # 6: analysts' ratio names as synonyms, a topic's 信息 is the topic, an English slug counts only when it
 # names the description's line item; 7: "第三方审验机构" names the assurance provider, absent for sure
 # when the report's third-party assurance is a sure "no"; 8: "是否采用/遵循…" names its statement too
@@ -344,3 +344,5 @@ TABLE_READER_VERSION = "table-95"  # 4: disclosure topics under their printed na
 # December 31,   2017   2016"); a row naming only a change ("Net increase (decrease) during the year") is read
 # under the heading it is flush with; "during the year" closing a label restricts nothing; a line item that is a
 # change within its period ("Net increase in cash … for the prior fiscal year") asks the prior year.
+# 96: a segment's measure heading a run of columns ("Net Revenue | Operating Profit/(Loss)" over the years of
+# each): the segment's row ("FLNA") is read in that run only.
