@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 
 from mdqa_kernel.text.label_periods import balance_name
-from mdqa_kernel.text.statement_context import PER_SHARE, bare_balance, words
+from mdqa_kernel.text.statement_context import DURING_THE_PERIOD, PER_SHARE, bare_balance, words
 from mdqa_kernel.text.values import EXCEPT_PER_SHARE
 
 _CHANGES = re.compile(r"\bchanges?\s+in\b|\bincrease\b|\bdecrease\b", re.IGNORECASE)
@@ -126,16 +126,14 @@ def change_row(label: str, description: str) -> bool:
     return bool(_CHANGES.search(label)) and not _CHANGES.search(description)
 
 
-_DURING_THE_YEAR = re.compile(
-    r"\s+(?:during|in|for)\s+the\s+(?:fiscal\s+)?(?:year|period|quarter)(?:\s+ended)?\b(?=\s+\w)", re.I
-)
+_DURING_THE_YEAR = re.compile(rf"\s+{DURING_THE_PERIOD}(?:\s+ended)?\b(?=\s+\w)", re.I)
 
 
 # A row naming only a change and, at most, its period ("Net increase (decrease) during the year"): of what,
 # its heading says ("CASH AND CASH EQUIVALENTS")
 CHANGE_ONLY = re.compile(
     r"^(?P<change>(?:net\s+)?(?:increase|decrease|change)(?:\s*\(\s*(?:increase|decrease)\s*\))?)"
-    r"(?:\s+(?:during|in|for)\s+the\s+(?:fiscal\s+)?(?:year|period|quarter)\b.*)?\s*$",
+    rf"(?:\s+{DURING_THE_PERIOD}\b.*)?\s*$",
     re.I,
 )
 

@@ -517,8 +517,10 @@ def _naming_text(label: str, where: frozenset[str], whole: bool = False) -> str:
     return short_term_as_current(without_tax_basis(without_qualifiers(label)), where)
 
 
-# "Net increase (decrease) during the year": the statement's period is its column's, no restriction of the item
-_DURING_TAIL = re.compile(r"\s+(?:during|for|in)\s+the\s+(?:fiscal\s+)?(?:year|period|quarter)\s*$", re.I)
+# "during the year", "for the fiscal quarter": the statement's period, which is its column's
+DURING_THE_PERIOD = r"(?:during|in|for)\s+the\s+(?:fiscal\s+)?(?:year|period|quarter)"
+# "Net increase (decrease) during the year": no restriction of the item
+_DURING_TAIL = re.compile(rf"\s+{DURING_THE_PERIOD}\s*$", re.I)
 
 
 # "Cash paid for amounts included in the measurement of lease liabilities": the lease standard's wording for the

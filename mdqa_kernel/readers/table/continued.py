@@ -10,12 +10,12 @@ under the header of the page before, and under the span its statement's title na
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 from mdqa_kernel.readers.base import DocumentView
 from mdqa_kernel.readers.semantics import statement_scope
 from mdqa_kernel.readers.table.columns import document_period, page_rows
+from mdqa_kernel.readers.table.scope import running_lines
 from mdqa_kernel.text.headers import column_headers
 from mdqa_kernel.text.layout import Cell, Line, is_year_word
 from mdqa_kernel.text.rows import Row
@@ -30,29 +30,23 @@ _PAGES_BACK = 3  # pages a header is carried over at most
 
 
 @dataclass(frozen=True)
-class _Carry:
+class Continuation:
+    """What a row at the top of a page takes from the table it continues on the page before."""
+
     start: int  # the first line of the page that is no continued row (0: the page continues nothing)
     headers: Carried = ()
-    source: tuple[list[Line], Row] | None = None  # the page's lines and the row the header is over
+    source: tuple[list[Line], Row] | None = None  # that page's lines and the row the header is over
 
 
-_NONE = _Carry(0)
+_NONE = Continuation(0)
 
 
-def continued_headers(doc: DocumentView, lines: dict[int, list[Line]], row: Row) -> Carried:
-    """The header of each column of the table the row's page continues, when the row is one of the rows
-    the page starts with; () when it is not."""
+def continuation(doc: DocumentView, lines: dict[int, list[Line]], row: Row) -> Continuation:
+    """The header of each column of the table the row's page continues, and where it is printed (the scale
+    declared above that row is the continued rows' too), when the row is one of the rows the page starts
+    with; an empty continuation when it is not."""
     carry = _page_carry(doc, lines, row.page, _PAGES_BACK)
-    return carry.headers if row.line.index < carry.start else ()
-
-
-def continued_source(
-    doc: DocumentView, lines: dict[int, list[Line]], row: Row
-) -> tuple[list[Line], Row] | None:
-    """The lines of the page whose header the row is read under, and the row there under it (the scale
-    declared above that row is the continued rows' too); None for a row that continues no table."""
-    carry = _page_carry(doc, lines, row.page, _PAGES_BACK)
-    return carry.source if row.line.index < carry.start else None
+    return carry if row.line.index < carry.start else _NONE
 
 
 def carried_header(cell: Cell, carried: Carried) -> str:
@@ -61,39 +55,30 @@ def carried_header(cell: Cell, carried: Carried) -> str:
     return min(near)[1] if near else ""
 
 
-def _page_carry(doc: DocumentView, lines: dict[int, list[Line]], page: int, depth: int) -> _Carry:
-    return doc.memo(f"continued:{page}", lambda: _carry(doc, lines, page, depth))
+def _page_carry(doc: DocumentView, lines: dict[int, list[Line]], page: int, depth: int) -> Continuation:
+    # keyed by the depth too: a page reached from the page after it may look fewer pages back
+    return doc.memo(f"continued:{page}:{depth}", lambda: _carry(doc, lines, page, depth))
 
 
-def _carry(doc: DocumentView, lines: dict[int, list[Line]], page: int, depth: int) -> _Carry:
-    page_ls = lines.get(page, [])
-    start = _continued_rows_end(page_ls, _running_lines(doc, lines))
+def _carry(doc: DocumentView, lines: dict[int, list[Line]], page: int, depth: int) -> Continuation:
+    running = running_lines(doc, lines)
+    start = _continued_rows_end(lines.get(page, []), running)
     if depth <= 0 or start == 0 or page - 1 not in lines:
         return _NONE
     prev_ls = lines[page - 1]
-    last = _last_row(doc, page - 1, prev_ls, _running_lines(doc, lines))
+    last = _last_row(doc, page - 1, prev_ls, running)
     if last is None:
         return _NONE
     headers = column_headers(prev_ls, last.line.index, last.cells)
     headers = with_statement_span(headers, prev_ls, last.line.index, document_period(doc))
     if any(headers):
         pairs = tuple((c.x1, h) for c, h in zip(last.cells, headers, strict=True) if h)
-        return _Carry(start, pairs, (prev_ls, last))
+        return Continuation(start, pairs, (prev_ls, last))
     # a statement over three pages: the page before is itself continued
     prev = _page_carry(doc, lines, page - 1, depth - 1)
     if last.line.index < prev.start:
-        return _Carry(start, prev.headers, prev.source)
+        return Continuation(start, prev.headers, prev.source)
     return _NONE
-
-
-def _running_lines(doc: DocumentView, lines: dict[int, list[Line]]) -> frozenset[str]:
-    """Lines printed on three pages or more: running headers and footers ("…公司 2025 年第三季度报告")."""
-
-    def build() -> frozenset[str]:
-        seen = Counter(text for page_ls in lines.values() for text in {line.text.strip() for line in page_ls})
-        return frozenset(text for text, n in seen.items() if n >= 3)
-
-    return doc.memo("running_lines", build)
 
 
 def _continued_rows_end(page_ls: list[Line], running: frozenset[str]) -> int:

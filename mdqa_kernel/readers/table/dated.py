@@ -14,7 +14,7 @@ from mdqa_kernel.readers.base import DocumentView, FieldLike
 from mdqa_kernel.readers.semantics import asks_percent
 from mdqa_kernel.readers.table.candidates import Candidate
 from mdqa_kernel.readers.table.columns import cell_span, column_verdicts, page_rows, row_fits, value_columns
-from mdqa_kernel.readers.table.continued import carried_headers, continued_headers
+from mdqa_kernel.readers.table.continued import carried_headers, continuation
 from mdqa_kernel.readers.table.naming import refused_row
 from mdqa_kernel.readers.table.prose import SENTENCE_END
 from mdqa_kernel.readers.table.scope import line_index
@@ -57,7 +57,7 @@ def dated_reading(
         )
         if not any(headers):
             # the rows a page starts with, under the header of the table they continue from the page before
-            headers = carried_headers(cells, continued_headers(doc, lines, row)) or headers
+            headers = carried_headers(cells, continuation(doc, lines, row).headers) or headers
         verdicts = column_verdicts(row, headers, *period)
         if any(v is not None for v in verdicts):
             return _asked_cell(cand, [c for c, v in zip(cells, verdicts, strict=True) if v])

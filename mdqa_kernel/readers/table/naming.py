@@ -101,10 +101,9 @@ def row_score(page_ls: list[Line], row: Row, labels: LabelSet, field: FieldLike)
     if (ask := segment_ask(field.description)) is not None:
         # "Revenue of the Intelligent Cloud segment": the segment's row under the measure's heading
         fit = segment_fit(row.label, block_heading(page_ls, row.line.index), ask)
+        # "FLNA" under the "Net Revenue" run of columns (`qualified_columns` keeps the run's cells)
         if not fit and measure_columns(row.label, spanning_headers(page_ls, row.line.index, row.cells), ask):
-            fit = (
-                SEGMENT_FIT  # "FLNA" under the "Net Revenue" run of columns (`qualified_columns` keeps them)
-            )
+            fit = SEGMENT_FIT
         return fit
     if refused_row(page_ls, row, field):
         return 0.0

@@ -74,7 +74,7 @@ from mdqa_kernel.readers.table.columns import (
     under_note,
     value_columns,
 )
-from mdqa_kernel.readers.table.continued import carried_headers, continued_headers, continued_source
+from mdqa_kernel.readers.table.continued import carried_headers, continuation
 from mdqa_kernel.readers.table.dated import dated_reading, undated
 from mdqa_kernel.readers.table.derived import (
     group_count,
@@ -496,7 +496,8 @@ class TableReader:
             cells = measure_cells(cells, lines, row, field)  # a roll-forward row's count beside its price
         if qualified := qualified_columns(lines, row, cells, field.description):
             cells = [cells[k] for k in qualified]  # the operating leases' total beside the finance leases'
-        carried = carried_headers(cells, continued_headers(doc, _lines_by_page(doc), row))
+        carry = continuation(doc, _lines_by_page(doc), row)
+        carried = carried_headers(cells, carry.headers)
         if chooser is period_cell:
             picked = period_cell(cells, lines, row, *period, carried=carried)
         else:
@@ -519,9 +520,10 @@ class TableReader:
                 scale_word="%",
                 number=cell.value,
             )
-        source = None
-        if carried and not any(column_headers(lines, row.line.index, row.cells)):
-            source = continued_source(doc, _lines_by_page(doc), row)  # its table's scale on the page before
+        # a continued row under no header of its own page takes its table's scale on the page before
+        source = (
+            carry.source if carried and not any(column_headers(lines, row.line.index, row.cells)) else None
+        )
         scale, scale_word, scale_conf = cell_scale(doc, field, row, lines, cell, source)
         if cell.value > 0 and names_loss(with_section(section_heading(lines, row.line.index), row.label),
                                          field.description):  # fmt: skip

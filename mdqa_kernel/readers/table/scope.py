@@ -38,7 +38,7 @@ def scope_at(
     """The statement a row is printed in when it is not the consolidated one: "parent" or "segment". One
     segment's heading counts for the table rows under it only: the page may go on to other topics in prose
     ("Employees" after the last segment's description)."""
-    scopes = doc.memo("scopes", lambda: _scope_marks(lines))
+    scopes = doc.memo("scopes", lambda: _scope_marks(lines, running_lines(doc, lines)))
     carried, marks = scopes.get(page, (None, []))
     scope = carried
     for i, mark in marks:
@@ -275,17 +275,28 @@ def line_index(lines: list[Line], top: float) -> int:
     return index
 
 
-def _scope_marks(lines: dict[int, list[Line]]) -> dict[int, tuple[str | None, list[tuple[int, str]]]]:
+def running_lines(doc: DocumentView, lines: dict[int, list[Line]]) -> frozenset[str]:
+    """Lines printed on three pages or more: running headers and footers ("PART II", "Item 8", "…公司 2025 年第三
+    季度报告"), never a title or a table's last row."""
+
+    def build() -> frozenset[str]:
+        seen = Counter(text for page_ls in lines.values() for text in {line.text.strip() for line in page_ls})
+        return frozenset(text for text, n in seen.items() if n >= 3)
+
+    return doc.memo("running_lines", build)
+
+
+def _scope_marks(
+    lines: dict[int, list[Line]], running: frozenset[str]
+) -> dict[int, tuple[str | None, list[tuple[int, str]]]]:
     """For each page, the scope carried in from the pages before and the titles that change it."""
     out: dict[int, tuple[str | None, list[tuple[int, str]]]] = {}
     current: str | None = None
-    # A line printed on many pages is a running header ("PART II", "Item 8"), not a title.
-    seen = Counter(text for page_ls in lines.values() for text in {line.text.strip() for line in page_ls})
     for page in sorted(lines):
         marks: list[tuple[int, str]] = []
         carried = current
         for i, line in enumerate(lines[page]):
-            scope = statement_scope(line.text) if seen[line.text.strip()] < 3 else None
+            scope = statement_scope(line.text) if line.text.strip() not in running else None
             if scope == SEGMENT_HEADING:
                 # to the page's end; the scope carried on to the next page is left as it was
                 marks.append((i, scope))
